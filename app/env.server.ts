@@ -1,0 +1,136 @@
+import { z } from "zod";
+
+/**
+ * The app's environment, parsed once at boot. A missing or malformed value stops the app with a
+ * message that names the variable and says what it should look like.
+ */
+export type AppEnv = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `The app cannot start: its environment is incomplete or wrong.\n${problems
+        .map((p) => `  - ${p}`)
+        .join("\n")}\nSee .env.example for every variable and an example value.`,
+    );
+    this.name = "EnvError";
+  }
+}
+
+const KEY_BYTES = 32;
+
+/** `id:base64` pairs, comma separated; the first one encrypts, all of them decrypt (rotation). */
+const encryptionKeys = z.string().transform((raw, ctx) => {
+  const keys: { id: string; key: Buffer }[] = [];
+  for (const part of raw.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9+/=]+)$/.exec(part);
+    const key = match?.[2] ? Buffer.from(match[2], "base64") : undefined;
+    if (!match?.[1] || !key || key.length !== KEY_BYTES) {
+      ctx.addIssue({
+        code: "custom",
+        message: `each entry must be "<id>:<base64 of ${KEY_BYTES} random bytes>", e.g. "k1:$(openssl rand -base64 32)"`,
+      });
+      return z.NEVER;
+    }
+    if (keys.some((k) => k.id === match[1])) {
+      ctx.addIssue({ code: "custom", message: `key id "${match[1]}" appears twice` });
+      return z.NEVER;
+    }
+    keys.push({ id: match[1], key });
+  }
+  if (keys.length === 0) {
+    ctx.addIssue({ code: "custom", message: 'at least one key, e.g. "k1:<base64 of 32 bytes>"' });
+    return z.NEVER;
+  }
+  return keys;
+});
+
+const httpUrl = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === "http:" || u.protocol === "https:";
+      } catch {
+        return false;
+      }
+    }, `${what} must be an absolute http(s) URL, e.g. https://example.com`)
+    .transform((v) => v.replace(/\/+$/, ""));
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    SHOPIFY_API_KEY: z.string().trim(),
+    SHOPIFY_API_SECRET: z.string().trim(),
+    SHOPIFY_APP_URL: httpUrl("the public URL Shopify loads the app from"),
+    SCOPES: z
+      .string()
+      .trim()
+      .transform((v) =>
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    SHOP_CUSTOM_DOMAIN: z.string().trim().optional(),
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .default("file:./data/app.sqlite")
+      .refine(
+        (v) => v.startsWith("file:"),
+        'a SQLite file URL such as "file:./data/app.sqlite" (the path is relative to the working directory)',
+      ),
+    ENCRYPTION_KEYS: encryptionKeys,
+    COURIER_SANDBOX_URL: httpUrl("the courier's sandbox base URL").default("http://127.0.0.1:4010"),
+    COURIER_PRODUCTION_URL: httpUrl("the courier's production base URL").optional(),
+    COURIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.COURIER_PRODUCTION_URL && !env.COURIER_PRODUCTION_URL.startsWith("https://")) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["COURIER_PRODUCTION_URL"],
+        message: "must use https: the API key travels in a header",
+      });
+    }
+  });
+
+/** Parses an environment (usually `process.env`); throws {@link EnvError} listing every problem. */
+export function parseEnv(source: Record<string, string | undefined>): AppEnv {
+  // Empty strings count as unset, so `FOO=` in a .env file gets the default or a clear error.
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ""),
+  );
+  const result = envSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  throw new EnvError(
+    result.error.issues.map((issue) => {
+      const name = issue.path.join(".") || "environment";
+      const missing = issue.code === "invalid_type" && cleaned[name] === undefined;
+      return missing ? `${name} is missing: ${describe(name)}` : `${name} is invalid: ${issue.message}`;
+    }),
+  );
+}
+
+function describe(name: string): string {
+  return hints[name] ?? "see .env.example";
+}
+
+const hints: Record<string, string> = {
+  SHOPIFY_API_KEY: "the app's client id from the Partner Dashboard (the Shopify CLI sets it in dev)",
+  SHOPIFY_API_SECRET: "the app's client secret from the Partner Dashboard",
+  SHOPIFY_APP_URL: "the public https URL of the app, e.g. https://courier.example.com",
+  SCOPES: 'comma-separated access scopes, e.g. "read_orders,write_fulfillments"',
+  ENCRYPTION_KEYS: '"<id>:<base64 of 32 random bytes>", e.g. "k1:$(openssl rand -base64 32)"',
+};
+
+let cached: AppEnv | undefined;
+
+/** The process environment, parsed on first use and then kept. */
+export function env(): AppEnv {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

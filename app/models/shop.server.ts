@@ -1,0 +1,62 @@
+import type { ShopSettings } from "@prisma/client";
+import prisma from "../db.server";
+
+/**
+ * The shop's settings row, created on first use. Called after installation (token exchange) and
+ * by the admin layout, so every installed shop has one.
+ */
+export async function ensureShopInstalled(shop: string, scopes?: string): Promise<ShopSettings> {
+  return prisma.shopSettings.upsert({
+    where: { shop },
+    create: { shop, scopes },
+    // A shop that reinstalls is active again.
+    update: { uninstalledAt: null, ...(scopes === undefined ? {} : { scopes }) },
+  });
+}
+
+export async function getShopSettings(shop: string): Promise<ShopSettings | null> {
+  return prisma.shopSettings.findUnique({ where: { shop } });
+}
+
+/** False for a shop that uninstalled the app: nothing more is sent to the courier or Shopify for it. */
+export async function isShopActive(shop: string): Promise<boolean> {
+  const settings = await prisma.shopSettings.findUnique({
+    where: { shop },
+    select: { uninstalledAt: true },
+  });
+  return settings !== null && settings.uninstalledAt === null;
+}
+
+/**
+ * app/uninstalled: the shop's access tokens are deleted and the shop is marked uninstalled. Its
+ * settings stay until shop/redact (48 hours later), so a quick reinstall keeps the configuration.
+ * Safe to run twice.
+ */
+export async function markShopUninstalled(shop: string, at: Date = new Date()): Promise<void> {
+  await prisma.$transaction([
+    prisma.session.deleteMany({ where: { shop } }),
+    prisma.shopSettings.updateMany({ where: { shop, uninstalledAt: null }, data: { uninstalledAt: at } }),
+  ]);
+}
+
+/** app/scopes_update: the granted scopes, kept on the sessions and the settings. */
+export async function recordGrantedScopes(shop: string, scopes: string[]): Promise<void> {
+  const scope = scopes.join(",");
+  await prisma.$transaction([
+    prisma.session.updateMany({ where: { shop }, data: { scope } }),
+    prisma.shopSettings.updateMany({ where: { shop }, data: { scopes: scope } }),
+  ]);
+}
+
+export type CourierEnvironment = "sandbox" | "production";
+
+export async function setCourierEnvironment(
+  shop: string,
+  courierEnvironment: CourierEnvironment,
+): Promise<ShopSettings> {
+  return prisma.shopSettings.upsert({
+    where: { shop },
+    create: { shop, courierEnvironment },
+    update: { courierEnvironment },
+  });
+}

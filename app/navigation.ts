@@ -1,0 +1,5 @@
+/** The admin's app navigation (App Bridge NavMenu); each entry is a route under app/routes. */
+export const NAVIGATION = [
+  { to: "/app", label: "Home" },
+  { to: "/app/settings", label: "Settings" },
+] as const;

@@ -1,0 +1,41 @@
+import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { NavMenu } from "@shopify/app-bridge-react";
+import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
+import { boundary } from "@shopify/shopify-app-remix/server";
+import { AppProvider } from "@shopify/shopify-app-remix/react";
+import { env } from "../env.server";
+import { ensureShopInstalled } from "../models/shop.server";
+import { authenticate } from "../shopify.server";
+import { NAVIGATION } from "../navigation";
+
+export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  await ensureShopInstalled(session.shop);
+  return { apiKey: env().SHOPIFY_API_KEY };
+};
+
+export default function AppLayout() {
+  const { apiKey } = useLoaderData<typeof loader>();
+  return (
+    <AppProvider isEmbeddedApp apiKey={apiKey}>
+      <NavMenu>
+        {NAVIGATION.map((item) => (
+          <Link key={item.to} to={item.to} rel={item.to === "/app" ? "home" : undefined}>
+            {item.label}
+          </Link>
+        ))}
+      </NavMenu>
+      <Outlet />
+    </AppProvider>
+  );
+}
+
+// Shopify needs Remix to catch thrown responses (redirects out of the iframe, re-authentication).
+export function ErrorBoundary() {
+  return boundary.error(useRouteError());
+}
+
+export const headers: HeadersFunction = (headersArgs) => boundary.headers(headersArgs);

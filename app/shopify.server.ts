@@ -1,0 +1,49 @@
+import "@shopify/shopify-app-remix/adapters/node";
+import {
+  AppDistribution,
+  LogSeverity,
+  shopifyApp,
+} from "@shopify/shopify-app-remix/server";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import prisma from "./db.server";
+import { env } from "./env.server";
+import { ensureShopInstalled } from "./models/shop.server";
+import { ADMIN_API_VERSION } from "./shopify/api-version";
+
+const config = env();
+
+const shopify = shopifyApp({
+  apiKey: config.SHOPIFY_API_KEY,
+  apiSecretKey: config.SHOPIFY_API_SECRET,
+  apiVersion: ADMIN_API_VERSION,
+  scopes: config.SCOPES,
+  appUrl: config.SHOPIFY_APP_URL,
+  authPathPrefix: "/auth",
+  sessionStorage: new PrismaSessionStorage(prisma),
+  distribution: AppDistribution.AppStore,
+  isEmbeddedApp: true,
+  future: {
+    // Embedded token exchange: Shopify manages installation and scopes (shopify.app.toml).
+    unstable_newEmbeddedAuthStrategy: true,
+    expiringOfflineAccessTokens: true,
+  },
+  hooks: {
+    // Runs after token exchange: on install, and on the first visit after a reinstall.
+    afterAuth: async ({ session }) => {
+      await ensureShopInstalled(session.shop, session.scope);
+    },
+  },
+  logger: {
+    level: config.NODE_ENV === "production" ? LogSeverity.Info : LogSeverity.Warning,
+  },
+  ...(config.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [config.SHOP_CUSTOM_DOMAIN] } : {}),
+});
+
+export default shopify;
+export const apiVersion = ADMIN_API_VERSION;
+export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+export const authenticate = shopify.authenticate;
+export const unauthenticated = shopify.unauthenticated;
+export const login = shopify.login;
+export const registerWebhooks = shopify.registerWebhooks;
+export const sessionStorage = shopify.sessionStorage;

@@ -1,0 +1,189 @@
+import { Prisma } from "@prisma/client";
+import { beforeEach, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { ensureShopInstalled, isShopActive } from "../../app/models/shop.server";
+import { action as appUninstalled } from "../../app/routes/webhooks.app.uninstalled";
+import { action as scopesUpdate } from "../../app/routes/webhooks.app.scopes_update";
+import { action as dataRequest } from "../../app/routes/webhooks.customers.data_request";
+import { action as customersRedact } from "../../app/routes/webhooks.customers.redact";
+import { action as shopRedact } from "../../app/routes/webhooks.shop.redact";
+import { callRoute, installShop, shopDomain, webhookRequest } from "../support/shopify";
+
+const shop = shopDomain("redact-me");
+const neighbour = shopDomain("neighbour");
+
+const routes = {
+  "app/uninstalled": appUninstalled,
+  "app/scopes_update": scopesUpdate,
+  "customers/data_request": dataRequest,
+  "customers/redact": customersRedact,
+  "shop/redact": shopRedact,
+} as const;
+type Topic = keyof typeof routes;
+
+const payloads: Record<Topic, unknown> = {
+  "app/uninstalled": { id: 1, name: "Redact me", domain: shop },
+  "app/scopes_update": { id: 1, current: ["read_orders"], previous: ["read_orders", "read_locations"] },
+  "customers/data_request": {
+    shop_id: 1,
+    shop_domain: shop,
+    orders_requested: [299938, 280263],
+    customer: { id: 191167, email: "john@example.com", phone: "555-625-1199" },
+    data_request: { id: 9999 },
+  },
+  "customers/redact": {
+    shop_id: 1,
+    shop_domain: shop,
+    customer: { id: 191167, email: "john@example.com", phone: "555-625-1199" },
+    orders_to_redact: [299938, 280263],
+  },
+  "shop/redact": { shop_id: 1, shop_domain: shop },
+};
+
+function send(topic: Topic, overrides: Partial<Parameters<typeof webhookRequest>[0]> = {}) {
+  const request = webhookRequest({ topic, shop, payload: payloads[topic], ...overrides });
+  return callRoute(routes[topic], request);
+}
+
+/** Row counts of every table that has a `shop` column, read from the Prisma schema itself. */
+async function rowsPerShopTable(forShop: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const model of Prisma.dmmf.datamodel.models) {
+    if (!model.fields.some((f) => f.name === "shop")) continue;
+    const delegate = (prisma as unknown as Record<string, { count: (args: object) => Promise<number> }>)[
+      model.name.charAt(0).toLowerCase() + model.name.slice(1)
+    ];
+    counts[model.name] = await delegate!.count({ where: { shop: forShop } });
+  }
+  return counts;
+}
+
+async function seedShop(name: string) {
+  await installShop(name);
+  await ensureShopInstalled(name);
+  await prisma.complianceRequest.create({
+    data: { shop: name, topic: "customers/data_request", webhookId: `seed-${name}` },
+  });
+}
+
+beforeEach(async () => {
+  await seedShop(shop);
+  await seedShop(neighbour);
+});
+
+describe.each(Object.keys(routes) as Topic[])("webhook %s", (topic) => {
+  it("answers 401 to a forged signature and writes nothing", async () => {
+    const before = await rowsPerShopTable(shop);
+    const settingsBefore = await prisma.shopSettings.findUnique({ where: { shop } });
+    const response = await send(topic, { secret: "not-the-app-secret" });
+    expect(response.status).toBe(401);
+    expect(await rowsPerShopTable(shop)).toEqual(before);
+    expect(await prisma.shopSettings.findUnique({ where: { shop } })).toEqual(settingsBefore);
+  });
+
+  it("answers 400 when Shopify's headers are missing and writes nothing", async () => {
+    const before = await rowsPerShopTable(shop);
+    const response = await send(topic, { omit: ["X-Shopify-Topic", "X-Shopify-Shop-Domain"] });
+    expect(response.status).toBe(400);
+    expect(await rowsPerShopTable(shop)).toEqual(before);
+  });
+
+  it("answers 400 when the signature header is missing and writes nothing", async () => {
+    const before = await rowsPerShopTable(shop);
+    const response = await send(topic, { omit: ["X-Shopify-Hmac-Sha256"] });
+    expect(response.status).toBe(400);
+    expect(await rowsPerShopTable(shop)).toEqual(before);
+    expect(await isShopActive(shop)).toBe(true);
+  });
+
+  it("accepts a correctly signed delivery with 200", async () => {
+    const response = await send(topic);
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("app/uninstalled", () => {
+  it("deletes the shop's sessions, marks it uninstalled and leaves other shops alone", async () => {
+    expect(await isShopActive(shop)).toBe(true);
+    expect((await send("app/uninstalled")).status).toBe(200);
+
+    expect(await prisma.session.count({ where: { shop } })).toBe(0);
+    expect(await isShopActive(shop)).toBe(false);
+    expect(await isShopActive(neighbour)).toBe(true);
+    expect(await prisma.session.count({ where: { shop: neighbour } })).toBe(1);
+  });
+
+  it("is harmless when Shopify delivers it twice", async () => {
+    await send("app/uninstalled");
+    const first = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect((await send("app/uninstalled")).status).toBe(200);
+    const second = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(second.uninstalledAt).toEqual(first.uninstalledAt);
+  });
+
+  it("is undone by a reinstall", async () => {
+    await send("app/uninstalled");
+    await ensureShopInstalled(shop, "read_orders");
+    expect(await isShopActive(shop)).toBe(true);
+  });
+});
+
+describe("app/scopes_update", () => {
+  it("records the scopes now granted on the sessions and the settings", async () => {
+    await send("app/scopes_update");
+    const session = await prisma.session.findFirstOrThrow({ where: { shop } });
+    expect(session.scope).toBe("read_orders");
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).scopes).toBe("read_orders");
+    const other = await prisma.session.findFirstOrThrow({ where: { shop: neighbour } });
+    expect(other.scope).not.toBe("read_orders");
+  });
+
+  it("rejects a body without the current scopes with 422 and changes nothing", async () => {
+    const response = await send("app/scopes_update", { payload: { previous: [] } });
+    expect(response.status).toBe(422);
+    expect(await response.text()).toContain("current");
+    const session = await prisma.session.findFirstOrThrow({ where: { shop } });
+    expect(session.scope).not.toBe("read_orders");
+  });
+});
+
+describe("customers/data_request and customers/redact", () => {
+  it("remember the request by Shopify ids only, once per webhook id", async () => {
+    await send("customers/data_request", { webhookId: "wh-1" });
+    await send("customers/data_request", { webhookId: "wh-1" });
+    const requests = await prisma.complianceRequest.findMany({
+      where: { shop, topic: "customers/data_request", webhookId: "wh-1" },
+    });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ customerId: "191167", orderIds: '["299938","280263"]' });
+    expect(requests[0]?.completedAt).toBeInstanceOf(Date);
+    expect(JSON.stringify(requests)).not.toContain("john@example.com");
+    expect(JSON.stringify(requests)).not.toContain("555-625-1199");
+  });
+
+  it("records a customer redaction as completed", async () => {
+    await send("customers/redact", { webhookId: "wh-2" });
+    const request = await prisma.complianceRequest.findFirstOrThrow({ where: { shop, webhookId: "wh-2" } });
+    expect(request.topic).toBe("customers/redact");
+    expect(request.completedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe("shop/redact", () => {
+  it("deletes every row of the shop in every table that has a shop column", async () => {
+    const before = await rowsPerShopTable(shop);
+    expect(Object.values(before).every((n) => n > 0)).toBe(true);
+
+    expect((await send("shop/redact")).status).toBe(200);
+
+    const after = await rowsPerShopTable(shop);
+    expect(Object.values(after).every((n) => n === 0)).toBe(true);
+    expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
+  });
+
+  it("leaves every other shop's rows in place", async () => {
+    const before = await rowsPerShopTable(neighbour);
+    await send("shop/redact");
+    expect(await rowsPerShopTable(neighbour)).toEqual(before);
+  });
+});

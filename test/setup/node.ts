@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, afterEach, beforeEach, vi } from "vitest";
+import { adminApi } from "../support/admin-api";
+import { TEMPLATE_DB, TEST_DATA_DIR } from "../support/paths";
+import { testEnvironment } from "../support/test-env";
+
+// A fresh migrated SQLite file for every test file, so files never see each other's rows.
+const databaseFile = path.join(TEST_DATA_DIR, `file-${process.pid}-${randomUUID()}.sqlite`);
+fs.copyFileSync(TEMPLATE_DB, databaseFile);
+Object.assign(process.env, testEnvironment({ DATABASE_URL: `file:${databaseFile}` }));
+globalThis.__prisma = undefined;
+
+adminApi.install();
+
+// Every test starts with empty tables (the migrations table stays).
+const database = new Database(databaseFile);
+const tables = database
+  .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'")
+  .all() as { name: string }[];
+const emptyTables = database.transaction(() => {
+  for (const { name } of tables) database.prepare(`DELETE FROM "${name}"`).run();
+});
+beforeEach(() => emptyTables());
+
+// console.error during a test fails it: errors must be asserted, not printed and forgotten.
+let consoleErrors: unknown[][] = [];
+beforeEach(() => {
+  consoleErrors = [];
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    consoleErrors.push(args);
+  });
+  adminApi.reset();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  if (consoleErrors.length > 0) {
+    const printed = consoleErrors.map((args) => args.map(String).join(" ")).join("\n");
+    throw new Error(`console.error was called during the test:\n${printed}`);
+  }
+});
+
+afterAll(async () => {
+  await globalThis.__prisma?.$disconnect();
+  globalThis.__prisma = undefined;
+  database.close();
+  fs.rmSync(databaseFile, { force: true });
+});

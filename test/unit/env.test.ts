@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "../../app/env.server";
+
+const valid = {
+  SHOPIFY_API_KEY: "client-id",
+  SHOPIFY_API_SECRET: "client-secret",
+  SHOPIFY_APP_URL: "https://courier.example.com/",
+  SCOPES: "read_orders, write_orders",
+  ENCRYPTION_KEYS: `k2:${Buffer.alloc(32, 1).toString("base64")},k1:${Buffer.alloc(32, 2).toString("base64")}`,
+};
+
+function problems(source: Record<string, string | undefined>): string[] {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as EnvError).problems;
+  }
+  throw new Error("expected parseEnv to reject the environment");
+}
+
+describe("the environment parsed at boot", () => {
+  it("applies the embedded defaults: SQLite under data/ and the local courier sandbox", () => {
+    const env = parseEnv(valid);
+    expect(env.DATABASE_URL).toBe("file:./data/app.sqlite");
+    expect(env.COURIER_SANDBOX_URL).toBe("http://127.0.0.1:4010");
+    expect(env.COURIER_PRODUCTION_URL).toBeUndefined();
+    expect(env.SCOPES).toEqual(["read_orders", "write_orders"]);
+    expect(env.SHOPIFY_APP_URL).toBe("https://courier.example.com");
+  });
+
+  it("keeps every encryption key in order, the first one encrypting", () => {
+    const env = parseEnv(valid);
+    expect(env.ENCRYPTION_KEYS.map((k) => k.id)).toEqual(["k2", "k1"]);
+    expect(env.ENCRYPTION_KEYS[0]?.key.length).toBe(32);
+  });
+
+  it("names every missing variable and says what it should hold", () => {
+    const found = problems({});
+    for (const name of ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "SCOPES", "ENCRYPTION_KEYS"]) {
+      expect(found.find((p) => p.startsWith(`${name} is missing`))).toBeDefined();
+    }
+    expect(found.find((p) => p.startsWith("ENCRYPTION_KEYS"))).toContain("openssl rand -base64 32");
+  });
+
+  it("treats an empty value as missing", () => {
+    expect(problems({ ...valid, SHOPIFY_API_SECRET: "  " })).toEqual([
+      expect.stringMatching(/^SHOPIFY_API_SECRET is missing/),
+    ]);
+  });
+
+  it.each([
+    ["ENCRYPTION_KEYS", "k1:c2hvcnQ=", /32 random bytes/],
+    ["ENCRYPTION_KEYS", `k1:${Buffer.alloc(32).toString("base64")},k1:${Buffer.alloc(32).toString("base64")}`, /appears twice/],
+    ["SHOPIFY_APP_URL", "courier.example.com", /absolute http\(s\) URL/],
+    ["DATABASE_URL", "postgres://localhost/app", /SQLite file URL/],
+    ["COURIER_PRODUCTION_URL", "http://courier.example.com", /must use https/],
+    ["COURIER_TIMEOUT_MS", "ten", /number/],
+  ])("rejects a malformed %s (%s)", (name, value, message) => {
+    const found = problems({ ...valid, [name]: value });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(new RegExp(`^${name} is invalid`));
+    expect(found[0]).toMatch(message);
+  });
+
+  it("never echoes a secret value in its message", () => {
+    const secret = "k1:THIS-IS-NOT-BASE64-BUT-SECRET";
+    const found = problems({ ...valid, ENCRYPTION_KEYS: secret });
+    expect(found.join("\n")).not.toContain("THIS-IS-NOT-BASE64");
+  });
+});
