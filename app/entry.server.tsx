@@ -15,7 +15,9 @@ export default async function handleRequest(
 ) {
   // Content-Security-Policy frame-ancestors for the shop's admin, so Shopify may frame the app.
   addDocumentResponseHeaders(request, responseHeaders);
-  const callbackName = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+  const callbackName = isbot(request.headers.get("user-agent") ?? "")
+    ? "onAllReady"
+    : "onShellReady";
 
   return new Promise<Response>((resolve, reject) => {
     const { pipe, abort } = renderToPipeableStream(

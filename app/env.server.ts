@@ -22,7 +22,10 @@ const KEY_BYTES = 32;
 /** `id:base64` pairs, comma separated; the first one encrypts, all of them decrypt (rotation). */
 const encryptionKeys = z.string().transform((raw, ctx) => {
   const keys: { id: string; key: Buffer }[] = [];
-  for (const part of raw.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9+/=]+)$/.exec(part);
     const key = match?.[2] ? Buffer.from(match[2], "base64") : undefined;
     if (!match?.[1] || !key || key.length !== KEY_BYTES) {
@@ -110,7 +113,9 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     result.error.issues.map((issue) => {
       const name = issue.path.join(".") || "environment";
       const missing = issue.code === "invalid_type" && cleaned[name] === undefined;
-      return missing ? `${name} is missing: ${describe(name)}` : `${name} is invalid: ${issue.message}`;
+      return missing
+        ? `${name} is missing: ${describe(name)}`
+        : `${name} is invalid: ${issue.message}`;
     }),
   );
 }
@@ -120,7 +125,8 @@ function describe(name: string): string {
 }
 
 const hints: Record<string, string> = {
-  SHOPIFY_API_KEY: "the app's client id from the Partner Dashboard (the Shopify CLI sets it in dev)",
+  SHOPIFY_API_KEY:
+    "the app's client id from the Partner Dashboard (the Shopify CLI sets it in dev)",
   SHOPIFY_API_SECRET: "the app's client secret from the Partner Dashboard",
   SHOPIFY_APP_URL: "the public https URL of the app, e.g. https://courier.example.com",
   SCOPES: 'comma-separated access scopes, e.g. "read_orders,write_fulfillments"',

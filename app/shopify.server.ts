@@ -1,9 +1,5 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import {
-  AppDistribution,
-  LogSeverity,
-  shopifyApp,
-} from "@shopify/shopify-app-remix/server";
+import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
 import { env } from "./env.server";

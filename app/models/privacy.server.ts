@@ -23,7 +23,10 @@ interface ComplianceInput {
  */
 export async function recordCustomerDataRequest(input: Omit<ComplianceInput, "topic">) {
   const held = { deliveries: 0 };
-  await remember({ ...input, topic: "customers/data_request" }, `records held: ${JSON.stringify(held)}`);
+  await remember(
+    { ...input, topic: "customers/data_request" },
+    `records held: ${JSON.stringify(held)}`,
+  );
   return held;
 }
 
@@ -33,7 +36,10 @@ export async function recordCustomerDataRequest(input: Omit<ComplianceInput, "to
  */
 export async function redactCustomer(input: Omit<ComplianceInput, "topic">) {
   const erased = { deliveries: 0 };
-  await remember({ ...input, topic: "customers/redact" }, `records erased: ${JSON.stringify(erased)}`);
+  await remember(
+    { ...input, topic: "customers/redact" },
+    `records erased: ${JSON.stringify(erased)}`,
+  );
   return erased;
 }
 

@@ -35,7 +35,10 @@ export async function isShopActive(shop: string): Promise<boolean> {
 export async function markShopUninstalled(shop: string, at: Date = new Date()): Promise<void> {
   await prisma.$transaction([
     prisma.session.deleteMany({ where: { shop } }),
-    prisma.shopSettings.updateMany({ where: { shop, uninstalledAt: null }, data: { uninstalledAt: at } }),
+    prisma.shopSettings.updateMany({
+      where: { shop, uninstalledAt: null },
+      data: { uninstalledAt: at },
+    }),
   ]);
 }
 

@@ -34,7 +34,9 @@ export default function Home() {
                   Choose the courier environment and store your API key in{" "}
                   <RemixLink to="/app/settings">Settings</RemixLink>.
                 </List.Item>
-                <List.Item>Map each store location to the courier&apos;s governance and area.</List.Item>
+                <List.Item>
+                  Map each store location to the courier&apos;s governance and area.
+                </List.Item>
                 <List.Item>Fulfil an order: the delivery is created and tracked for you.</List.Item>
               </List>
             </BlockStack>

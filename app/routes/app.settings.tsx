@@ -4,7 +4,11 @@ import { Banner, BlockStack, Button, Card, ChoiceList, Layout, Page, Text } from
 import { useState } from "react";
 import { z } from "zod";
 import { env } from "../env.server";
-import { getShopSettings, setCourierEnvironment, type CourierEnvironment } from "../models/shop.server";
+import {
+  getShopSettings,
+  setCourierEnvironment,
+  type CourierEnvironment,
+} from "../models/shop.server";
 import { authenticate } from "../shopify.server";
 
 const settingsForm = z.object({

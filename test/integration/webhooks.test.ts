@@ -23,7 +23,11 @@ type Topic = keyof typeof routes;
 
 const payloads: Record<Topic, unknown> = {
   "app/uninstalled": { id: 1, name: "Redact me", domain: shop },
-  "app/scopes_update": { id: 1, current: ["read_orders"], previous: ["read_orders", "read_locations"] },
+  "app/scopes_update": {
+    id: 1,
+    current: ["read_orders"],
+    previous: ["read_orders", "read_locations"],
+  },
   "customers/data_request": {
     shop_id: 1,
     shop_domain: shop,
@@ -50,9 +54,9 @@ async function rowsPerShopTable(forShop: string): Promise<Record<string, number>
   const counts: Record<string, number> = {};
   for (const model of Prisma.dmmf.datamodel.models) {
     if (!model.fields.some((f) => f.name === "shop")) continue;
-    const delegate = (prisma as unknown as Record<string, { count: (args: object) => Promise<number> }>)[
-      model.name.charAt(0).toLowerCase() + model.name.slice(1)
-    ];
+    const delegate = (
+      prisma as unknown as Record<string, { count: (args: object) => Promise<number> }>
+    )[model.name.charAt(0).toLowerCase() + model.name.slice(1)];
     counts[model.name] = await delegate!.count({ where: { shop: forShop } });
   }
   return counts;
@@ -133,7 +137,9 @@ describe("app/scopes_update", () => {
     await send("app/scopes_update");
     const session = await prisma.session.findFirstOrThrow({ where: { shop } });
     expect(session.scope).toBe("read_orders");
-    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).scopes).toBe("read_orders");
+    expect((await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).scopes).toBe(
+      "read_orders",
+    );
     const other = await prisma.session.findFirstOrThrow({ where: { shop: neighbour } });
     expect(other.scope).not.toBe("read_orders");
   });
@@ -163,7 +169,9 @@ describe("customers/data_request and customers/redact", () => {
 
   it("records a customer redaction as completed", async () => {
     await send("customers/redact", { webhookId: "wh-2" });
-    const request = await prisma.complianceRequest.findFirstOrThrow({ where: { shop, webhookId: "wh-2" } });
+    const request = await prisma.complianceRequest.findFirstOrThrow({
+      where: { shop, webhookId: "wh-2" },
+    });
     expect(request.topic).toBe("customers/redact");
     expect(request.completedAt).toBeInstanceOf(Date);
   });

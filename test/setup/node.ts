@@ -18,7 +18,9 @@ adminApi.install();
 // Every test starts with empty tables (the migrations table stays).
 const database = new Database(databaseFile);
 const tables = database
-  .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'")
+  .prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'",
+  )
   .all() as { name: string }[];
 const emptyTables = database.transaction(() => {
   for (const { name } of tables) database.prepare(`DELETE FROM "${name}"`).run();

@@ -16,7 +16,10 @@ export interface AdminCall {
 }
 
 export type GraphqlReply = { data?: unknown; errors?: unknown[]; extensions?: unknown };
-export type OperationHandler = (variables: Record<string, unknown>, call: AdminCall) => GraphqlReply;
+export type OperationHandler = (
+  variables: Record<string, unknown>,
+  call: AdminCall,
+) => GraphqlReply;
 
 interface ThrottleRule {
   remaining: number;
@@ -74,7 +77,13 @@ class AdminApiStandIn {
     this.throttle = undefined;
   }
 
-  private respond(opts: { path: string; method: string; origin?: string; headers?: unknown; body?: unknown }) {
+  private respond(opts: {
+    path: string;
+    method: string;
+    origin?: string;
+    headers?: unknown;
+    body?: unknown;
+  }) {
     const shop = new URL(opts.origin ?? "https://unknown.myshopify.com").hostname;
     const body = parseBody(opts.body);
 
@@ -92,7 +101,9 @@ class AdminApiStandIn {
 
     const graphqlPath = `/admin/api/${ADMIN_API_VERSION}/graphql.json`;
     if (opts.path !== graphqlPath || opts.method !== "POST") {
-      return json(404, { errors: `The Admin API stand-in does not serve ${opts.method} ${opts.path}` });
+      return json(404, {
+        errors: `The Admin API stand-in does not serve ${opts.method} ${opts.path}`,
+      });
     }
 
     const query = String(body.query ?? "");
@@ -112,7 +123,12 @@ class AdminApiStandIn {
       }
       return json(200, {
         errors: [{ message: "Throttled", extensions: { code: "THROTTLED" } }],
-        extensions: { cost: { requestedQueryCost: 10, throttleStatus: { currentlyAvailable: 0, restoreRate: 100 } } },
+        extensions: {
+          cost: {
+            requestedQueryCost: 10,
+            throttleStatus: { currentlyAvailable: 0, restoreRate: 100 },
+          },
+        },
       });
     }
 

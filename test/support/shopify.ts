@@ -1,3 +1,4 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { randomUUID } from "node:crypto";
 import {
   API_KEY,
@@ -37,7 +38,12 @@ type RequestInit2 = { method?: string; form?: Record<string, string>; json?: unk
 /** A document request from the Shopify admin iframe: `?embedded=1&shop&host&id_token`. */
 export async function adminDocumentRequest(shop: string, path: string, init: RequestInit2 = {}) {
   return setUpValidRequest(
-    { type: RequestType.Admin, store: shop.replace(/\.myshopify\.com$/, ""), apiKey: API_KEY, apiSecretKey: API_SECRET_KEY },
+    {
+      type: RequestType.Admin,
+      store: shop.replace(/\.myshopify\.com$/, ""),
+      apiKey: API_KEY,
+      apiSecretKey: API_SECRET_KEY,
+    },
     buildRequest(path, init),
   );
 }
@@ -45,7 +51,12 @@ export async function adminDocumentRequest(shop: string, path: string, init: Req
 /** A fetch from the embedded page: `Authorization: Bearer <session token>`, as App Bridge adds. */
 export async function adminFetchRequest(shop: string, path: string, init: RequestInit2 = {}) {
   return setUpValidRequest(
-    { type: RequestType.Bearer, store: shop.replace(/\.myshopify\.com$/, ""), apiKey: API_KEY, apiSecretKey: API_SECRET_KEY },
+    {
+      type: RequestType.Bearer,
+      store: shop.replace(/\.myshopify\.com$/, ""),
+      apiKey: API_KEY,
+      apiSecretKey: API_SECRET_KEY,
+    },
     buildRequest(path, init),
   );
 }
@@ -53,7 +64,10 @@ export async function adminFetchRequest(shop: string, path: string, init: Reques
 function buildRequest(path: string, init: RequestInit2): Request {
   const url = new URL(path, APP_URL);
   if (init.form) {
-    return new Request(url, { method: init.method ?? "POST", body: new URLSearchParams(init.form) });
+    return new Request(url, {
+      method: init.method ?? "POST",
+      body: new URLSearchParams(init.form),
+    });
   }
   if (init.json !== undefined) {
     return new Request(url, {
@@ -77,7 +91,14 @@ export interface WebhookOptions {
 }
 
 /** A webhook request as Shopify sends it, HMAC-signed with the app's secret. */
-export function webhookRequest({ topic, shop, payload, secret, omit = [], webhookId }: WebhookOptions): Request {
+export function webhookRequest({
+  topic,
+  shop,
+  payload,
+  secret,
+  omit = [],
+  webhookId,
+}: WebhookOptions): Request {
   const body = JSON.stringify(payload);
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
@@ -93,13 +114,17 @@ export function webhookRequest({ topic, shop, payload, secret, omit = [], webhoo
   return new Request(new URL(`/webhooks/${topic}`, APP_URL), { method: "POST", headers, body });
 }
 
-type RouteFunction = (args: { request: Request; params: Record<string, string>; context: object }) => unknown;
+type RouteFunction = (args: LoaderFunctionArgs) => unknown;
 
 /**
  * Runs a route's loader or action the way Remix does and returns a Response: a thrown Response
  * (Shopify's redirects and 401s) is returned, plain data is wrapped as JSON.
  */
-export async function callRoute(fn: RouteFunction, request: Request, params: Record<string, string> = {}) {
+export async function callRoute(
+  fn: RouteFunction,
+  request: Request,
+  params: Record<string, string> = {},
+) {
   try {
     const result = await fn({ request, params, context: {} });
     if (result instanceof Response) return result;

@@ -15,7 +15,9 @@ interface AppToml {
   };
 }
 
-const toml = parse(fs.readFileSync(path.join(ROOT, "shopify.app.toml"), "utf8")) as unknown as AppToml;
+const toml = parse(
+  fs.readFileSync(path.join(ROOT, "shopify.app.toml"), "utf8"),
+) as unknown as AppToml;
 const envExample = fs.readFileSync(path.join(ROOT, ".env.example"), "utf8");
 
 function routeFileFor(uri: string): string | undefined {
@@ -46,7 +48,11 @@ describe("shopify.app.toml", () => {
 
   it("subscribes to the three mandatory compliance topics", () => {
     const compliance = toml.webhooks.subscriptions.flatMap((s) => s.compliance_topics ?? []);
-    expect(compliance.sort()).toEqual(["customers/data_request", "customers/redact", "shop/redact"]);
+    expect(compliance.sort()).toEqual([
+      "customers/data_request",
+      "customers/redact",
+      "shop/redact",
+    ]);
   });
 
   it("points every subscription at a webhook route that exists", () => {

@@ -37,7 +37,13 @@ describe("the environment parsed at boot", () => {
 
   it("names every missing variable and says what it should hold", () => {
     const found = problems({});
-    for (const name of ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "SCOPES", "ENCRYPTION_KEYS"]) {
+    for (const name of [
+      "SHOPIFY_API_KEY",
+      "SHOPIFY_API_SECRET",
+      "SHOPIFY_APP_URL",
+      "SCOPES",
+      "ENCRYPTION_KEYS",
+    ]) {
       expect(found.find((p) => p.startsWith(`${name} is missing`))).toBeDefined();
     }
     expect(found.find((p) => p.startsWith("ENCRYPTION_KEYS"))).toContain("openssl rand -base64 32");
@@ -51,7 +57,11 @@ describe("the environment parsed at boot", () => {
 
   it.each([
     ["ENCRYPTION_KEYS", "k1:c2hvcnQ=", /32 random bytes/],
-    ["ENCRYPTION_KEYS", `k1:${Buffer.alloc(32).toString("base64")},k1:${Buffer.alloc(32).toString("base64")}`, /appears twice/],
+    [
+      "ENCRYPTION_KEYS",
+      `k1:${Buffer.alloc(32).toString("base64")},k1:${Buffer.alloc(32).toString("base64")}`,
+      /appears twice/,
+    ],
     ["SHOPIFY_APP_URL", "courier.example.com", /absolute http\(s\) URL/],
     ["DATABASE_URL", "postgres://localhost/app", /SQLite file URL/],
     ["COURIER_PRODUCTION_URL", "http://courier.example.com", /must use https/],

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { loader as appLayoutLoader } from "../../app/routes/app";
+import { loader as homeLoader } from "../../app/routes/app._index";
+import { action as settingsAction, loader as settingsLoader } from "../../app/routes/app.settings";
+import { loader as healthLoader } from "../../app/routes/healthz";
+import { adminApi } from "../support/admin-api";
+import {
+  adminDocumentRequest,
+  adminFetchRequest,
+  APP_URL,
+  callRoute,
+  installShop,
+  shopDomain,
+} from "../support/shopify";
+
+const shop = shopDomain("admin-routes");
+
+describe("admin routes without a session token", () => {
+  it.each([
+    ["the layout", appLayoutLoader, "/app"],
+    ["the home page", homeLoader, "/app"],
+    ["the settings page", settingsLoader, "/app/settings"],
+  ])("%s sends a bare document request to log in", async (_name, loader, path) => {
+    const response = await callRoute(loader, new Request(new URL(path, APP_URL)));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(/\/auth\/login/);
+  });
+
+  it("answers a fetch with a forged session token with 401 and asks App Bridge to retry", async () => {
+    await installShop(shop);
+    const request = new Request(new URL("/app/settings", APP_URL), {
+      headers: { Authorization: "Bearer not.a.jwt" },
+    });
+    const response = await callRoute(settingsLoader, request);
+    expect(response.status).toBe(401);
+    expect(response.headers.get("X-Shopify-Retry-Invalid-Session-Request")).toBe("1");
+  });
+
+  it("refuses to save settings without a session token, and saves nothing", async () => {
+    await installShop(shop);
+    const request = new Request(new URL("/app/settings", APP_URL), {
+      method: "POST",
+      body: new URLSearchParams({ courierEnvironment: "production" }),
+    });
+    const response = await callRoute(settingsAction, request);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(/\/auth\/login/);
+    expect(await prisma.shopSettings.count({ where: { shop } })).toBe(0);
+  });
+});
+
+describe("admin routes with a valid session token", () => {
+  it("renders the layout for an installed shop and records the shop", async () => {
+    await installShop(shop);
+    const response = await callRoute(appLayoutLoader, await adminDocumentRequest(shop, "/app"));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ apiKey: process.env.SHOPIFY_API_KEY });
+    const settings = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(settings.uninstalledAt).toBeNull();
+    expect(adminApi.tokenExchanges).toHaveLength(0);
+  });
+
+  it("exchanges the session token for an offline token on first visit (install)", async () => {
+    const response = await callRoute(appLayoutLoader, await adminDocumentRequest(shop, "/app"));
+    expect(response.status).toBe(200);
+    expect(adminApi.tokenExchanges).toEqual([
+      { shop, requestedTokenType: "urn:shopify:params:oauth:token-type:offline-access-token" },
+    ]);
+    const session = await prisma.session.findFirstOrThrow({ where: { shop, isOnline: false } });
+    expect(session.accessToken).toBe(`standin-token-${shop}`);
+    expect(session.refreshToken).toBe(`standin-refresh-${shop}`);
+    expect(session.expires).toBeInstanceOf(Date);
+    // afterAuth created the shop's settings.
+    expect(await prisma.shopSettings.count({ where: { shop } })).toBe(1);
+  });
+
+  it("saves the courier environment from a fetch with a bearer token", async () => {
+    await installShop(shop);
+    const response = await callRoute(
+      settingsAction,
+      await adminFetchRequest(shop, "/app/settings", { form: { courierEnvironment: "sandbox" } }),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+    expect(
+      (await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).courierEnvironment,
+    ).toBe("sandbox");
+  });
+
+  it("explains a bad choice and keeps the saved one", async () => {
+    await installShop(shop);
+    await callRoute(
+      settingsAction,
+      await adminFetchRequest(shop, "/app/settings", { form: { courierEnvironment: "sandbox" } }),
+    );
+    const response = await callRoute(
+      settingsAction,
+      await adminFetchRequest(shop, "/app/settings", { form: { courierEnvironment: "staging" } }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      ok: false,
+      error: "Choose sandbox or production.",
+    });
+    expect(
+      (await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).courierEnvironment,
+    ).toBe("sandbox");
+  });
+
+  it("does not offer production while the operator has not configured its URL", async () => {
+    await installShop(shop);
+    const response = await callRoute(
+      settingsAction,
+      await adminFetchRequest(shop, "/app/settings", {
+        form: { courierEnvironment: "production" },
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatch(/production address/);
+    const loaded = await callRoute(settingsLoader, await adminFetchRequest(shop, "/app/settings"));
+    expect(await loaded.json()).toEqual({
+      courierEnvironment: "sandbox",
+      productionAvailable: false,
+    });
+  });
+
+  it("scopes what it reads to the shop in the session token", async () => {
+    const other = shopDomain("someone-else");
+    await installShop(shop);
+    await installShop(other);
+    await callRoute(
+      settingsAction,
+      await adminFetchRequest(other, "/app/settings", { form: { courierEnvironment: "sandbox" } }),
+    );
+    await prisma.shopSettings.update({
+      where: { shop: other },
+      data: { courierEnvironment: "production" },
+    });
+    const response = await callRoute(homeLoader, await adminFetchRequest(shop, "/app"));
+    expect(await response.json()).toEqual({ shop, courierEnvironment: "sandbox" });
+  });
+});
+
+describe("health", () => {
+  it("answers ok when the database answers", async () => {
+    const response = await callRoute(healthLoader, new Request(new URL("/healthz", APP_URL)));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+});
