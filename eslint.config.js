@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -30,19 +31,11 @@ export default tseslint.config(
   },
   {
     files: ["**/*.{js,mjs,cjs}"],
-    languageOptions: {
-      globals: {
-        window: "readonly",
-        document: "readonly",
-        console: "readonly",
-        process: "readonly",
-        URLSearchParams: "readonly",
-        location: "readonly",
-        sessionStorage: "readonly",
-        Headers: "readonly",
-        Request: "readonly",
-      },
-    },
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ["sandbox/shopify/*.js"],
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     // Command-line tools, benchmarks and tests print to stdout by design.

@@ -1,0 +1,124 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaClient } from "@prisma/client";
+import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, newAdminPage, screenshot } from "../support/browser";
+import { ARTIFACTS_DIR } from "../support/paths";
+import { TEST_SCOPES } from "../support/test-env";
+
+const appUrl = inject("appUrl");
+const SHOP_NAME = "browser-shop";
+const shop = `${SHOP_NAME}.myshopify.com`;
+const prisma = new PrismaClient({
+  adapter: new PrismaBetterSQLite3({ url: inject("appDatabaseFile") }),
+});
+
+let browser: Browser;
+const pageErrors: string[] = [];
+
+/** The URL the Shopify admin loads in its iframe: shop, host and a fresh session token. */
+async function embeddedUrl(path: string): Promise<string> {
+  const { token } = await getJwt(SHOP_NAME, API_KEY, API_SECRET_KEY);
+  const url = new URL(path, appUrl);
+  url.searchParams.set("embedded", "1");
+  url.searchParams.set("shop", shop);
+  url.searchParams.set(
+    "host",
+    Buffer.from(`admin.shopify.com/store/${SHOP_NAME}`).toString("base64"),
+  );
+  url.searchParams.set("id_token", token);
+  return url.href;
+}
+
+async function openEmbedded(path: string): Promise<Page> {
+  const page = await newAdminPage(browser);
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  const response = await page.goto(await embeddedUrl(path));
+  expect(response?.status()).toBe(200);
+  return page;
+}
+
+beforeAll(async () => {
+  // The shop is installed: an offline session exists, as token exchange would have left it.
+  await prisma.session.upsert({
+    where: { id: `offline_${shop}` },
+    create: {
+      id: `offline_${shop}`,
+      shop,
+      state: "",
+      isOnline: false,
+      scope: TEST_SCOPES,
+      accessToken: "offline-token",
+      expires: new Date(Date.now() + 24 * 3600 * 1000),
+    },
+    update: {},
+  });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await prisma.$disconnect();
+});
+
+describe("the embedded admin in Chromium", () => {
+  it("renders the home page inside the admin frame headers Shopify requires", async () => {
+    const direct = await fetch(await embeddedUrl("/app"), {
+      redirect: "manual",
+      headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0 Safari/537.36" },
+    });
+    expect(direct.status).toBe(200);
+    expect(direct.headers.get("content-security-policy")).toContain(
+      `frame-ancestors https://${shop} https://admin.shopify.com`,
+    );
+
+    const page = await openEmbedded("/app");
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Courier deliveries" }).count())
+      .toBe(1);
+    expect(await page.getByText("Get started").isVisible()).toBe(true);
+    expect(await page.getByText(`${shop} sends deliveries`).isVisible()).toBe(true);
+    const file = await screenshot(page, "home");
+    expect(fs.statSync(file).size).toBeGreaterThan(5_000);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("navigates to settings and saves the courier environment through an authenticated fetch", async () => {
+    const page = await openEmbedded("/app");
+    await page.getByRole("link", { name: "Settings" }).first().click();
+    await page.waitForURL(/\/app\/settings/);
+    await expect.poll(() => page.getByRole("heading", { name: "Settings" }).count()).toBe(1);
+
+    const production = page.getByLabel("Production (live deliveries)");
+    expect(await production.isDisabled()).toBe(true);
+    await page.getByLabel("Sandbox (testing)").check();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => page.getByText("Settings saved.").count()).toBe(1);
+    await screenshot(page, "settings-saved");
+
+    const settings = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(settings.courierEnvironment).toBe("sandbox");
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("keeps session tokens out of the server's request log", async () => {
+    await openEmbedded("/app").then((page) => page.close());
+    const log = fs.readFileSync(path.join(ARTIFACTS_DIR, "browser", "app-server.log"), "utf8");
+    expect(log).toContain("GET /app 200");
+    expect(log).not.toContain("id_token");
+    expect(log).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/);
+  });
+
+  it("turns a page opened without a session token away to the login page", async () => {
+    const page = await newAdminPage(browser);
+    await page.goto(`${appUrl}/app/settings`);
+    await page.waitForURL(/\/auth\/login/);
+    expect(await page.getByLabel("Shop domain").isVisible()).toBe(true);
+    await page.close();
+  });
+});

@@ -1,0 +1,85 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { ARTIFACTS_DIR, ROOT, TEMPLATE_DB, TEST_DATA_DIR } from "../support/paths";
+import { testEnvironment } from "../support/test-env";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    appUrl: string;
+    appDatabaseFile: string;
+  }
+}
+
+/**
+ * Builds the app as `npm run build` does and starts the production server (`npm start`) on a
+ * free port with its own migrated SQLite file, for real pages in headless Chromium.
+ */
+export default async function setup(project: TestProject) {
+  const databaseFile = path.join(TEST_DATA_DIR, "browser.sqlite");
+  fs.copyFileSync(TEMPLATE_DB, databaseFile);
+  execFileSync(path.join(ROOT, "node_modules", ".bin", "remix"), ["vite:build"], {
+    cwd: ROOT,
+    stdio: "pipe",
+  });
+
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  const server: ChildProcess = spawn(process.execPath, [path.join(ROOT, "server.js")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...testEnvironment({ DATABASE_URL: `file:${databaseFile}`, SHOPIFY_APP_URL: appUrl }),
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  // The server's output is kept as a test artifact, for reading after a failure.
+  const logFile = path.join(ARTIFACTS_DIR, "browser", "app-server.log");
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = fs.createWriteStream(logFile);
+  let output = "";
+  for (const stream of [server.stdout, server.stderr]) {
+    stream?.on("data", (chunk) => {
+      output += chunk;
+      log.write(chunk);
+    });
+  }
+
+  await waitForHealth(`${appUrl}/healthz`, () => output);
+  project.provide("appUrl", appUrl);
+  project.provide("appDatabaseFile", databaseFile);
+
+  return async () => {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, output: () => string) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`The app server did not answer ${url} within 30 s. Its output:\n${output()}`);
+}

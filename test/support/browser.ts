@@ -1,0 +1,66 @@
+import fs from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { ARTIFACTS_DIR, ROOT } from "./paths";
+
+const HUMAN_USER_AGENT =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const APP_BRIDGE_STANDIN = fs.readFileSync(
+  path.join(ROOT, "sandbox", "shopify", "app-bridge-standin.js"),
+  "utf8",
+);
+
+/** Debian's Chromium, headless, with nothing reaching beyond loopback. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: run "apt-get install -y chromium" (as .ci/run does) or set CHROMIUM_PATH.`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/**
+ * A page whose App Bridge script is the local stand-in and whose other off-machine requests
+ * (fonts) are answered empty, as if the admin's CDN were slow to load nothing.
+ */
+export async function newAdminPage(browser: Browser): Promise<Page> {
+  // Shopify's library answers "HeadlessChrome" as a bot (410), so the page says it is Chrome.
+  const page = await browser.newPage({
+    viewport: { width: 1280, height: 900 },
+    userAgent: HUMAN_USER_AGENT,
+  });
+  await page.route(
+    (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
+    (route) => {
+      const url = route.request().url();
+      if (url.startsWith("https://cdn.shopify.com/shopifycloud/app-bridge.js")) {
+        return route.fulfill({ contentType: "text/javascript", body: APP_BRIDGE_STANDIN });
+      }
+      if (url.endsWith(".css")) return route.fulfill({ contentType: "text/css", body: "" });
+      return route.abort();
+    },
+  );
+  return page;
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const file = path.join(ARTIFACTS_DIR, "browser", `${name}.png`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
