@@ -45,15 +45,17 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">) {
 
 /** shop/redact: every row of the shop, in every table, deleted in one transaction. */
 export async function deleteShopData(shop: string): Promise<Record<string, number>> {
-  const [sessions, settings, complianceRequests] = await prisma.$transaction([
+  const [sessions, settings, complianceRequests, masterData] = await prisma.$transaction([
     prisma.session.deleteMany({ where: { shop } }),
     prisma.shopSettings.deleteMany({ where: { shop } }),
     prisma.complianceRequest.deleteMany({ where: { shop } }),
+    prisma.courierMasterData.deleteMany({ where: { shop } }),
   ]);
   return {
     Session: sessions.count,
     ShopSettings: settings.count,
     ComplianceRequest: complianceRequests.count,
+    CourierMasterData: masterData.count,
   };
 }
 

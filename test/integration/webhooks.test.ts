@@ -68,6 +68,15 @@ async function seedShop(name: string) {
   await prisma.complianceRequest.create({
     data: { shop: name, topic: "customers/data_request", webhookId: `seed-${name}` },
   });
+  await prisma.courierMasterData.create({
+    data: {
+      shop: name,
+      environment: "sandbox",
+      governances: "[]",
+      areas: "[]",
+      fetchedAt: new Date(),
+    },
+  });
 }
 
 beforeEach(async () => {

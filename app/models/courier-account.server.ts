@@ -1,0 +1,159 @@
+import type { CourierMasterData, ShopSettings } from "@prisma/client";
+import prisma from "../db.server";
+import { env } from "../env.server";
+import { maskSecret, openSecret, sealedKeyId, sealSecret } from "../security/secret-box";
+import type { CourierEnvironment } from "./shop.server";
+
+/**
+ * The shop's courier account: the sealed API key, the last connection check and the cached master
+ * data. The plaintext key leaves this module only towards the courier client.
+ */
+
+const keyContext = (shop: string) => `shop:${shop}|courier-api-key`;
+
+export interface CourierAccountSummary {
+  environment: CourierEnvironment;
+  keyHint: string | null;
+  keySetAt: Date | null;
+  checkedAt: Date | null;
+  checkError: string | null;
+}
+
+export function summarize(settings: ShopSettings | null): CourierAccountSummary {
+  return {
+    environment: (settings?.courierEnvironment ?? "sandbox") as CourierEnvironment,
+    keyHint: settings?.courierApiKeyHint ?? null,
+    keySetAt: settings?.courierApiKeySetAt ?? null,
+    checkedAt: settings?.courierCheckedAt ?? null,
+    checkError: settings?.courierCheckError ?? null,
+  };
+}
+
+export async function getCourierAccount(shop: string): Promise<CourierAccountSummary> {
+  return summarize(await prisma.shopSettings.findUnique({ where: { shop } }));
+}
+
+/**
+ * The plaintext key, or null when none is stored. A key sealed with an older encryption key is
+ * sealed again with the current one on the way (lazy rotation).
+ */
+export async function readCourierApiKey(shop: string): Promise<string | null> {
+  const settings = await prisma.shopSettings.findUnique({
+    where: { shop },
+    select: { courierApiKeySealed: true },
+  });
+  const sealed = settings?.courierApiKeySealed;
+  if (!sealed) return null;
+  const keys = env().ENCRYPTION_KEYS;
+  const apiKey = openSecret(sealed, keyContext(shop), keys);
+  if (sealedKeyId(sealed) !== keys[0]?.id) {
+    await prisma.shopSettings.updateMany({
+      where: { shop, courierApiKeySealed: sealed },
+      data: { courierApiKeySealed: sealSecret(apiKey, keyContext(shop), keys) },
+    });
+  }
+  return apiKey;
+}
+
+export interface MasterDataSnapshot {
+  governances: unknown[];
+  areas: unknown[];
+}
+
+/**
+ * A successful connection: environment, key (when a new one was given), check time and the master
+ * data it fetched, written together.
+ */
+export async function saveVerifiedConnection(input: {
+  shop: string;
+  environment: CourierEnvironment;
+  newApiKey?: string;
+  masterData: MasterDataSnapshot;
+  at: Date;
+}): Promise<void> {
+  const { shop, environment, newApiKey, masterData, at } = input;
+  const keyFields = newApiKey
+    ? {
+        courierApiKeySealed: sealSecret(newApiKey, keyContext(shop), env().ENCRYPTION_KEYS),
+        courierApiKeyHint: maskSecret(newApiKey),
+        courierApiKeySetAt: at,
+      }
+    : {};
+  const fields = {
+    courierEnvironment: environment,
+    courierCheckedAt: at,
+    courierCheckError: null,
+    ...keyFields,
+  };
+  await prisma.$transaction([
+    prisma.shopSettings.upsert({ where: { shop }, create: { shop, ...fields }, update: fields }),
+    saveMasterDataQuery(shop, environment, masterData, at),
+  ]);
+}
+
+/** A failed check of the stored key: remembered so the home page can say so. */
+export async function recordFailedCheck(shop: string, message: string, at: Date): Promise<void> {
+  await prisma.shopSettings.updateMany({
+    where: { shop },
+    data: { courierCheckedAt: at, courierCheckError: message },
+  });
+}
+
+export async function removeCourierApiKey(shop: string): Promise<void> {
+  await prisma.shopSettings.updateMany({
+    where: { shop },
+    data: {
+      courierApiKeySealed: null,
+      courierApiKeyHint: null,
+      courierApiKeySetAt: null,
+      courierCheckedAt: null,
+      courierCheckError: null,
+    },
+  });
+}
+
+export async function saveMasterData(
+  shop: string,
+  environment: CourierEnvironment,
+  masterData: MasterDataSnapshot,
+  at: Date,
+): Promise<void> {
+  await saveMasterDataQuery(shop, environment, masterData, at);
+}
+
+function saveMasterDataQuery(
+  shop: string,
+  environment: CourierEnvironment,
+  masterData: MasterDataSnapshot,
+  at: Date,
+) {
+  const data = {
+    governances: JSON.stringify(masterData.governances),
+    areas: JSON.stringify(masterData.areas),
+    fetchedAt: at,
+  };
+  return prisma.courierMasterData.upsert({
+    where: { shop_environment: { shop, environment } },
+    create: { shop, environment, ...data },
+    update: data,
+  });
+}
+
+export interface CachedMasterData extends MasterDataSnapshot {
+  fetchedAt: Date;
+}
+
+export async function getCachedMasterData(
+  shop: string,
+  environment: CourierEnvironment,
+): Promise<CachedMasterData | null> {
+  const row: CourierMasterData | null = await prisma.courierMasterData.findUnique({
+    where: { shop_environment: { shop, environment } },
+  });
+  if (!row) return null;
+  return {
+    governances: JSON.parse(row.governances) as unknown[],
+    areas: JSON.parse(row.areas) as unknown[],
+    fetchedAt: row.fetchedAt,
+  };
+}
