@@ -1,0 +1,65 @@
+export {
+  createCourierClient,
+  type CourierCallEvent,
+  type CourierClient,
+  type CourierClientOptions,
+  type ExceptionsPage,
+  type HistoryPage,
+} from "./client";
+export { ENDPOINTS, type CourierEndpoint, type CourierLanguage } from "./endpoints";
+export {
+  CourierAuthError,
+  CourierError,
+  CourierMalformedReplyError,
+  CourierNotFoundError,
+  CourierTimeoutError,
+  CourierUnavailableError,
+  CourierValidationError,
+  isCourierError,
+  type CourierFieldError,
+  type CourierOutcome,
+  type UnavailableReason,
+} from "./errors";
+export {
+  formatKuwaitDate,
+  formatKuwaitDateTime,
+  parseKuwaitDateTime,
+  roundCoordinate,
+  roundKwd,
+} from "./format";
+export { fetchMasterData, testConnection, type CourierMasterData } from "./master-data";
+export {
+  KUWAIT_COUNTRY_CODE,
+  asciiDigits,
+  normalizeContactPhone,
+  normalizeCountryCode,
+  type PhoneNormalization,
+} from "./phone";
+export {
+  buildCreateOrderBody,
+  type AddressInput,
+  type CancelInput,
+  type CourierAddress,
+  type CreateOrderBody,
+  type CreateOrderInput,
+  type ExceptionsQuery,
+  type HistoryQuery,
+  type PriceInput,
+  type ReportQuery,
+} from "./requests";
+export type {
+  Area,
+  BulkCreateResult,
+  BulkItemResult,
+  CancelResult,
+  CorporateReport,
+  CourierException,
+  CreateOrderResult,
+  Governance,
+  OrderRecord,
+  OrderStatus,
+  PriceQuote,
+  Tracking,
+  TrackingEvent,
+  VehicleType,
+} from "./results";

@@ -1,0 +1,263 @@
+import { createHash } from "node:crypto";
+import {
+  STATUS_BY_CODE,
+  VEHICLE_TYPES,
+  type SandboxArea,
+  type SandboxGovernance,
+  type StatusCode,
+} from "./master-data";
+import { kuwaitLocal, type WireOrder } from "./validation";
+
+/**
+ * How a sandbox order's delivery goes, chosen by a marker in its notes so tests and the demo can
+ * exercise the unhappy paths: `[sandbox:fail-once]`, `[sandbox:return]`, `[sandbox:address-problem]`.
+ */
+export type DeliveryScenario = "normal" | "fail_once" | "return" | "address_problem";
+
+export interface StatusChange {
+  status: StatusCode;
+  at: number;
+  note?: string;
+}
+
+export interface SandboxOrder {
+  orderId: string;
+  orderNumber: string;
+  /** Which API key's customer owns it (a fingerprint, never the key). */
+  customer: string;
+  status: StatusCode;
+  createdAt: number;
+  updatedAt: number;
+  history: StatusChange[];
+  request: WireOrder;
+  price: number;
+  scenario: DeliveryScenario;
+  failedAttempts: number;
+  cancelReason?: string;
+}
+
+export interface SandboxException {
+  exceptionId: number;
+  orderId: string;
+  orderNumber: string;
+  customer: string;
+  type: "delivery_failed" | "address_problem";
+  description: string;
+  descriptionAr: string;
+  createdAt: number;
+}
+
+/** Statuses from which a cancel is accepted: before the driver has the parcel. */
+export const CANCELLABLE: ReadonlySet<StatusCode> = new Set(["pending", "accepted", "assigned"]);
+
+const FORWARD: Partial<Record<StatusCode, StatusCode>> = {
+  pending: "accepted",
+  accepted: "assigned",
+  assigned: "picked_up",
+  picked_up: "in_transit",
+  in_transit: "out_for_delivery",
+};
+
+function scenarioOf(notes: string): DeliveryScenario {
+  if (notes.includes("[sandbox:return]")) return "return";
+  if (notes.includes("[sandbox:address-problem]")) return "address_problem";
+  if (notes.includes("[sandbox:fail-once]")) return "fail_once";
+  return "normal";
+}
+
+export function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+export interface PriceBreakdown {
+  base: number;
+  weightSurcharge: number;
+  remoteSurcharge: number;
+  vehicleFactor: number;
+  price: number;
+}
+
+/**
+ * The sandbox's tariff, in Kuwaiti dinar: 1.250 within a governance, 1.750 across; 0.250 per
+ * started kilogram above 5 kg; 1.000 more when either end is a remote area; times the vehicle's
+ * factor.
+ */
+export function priceOf(
+  pickup: SandboxArea,
+  delivery: SandboxArea,
+  weightKg: number,
+  vehicleTypeId?: number,
+): PriceBreakdown {
+  const base = pickup.governanceId === delivery.governanceId ? 1.25 : 1.75;
+  const weightSurcharge = 0.25 * Math.ceil(Math.max(0, weightKg - 5));
+  const remoteSurcharge = pickup.remote || delivery.remote ? 1 : 0;
+  const vehicleFactor =
+    VEHICLE_TYPES.find((v) => v.vehicleTypeId === vehicleTypeId)?.priceFactor ?? 1;
+  return {
+    base,
+    weightSurcharge: round3(weightSurcharge),
+    remoteSurcharge,
+    vehicleFactor,
+    price: round3((base + weightSurcharge + remoteSurcharge) * vehicleFactor),
+  };
+}
+
+export function findArea(governances: SandboxGovernance[], governanceId: number, areaId: number) {
+  return governances
+    .find((g) => g.governanceId === governanceId)
+    ?.areas.find((a) => a.areaId === areaId);
+}
+
+/** Orders, their progress and the exceptions they raise. In memory; gone when the sandbox stops. */
+export class OrderBook {
+  readonly orders = new Map<string, SandboxOrder>();
+  readonly exceptions: SandboxException[] = [];
+  private sequence = 0;
+
+  constructor(
+    private readonly governances: SandboxGovernance[],
+    private readonly seed: string,
+    private readonly onChange: (order: SandboxOrder, previous: StatusCode) => void,
+  ) {}
+
+  create(request: WireOrder, customer: string, now: number): SandboxOrder {
+    this.sequence += 1;
+    // Deterministic per seed and sequence, and shaped like the GUIDs a .NET courier would use.
+    const hex = createHash("sha256").update(`${this.seed}:${this.sequence}`).digest("hex");
+    const orderId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+    const pickup = findArea(
+      this.governances,
+      request.pickupAddress.governanceId,
+      request.pickupAddress.areaId,
+    );
+    const delivery = findArea(
+      this.governances,
+      request.deliveryAddress.governanceId,
+      request.deliveryAddress.areaId,
+    );
+    const price =
+      pickup && delivery ? priceOf(pickup, delivery, request.packageDetails.weight).price : 0;
+    const order: SandboxOrder = {
+      orderId,
+      orderNumber: `KW${String(100000 + this.sequence)}`,
+      customer,
+      status: "pending",
+      createdAt: now,
+      updatedAt: now,
+      history: [{ status: "pending", at: now }],
+      request,
+      price,
+      scenario: scenarioOf(`${request.notes} ${request.deliveryAddress.notes}`),
+      failedAttempts: 0,
+    };
+    this.orders.set(orderId, order);
+    return order;
+  }
+
+  /** The status an order would move to next, or null when it is finished. */
+  nextStatus(order: SandboxOrder): StatusCode | null {
+    const forward = FORWARD[order.status];
+    if (forward) return forward;
+    if (order.status === "out_for_delivery") {
+      const failsNow =
+        (order.scenario === "fail_once" && order.failedAttempts === 0) ||
+        (order.scenario === "address_problem" && order.failedAttempts === 0) ||
+        (order.scenario === "return" && order.failedAttempts < 2);
+      return failsNow ? "delivery_failed" : "delivered";
+    }
+    if (order.status === "delivery_failed") {
+      return order.scenario === "return" && order.failedAttempts >= 2
+        ? "returned"
+        : "out_for_delivery";
+    }
+    return null;
+  }
+
+  /** Moves the order one step; returns the new status, or null when it had finished. */
+  advance(order: SandboxOrder, now: number): StatusCode | null {
+    const next = this.nextStatus(order);
+    if (!next) return null;
+    if (next === "delivery_failed") {
+      order.failedAttempts += 1;
+      const addressProblem = order.scenario === "address_problem";
+      this.exceptions.push({
+        exceptionId: this.exceptions.length + 1,
+        orderId: order.orderId,
+        orderNumber: order.orderNumber,
+        customer: order.customer,
+        type: addressProblem ? "address_problem" : "delivery_failed",
+        description: addressProblem
+          ? "The driver could not find the address; call the customer to confirm block and house."
+          : `Delivery attempt ${order.failedAttempts} failed: the customer did not answer.`,
+        descriptionAr: addressProblem ? "تعذر العثور على العنوان" : "لم يرد العميل على الاتصال",
+        createdAt: now,
+      });
+    }
+    this.setStatus(order, next, now);
+    return next;
+  }
+
+  setStatus(order: SandboxOrder, status: StatusCode, now: number, note?: string): void {
+    const previous = order.status;
+    order.status = status;
+    order.updatedAt = now;
+    order.history.push(note ? { status, at: now, note } : { status, at: now });
+    this.onChange(order, previous);
+  }
+
+  /** A cancel as the courier would judge it. */
+  cancel(
+    order: SandboxOrder,
+    now: number,
+    reason?: string,
+  ): { ok: true } | { ok: false; message: string } {
+    if (order.status === "cancelled")
+      return { ok: false, message: `Order ${order.orderNumber} is already cancelled.` };
+    if (!CANCELLABLE.has(order.status)) {
+      const name = STATUS_BY_CODE.get(order.status)?.nameEn.toLowerCase() ?? order.status;
+      return {
+        ok: false,
+        message: `Order ${order.orderNumber} can no longer be cancelled: it is ${name}. Orders can be cancelled until the driver picks them up.`,
+      };
+    }
+    if (reason) order.cancelReason = reason;
+    this.setStatus(order, "cancelled", now, reason);
+    return { ok: true };
+  }
+
+  /** An order as `GET /api/orders/{orderId}` shows it. */
+  view(order: SandboxOrder): Record<string, unknown> {
+    return {
+      orderId: order.orderId,
+      orderNumber: order.orderNumber,
+      status: order.status,
+      statusName: STATUS_BY_CODE.get(order.status)?.nameAr,
+      createdAt: kuwaitLocal(order.createdAt),
+      updatedAt: kuwaitLocal(order.updatedAt),
+      pickupDate: order.request.pickupDate,
+      paymentMethod: order.request.paymentMethod,
+      pickupAddress: order.request.pickupAddress,
+      deliveryAddress: order.request.deliveryAddress,
+      packageDetails: order.request.packageDetails,
+      notes: order.request.notes,
+      deliveryFee: order.price,
+      currency: "KWD",
+      ...(order.cancelReason ? { cancelReason: order.cancelReason } : {}),
+    };
+  }
+
+  tracking(order: SandboxOrder): Record<string, unknown> {
+    return {
+      orderId: order.orderId,
+      orderNumber: order.orderNumber,
+      status: order.status,
+      statusName: STATUS_BY_CODE.get(order.status)?.nameAr,
+      history: order.history.map((h) => ({
+        status: h.status,
+        statusName: STATUS_BY_CODE.get(h.status)?.nameAr,
+        at: kuwaitLocal(h.at),
+        ...(h.note ? { note: h.note } : {}),
+      })),
+    };
+  }
+}

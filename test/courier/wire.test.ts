@@ -1,0 +1,351 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  buildCreateOrderBody,
+  CourierValidationError,
+  formatKuwaitDateTime,
+  normalizeContactPhone,
+  parseKuwaitDateTime,
+  roundCoordinate,
+  roundKwd,
+  type CreateOrderInput,
+} from "../../app/courier";
+import { areasSchema, createOrderResultSchema, trackingSchema } from "../../app/courier/results";
+
+const ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩";
+const PERSIAN = "۰۱۲۳۴۵۶۷۸۹";
+
+const kuwaitiNumber = fc
+  .tuple(fc.constantFrom("2", "4", "5", "6", "9"), fc.stringMatching(/^\d{7}$/))
+  .map(([first, rest]) => first + rest);
+
+/** The number as a person might type it: prefix, separators, Eastern Arabic digits. */
+const typed = (digits: string) =>
+  fc
+    .record({
+      prefix: fc.constantFrom("", "+965", "00965", "965", "+965 ", "(+965) ", "00 965 "),
+      script: fc.constantFrom("latin", "arabic", "persian"),
+      separators: fc.array(fc.constantFrom("", " ", "-", "\u00a0", ".", "\u200f"), {
+        minLength: 8,
+        maxLength: 8,
+      }),
+    })
+    .map(({ prefix, script, separators }) => {
+      const glyphs =
+        script === "arabic" ? ARABIC_INDIC : script === "persian" ? PERSIAN : "0123456789";
+      const body = [...digits].map((d, i) => `${glyphs[Number(d)]}${separators[i] ?? ""}`).join("");
+      return `${prefix}${body}`;
+    });
+
+describe("phone numbers", () => {
+  it("normalizes every way a Kuwaiti number is typed to its 8 digits", () => {
+    fc.assert(
+      fc.property(
+        kuwaitiNumber.chain((n) => fc.tuple(fc.constant(n), typed(n))),
+        ([digits, text]) => {
+          expect(normalizeContactPhone(text)).toEqual({
+            ok: true,
+            contactCountryCode: "+965",
+            contactPhone: digits,
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("never throws, and what it accepts is digits only and normalizes to itself", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.constantFrom("+965", "+971", "966", "+1"), (text, code) => {
+        const result = normalizeContactPhone(text, code);
+        if (!result.ok) {
+          expect(result.message.length).toBeGreaterThan(5);
+          return;
+        }
+        expect(result.contactPhone).toMatch(/^\d+$/);
+        expect(normalizeContactPhone(result.contactPhone, result.contactCountryCode)).toEqual(
+          result,
+        );
+        if (result.contactCountryCode === "+965")
+          expect(result.contactPhone).toMatch(/^[24569]\d{7}$/);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each([
+    ["9999 888", /has 7/],
+    ["+965 9999 88888", /has 9/],
+    ["12345678", /start with 2, 4, 5, 6 or 9/],
+    ["+971 50 123 4567", /another country than \+965/],
+    ["9999-8888 ext 2", /not part of a phone number/],
+    ["", /empty/],
+  ])("refuses %j with a message saying why", (text, message) => {
+    const result = normalizeContactPhone(text);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.message).toMatch(message);
+  });
+
+  it("keeps 965xxxxx as the local number it is, and takes numbers of other countries with their code", () => {
+    expect(normalizeContactPhone("96512345")).toMatchObject({ ok: true, contactPhone: "96512345" });
+    expect(normalizeContactPhone("+971 50 123 4567", "+971")).toEqual({
+      ok: true,
+      contactCountryCode: "+971",
+      contactPhone: "501234567",
+    });
+    expect(normalizeContactPhone("050 123 4567", "971")).toMatchObject({
+      ok: true,
+      contactPhone: "0501234567",
+    });
+  });
+});
+
+describe("money and coordinates", () => {
+  const hasAtMostDecimals = (value: number, places: number) => {
+    const text = String(value);
+    return text.includes("e")
+      ? Math.abs(value) < 1e-6 || Number.isInteger(value)
+      : (text.split(".")[1] ?? "").length <= places;
+  };
+
+  it("rounds dinar to three decimals, half away from zero, as written in decimal", () => {
+    expect(roundKwd(1.0005)).toBe(1.001);
+    expect(roundKwd(2.675)).toBe(2.675);
+    expect(roundKwd(12.5)).toBe(12.5);
+    expect(roundKwd(0.0004)).toBe(0);
+    expect(roundCoordinate(-47.1234565)).toBe(-47.123457);
+    fc.assert(
+      fc.property(fc.double({ min: -1e9, max: 1e9, noNaN: true }), (value) => {
+        const rounded = roundKwd(value);
+        expect(hasAtMostDecimals(rounded, 3)).toBe(true);
+        expect(Math.abs(rounded - value)).toBeLessThanOrEqual(
+          0.0005 + 1e-9 * Math.max(1, Math.abs(value)),
+        );
+        expect(roundKwd(rounded)).toBe(rounded);
+        expect(JSON.parse(JSON.stringify(rounded))).toBe(rounded);
+      }),
+    );
+  });
+
+  it("keeps every amount already in fils exactly", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (fils) => {
+        expect(roundKwd(fils / 1000)).toBe(fils / 1000);
+      }),
+    );
+  });
+
+  it("rounds coordinates to six decimals", () => {
+    fc.assert(
+      fc.property(fc.double({ min: -180, max: 180, noNaN: true }), (value) => {
+        const rounded = roundCoordinate(value);
+        expect(hasAtMostDecimals(rounded, 6)).toBe(true);
+        expect(Math.abs(rounded - value)).toBeLessThanOrEqual(0.0000005 + 1e-12);
+      }),
+    );
+  });
+});
+
+describe("Kuwait local time", () => {
+  it("is UTC+3 all year, written without offset", () => {
+    expect(formatKuwaitDateTime(new Date("2026-01-01T21:30:05.900Z"))).toBe("2026-01-02T00:30:05");
+    expect(formatKuwaitDateTime(new Date("2026-07-01T09:00:00Z"))).toBe("2026-07-01T12:00:00");
+    expect(() => formatKuwaitDateTime(new Date(Number.NaN))).toThrow(RangeError);
+  });
+
+  it("parses back to the same second, and refuses days that do not exist", () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date("1971-01-01"), max: new Date("2999-12-31"), noInvalidDate: true }),
+        (date) => {
+          const text = formatKuwaitDateTime(date);
+          expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+          expect(parseKuwaitDateTime(text)?.getTime()).toBe(
+            Math.floor(date.getTime() / 1000) * 1000,
+          );
+        },
+      ),
+    );
+    expect(parseKuwaitDateTime("2026-02-29T10:00:00")).toBeNull();
+    expect(parseKuwaitDateTime("2026-01-01T24:00:00")).toBeNull();
+    expect(parseKuwaitDateTime("2026-01-01T10:00:00+03:00")).toBeNull();
+  });
+});
+
+const valid: CreateOrderInput = {
+  pickupAddress: {
+    governanceId: 31,
+    areaId: 4101,
+    block: "1",
+    contactName: "Store",
+    contactPhone: "22223333",
+  },
+  pickupDate: "2026-03-01T10:00:00",
+  paymentMethod: "cod",
+  deliveryAddress: {
+    governanceId: 17,
+    areaId: 2202,
+    block: "4",
+    street: "12",
+    contactName: "Customer",
+    contactPhone: "+965 6666 5555",
+    latitude: 29.1,
+    longitude: 48.1,
+  },
+  packageDetails: { weight: 2, value: 10 },
+};
+
+describe("the create request", () => {
+  it("is sent with every documented field, in the document's order", () => {
+    const body = buildCreateOrderBody(valid);
+    expect(Object.keys(body)).toEqual([
+      "pickupAddress",
+      "pickupDate",
+      "paymentMethod",
+      "deliveryAddress",
+      "packageDetails",
+      "notes",
+    ]);
+    expect(Object.keys(body.deliveryAddress)).toEqual([
+      "governanceId",
+      "areaId",
+      "block",
+      "street",
+      "office",
+      "floor",
+      "house",
+      "avenue",
+      "building",
+      "contactCountryCode",
+      "contactName",
+      "contactPhone",
+      "latitude",
+      "longitude",
+      "notes",
+    ]);
+    expect(body.pickupAddress).not.toHaveProperty("latitude");
+    expect(body.pickupAddress).toMatchObject({
+      contactCountryCode: "+965",
+      office: "",
+      street: "",
+    });
+    expect(body.packageDetails).toEqual({ weight: 2, description: "", value: 10 });
+  });
+
+  it("writes the pickup time in Kuwait local time whatever form it came in", () => {
+    const at = (pickupDate: CreateOrderInput["pickupDate"]) =>
+      buildCreateOrderBody({ ...valid, pickupDate }).pickupDate;
+    expect(at(new Date("2026-03-01T07:00:00Z"))).toBe("2026-03-01T10:00:00");
+    expect(at("2026-03-01T07:00:00Z")).toBe("2026-03-01T10:00:00");
+    expect(at("2026-03-01T10:00:00+03:00")).toBe("2026-03-01T10:00:00");
+    expect(at("2026-03-01T10:00:00")).toBe("2026-03-01T10:00:00");
+  });
+
+  it("accepts a country code without its plus sign and writes it with one", () => {
+    const body = buildCreateOrderBody({
+      ...valid,
+      deliveryAddress: {
+        ...valid.deliveryAddress,
+        contactCountryCode: "00971",
+        contactPhone: "+971 50 123 4567",
+      },
+    });
+    expect(body.deliveryAddress).toMatchObject({
+      contactCountryCode: "+971",
+      contactPhone: "501234567",
+    });
+  });
+
+  it.each([
+    [
+      "a governance id as text",
+      { pickupAddress: { ...valid.pickupAddress, governanceId: "31" } },
+      "pickupAddress.governanceId",
+    ],
+    [
+      "a fractional area id",
+      { deliveryAddress: { ...valid.deliveryAddress, areaId: 12.5 } },
+      "deliveryAddress.areaId",
+    ],
+    ["a misspelt field", { deliveryAdress: {} }, "deliveryAdress"],
+    [
+      "half a coordinate",
+      { deliveryAddress: { ...valid.deliveryAddress, longitude: undefined } },
+      "deliveryAddress.longitude",
+    ],
+    ["a day that does not exist", { pickupDate: "2026-02-30T10:00:00" }, "pickupDate"],
+    ["a negative value", { packageDetails: { weight: 1, value: -0.5 } }, "packageDetails.value"],
+    ["no payment method", { paymentMethod: " " }, "paymentMethod"],
+    [
+      "a bad country code",
+      { deliveryAddress: { ...valid.deliveryAddress, contactCountryCode: "KW" } },
+      "deliveryAddress.contactCountryCode",
+    ],
+  ])("refuses %s, naming the field", (_what, change, field) => {
+    try {
+      buildCreateOrderBody({ ...valid, ...change } as CreateOrderInput);
+      throw new Error("expected a validation error");
+    } catch (error) {
+      expect(error).toBeInstanceOf(CourierValidationError);
+      const e = error as CourierValidationError;
+      expect(e.outcome).toBe("not_sent");
+      expect(e.fieldErrors.map((f) => f.field)).toContain(field);
+      expect(e.message).toContain(field);
+    }
+  });
+});
+
+describe("undocumented records", () => {
+  it("finds area ids and names under the names couriers use", () => {
+    const parsed = areasSchema.parse({
+      items: [
+        { AreaID: "4101", AreaName: "حولي", GovernanceID: 17 },
+        { id: 9, name: "Salmiya" },
+        { area_id: 3, area_name_ar: "x" },
+        { something: "else" },
+      ],
+    });
+    expect(
+      parsed.map(({ areaId, areaName, governanceId }) => [areaId, areaName, governanceId]),
+    ).toEqual([
+      [4101, "حولي", 17],
+      [9, "Salmiya", null],
+      [3, "x", null],
+      [null, null, null],
+    ]);
+    expect(parsed[3]?.raw).toEqual({ something: "else" });
+  });
+
+  it("reads tracking as a list of steps or an object holding one", () => {
+    expect(
+      trackingSchema.parse([
+        { status: "pending", at: "2026-01-01T10:00:00" },
+        { statusCode: "accepted" },
+      ]),
+    ).toMatchObject({
+      status: "accepted",
+      events: [{ status: "pending" }, { status: "accepted" }],
+    });
+    expect(
+      trackingSchema.parse({ currentStatus: { code: "delivered", name: "تم" }, timeline: [] }),
+    ).toMatchObject({
+      status: "delivered",
+      events: [],
+    });
+  });
+
+  it("is strict about the documented create result and keeps its extra fields", () => {
+    const result = {
+      orderId: "a1",
+      orderNumber: "KW1",
+      status: "pending",
+      createdAt: "2026-01-01T10:00:00",
+      eta: "today",
+    };
+    expect(createOrderResultSchema.parse(result)).toEqual(result);
+    expect(createOrderResultSchema.safeParse({ ...result, orderId: 12 }).success).toBe(false);
+    expect(
+      createOrderResultSchema.safeParse({ ...result, createdAt: "2026-01-01T10:00:00Z" }).success,
+    ).toBe(false);
+  });
+});
