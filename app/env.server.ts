@@ -140,3 +140,8 @@ export function env(): AppEnv {
   cached ??= parseEnv(process.env);
   return cached;
 }
+
+/** Forgets the parsed environment, so tests can point the app at a sandbox they just started. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

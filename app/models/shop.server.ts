@@ -52,14 +52,3 @@ export async function recordGrantedScopes(shop: string, scopes: string[]): Promi
 }
 
 export type CourierEnvironment = "sandbox" | "production";
-
-export async function setCourierEnvironment(
-  shop: string,
-  courierEnvironment: CourierEnvironment,
-): Promise<ShopSettings> {
-  return prisma.shopSettings.upsert({
-    where: { shop },
-    create: { shop, courierEnvironment },
-    update: { courierEnvironment },
-  });
-}

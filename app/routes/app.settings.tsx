@@ -1,69 +1,137 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, ChoiceList, Layout, Page, Text } from "@shopify/polaris";
-import { useState } from "react";
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  ChoiceList,
+  InlineStack,
+  Layout,
+  Page,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useEffect, useState } from "react";
 import { z } from "zod";
 import { env } from "../env.server";
+import { getCachedMasterData, getCourierAccount } from "../models/courier-account.server";
 import {
-  getShopSettings,
-  setCourierEnvironment,
-  type CourierEnvironment,
-} from "../models/shop.server";
+  connectCourier,
+  disconnectCourier,
+  refreshCourierMasterData,
+  type ConnectionOutcome,
+} from "../services/courier-connection.server";
 import { authenticate } from "../shopify.server";
 
-const settingsForm = z.object({
-  courierEnvironment: z.enum(["sandbox", "production"], {
-    error: "Choose sandbox or production.",
-  }),
+const environmentField = z.enum(["sandbox", "production"], {
+  error: "Choose sandbox or production.",
 });
+
+const settingsAction = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("connect"),
+    courierEnvironment: environmentField,
+    apiKey: z.string().optional(),
+  }),
+  z.object({ intent: z.literal("refresh-master-data") }),
+  z.object({ intent: z.literal("remove-key") }),
+]);
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const settings = await getShopSettings(session.shop);
+  const account = await getCourierAccount(session.shop);
+  const masterData = await getCachedMasterData(session.shop, account.environment);
   return {
-    courierEnvironment: (settings?.courierEnvironment ?? "sandbox") as CourierEnvironment,
+    courierEnvironment: account.environment,
     productionAvailable: Boolean(env().COURIER_PRODUCTION_URL),
+    key: account.keyHint
+      ? { hint: account.keyHint, setAt: account.keySetAt?.toISOString() ?? null }
+      : null,
+    lastCheck: account.checkedAt
+      ? { at: account.checkedAt.toISOString(), error: account.checkError }
+      : null,
+    masterData: masterData
+      ? {
+          fetchedAt: masterData.fetchedAt.toISOString(),
+          governances: masterData.governances.length,
+          areas: masterData.areas.length,
+        }
+      : null,
   };
 };
 
+export type SettingsActionResult = ConnectionOutcome | { ok: true; removed: true };
+
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const parsed = settingsForm.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = settingsAction.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
-    return Response.json({ ok: false, error: parsed.error.issues[0]?.message }, { status: 400 });
+    const outcome: ConnectionOutcome = {
+      ok: false,
+      error: parsed.error.issues[0]?.message ?? "Invalid form.",
+    };
+    return Response.json(outcome, { status: 400 });
   }
-  if (parsed.data.courierEnvironment === "production" && !env().COURIER_PRODUCTION_URL) {
-    return Response.json(
-      {
-        ok: false,
-        error:
-          "Production is not available yet: the app's operator has not configured the courier's production address.",
-      },
-      { status: 400 },
-    );
+  const form = parsed.data;
+  let outcome: SettingsActionResult;
+  if (form.intent === "connect") {
+    outcome = await connectCourier({
+      shop: session.shop,
+      environment: form.courierEnvironment,
+      apiKey: form.apiKey,
+    });
+  } else if (form.intent === "refresh-master-data") {
+    outcome = await refreshCourierMasterData(session.shop);
+  } else {
+    await disconnectCourier(session.shop);
+    outcome = { ok: true, removed: true };
   }
-  await setCourierEnvironment(session.shop, parsed.data.courierEnvironment);
-  return Response.json({ ok: true, error: undefined });
+  return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
 };
+
+const dateTime = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "Asia/Kuwait",
+});
+
+function successMessage(result: Extract<SettingsActionResult, { ok: true }>): string {
+  if ("removed" in result)
+    return "The API key was removed. Deliveries cannot be sent until you add one.";
+  const where = result.environment === "production" ? "production" : "sandbox";
+  return `Connected to the courier's ${where}: ${result.governances} governances and ${result.areas} areas found.`;
+}
 
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<{ ok: boolean; error?: string }>();
+  const result = useActionData<SettingsActionResult>();
   const navigation = useNavigation();
+  const busyIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const [environment, setEnvironment] = useState<string>(data.courierEnvironment);
+  const [apiKey, setApiKey] = useState("");
+  // Once the courier accepted it, the key leaves the page: it is stored, and shown masked only.
+  useEffect(() => {
+    if (result?.ok) setApiKey("");
+  }, [result]);
 
   return (
     <Page title="Settings" backAction={{ url: "/app" }}>
       <Layout>
         <Layout.AnnotatedSection
-          title="Courier environment"
-          description="Use the sandbox while you test. Switch to production once the courier has approved your account."
+          title="Courier connection"
+          description="Paste the API key the courier issued you. Use the sandbox while you test; switch to production once the courier has approved your account."
         >
           <Card>
             <Form method="post">
+              <input type="hidden" name="intent" value="connect" />
               <BlockStack gap="400">
-                {result?.ok && <Banner tone="success">Settings saved.</Banner>}
-                {result?.error && <Banner tone="critical">{result.error}</Banner>}
+                {result?.ok && <Banner tone="success">{successMessage(result)}</Banner>}
+                {result && !result.ok && (
+                  <Banner tone="critical" title="The connection did not work">
+                    {result.error}
+                  </Banner>
+                )}
                 <ChoiceList
                   title="Environment"
                   name="courierEnvironment"
@@ -81,16 +149,79 @@ export default function Settings() {
                   selected={[environment]}
                   onChange={(selected) => setEnvironment(selected[0] ?? "sandbox")}
                 />
-                <Text as="p" tone="subdued">
-                  Deliveries already created stay with the environment they were created in.
-                </Text>
-                <div>
-                  <Button submit variant="primary" loading={navigation.state === "submitting"}>
-                    Save
+                {data.key && (
+                  <Text as="p">
+                    Saved API key:{" "}
+                    <Text as="span" fontWeight="semibold">
+                      {data.key.hint}
+                    </Text>
+                    {data.key.setAt && ` (saved ${dateTime.format(new Date(data.key.setAt))})`}
+                  </Text>
+                )}
+                <TextField
+                  label={data.key ? "Replace the API key (optional)" : "API key"}
+                  name="apiKey"
+                  type="password"
+                  value={apiKey}
+                  onChange={setApiKey}
+                  autoComplete="off"
+                  helpText="Stored encrypted. It is never shown again; you can replace it at any time."
+                />
+                <InlineStack gap="300">
+                  <Button submit variant="primary" loading={busyIntent === "connect"}>
+                    Test connection and save
                   </Button>
-                </div>
+                </InlineStack>
+                {data.lastCheck && (
+                  <Text as="p" tone={data.lastCheck.error ? "critical" : "subdued"}>
+                    Last checked {dateTime.format(new Date(data.lastCheck.at))}
+                    {data.lastCheck.error
+                      ? `: ${data.lastCheck.error}`
+                      : ": the connection worked."}
+                  </Text>
+                )}
               </BlockStack>
             </Form>
+          </Card>
+        </Layout.AnnotatedSection>
+
+        <Layout.AnnotatedSection
+          title="Courier master data"
+          description="Governances and areas as the courier names them, used to place addresses. Fetched with your key."
+        >
+          <Card>
+            <BlockStack gap="300">
+              <Text as="p">
+                {data.masterData
+                  ? `${data.masterData.governances} governances and ${data.masterData.areas} areas, fetched ${dateTime.format(new Date(data.masterData.fetchedAt))}.`
+                  : "Not fetched yet: test the connection first."}
+              </Text>
+              <InlineStack gap="300">
+                <Form method="post">
+                  <input type="hidden" name="intent" value="refresh-master-data" />
+                  <Button
+                    submit
+                    disabled={!data.key}
+                    loading={busyIntent === "refresh-master-data"}
+                  >
+                    Refresh master data
+                  </Button>
+                </Form>
+                {data.key && (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="remove-key" />
+                    <Button
+                      submit
+                      tone="critical"
+                      variant="plain"
+                      loading={busyIntent === "remove-key"}
+                    >
+                      Remove the API key
+                    </Button>
+                  </Form>
+                )}
+              </InlineStack>
+            </BlockStack>
           </Card>
         </Layout.AnnotatedSection>
       </Layout>

@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newAdminPage, screenshot } from "../support/browser";
 import { ARTIFACTS_DIR } from "../support/paths";
-import { TEST_SCOPES } from "../support/test-env";
+import { SANDBOX_KEY, TEST_SCOPES } from "../support/test-env";
 
 const appUrl = inject("appUrl");
 const SHOP_NAME = "browser-shop";
@@ -87,21 +87,44 @@ describe("the embedded admin in Chromium", () => {
     await page.close();
   });
 
-  it("navigates to settings and saves the courier environment through an authenticated fetch", async () => {
+  it("connects the courier from the settings page: a bad key is refused and nothing is stored", async () => {
     const page = await openEmbedded("/app");
     await page.getByRole("link", { name: "Settings" }).first().click();
     await page.waitForURL(/\/app\/settings/);
     await expect.poll(() => page.getByRole("heading", { name: "Settings" }).count()).toBe(1);
+    expect(await page.getByText("Not fetched yet").isVisible()).toBe(true);
+    expect(await page.getByLabel("Production (live deliveries)").isDisabled()).toBe(true);
 
-    const production = page.getByLabel("Production (live deliveries)");
-    expect(await production.isDisabled()).toBe(true);
     await page.getByLabel("Sandbox (testing)").check();
-    await page.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => page.getByText("Settings saved.").count()).toBe(1);
-    await screenshot(page, "settings-saved");
+    await page.getByLabel("API key").fill("not-the-right-key");
+    await page.getByRole("button", { name: "Test connection and save" }).click();
+    await expect.poll(() => page.getByText("The connection did not work").count()).toBe(1);
+    const refusal = await page.locator(".Polaris-Banner").first().innerText();
+    expect(refusal).toMatch(/key/i);
+    expect(refusal).not.toContain("not-the-right-key");
+    await screenshot(page, "settings-bad-key");
+    const afterRefusal = await prisma.shopSettings.findUnique({ where: { shop } });
+    expect(afterRefusal?.courierApiKeySealed ?? null).toBeNull();
+
+    await page.getByLabel("API key").fill(SANDBOX_KEY);
+    await page.getByRole("button", { name: "Test connection and save" }).click();
+    await expect
+      .poll(() =>
+        page
+          .getByText(/Connected to the courier's sandbox: 6 governances and \d+ areas found/)
+          .count(),
+      )
+      .toBe(1);
+    expect(await page.getByText("Saved API key:").innerText()).toContain(
+      `••••••••${SANDBOX_KEY.slice(-4)}`,
+    );
+    expect(await page.content()).not.toContain(SANDBOX_KEY);
+    await screenshot(page, "settings-connected");
 
     const settings = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(settings.courierApiKeySealed).toMatch(/^v1\./);
     expect(settings.courierEnvironment).toBe("sandbox");
+    expect(await prisma.courierMasterData.count({ where: { shop } })).toBe(1);
     expect(pageErrors).toEqual([]);
     await page.close();
   });

@@ -3,8 +3,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { startCourierSandbox } from "../../sandbox/courier";
 import { ARTIFACTS_DIR, ROOT, TEMPLATE_DB, TEST_DATA_DIR } from "../support/paths";
-import { testEnvironment } from "../support/test-env";
+import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -25,13 +26,19 @@ export default async function setup(project: TestProject) {
     stdio: "pipe",
   });
 
+  // The courier sandbox the app's "sandbox" environment points at.
+  const sandbox = await startCourierSandbox({ acceptedKeys: [SANDBOX_KEY] });
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(process.execPath, [path.join(ROOT, "server.js")], {
     cwd: ROOT,
     env: {
       ...process.env,
-      ...testEnvironment({ DATABASE_URL: `file:${databaseFile}`, SHOPIFY_APP_URL: appUrl }),
+      ...testEnvironment({
+        DATABASE_URL: `file:${databaseFile}`,
+        SHOPIFY_APP_URL: appUrl,
+        COURIER_SANDBOX_URL: sandbox.url,
+      }),
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -57,6 +64,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     server.kill("SIGTERM");
     await new Promise((resolve) => server.once("exit", resolve));
+    await sandbox.close();
   };
 }
 

@@ -3,6 +3,9 @@ import { API_KEY, API_SECRET_KEY, APP_URL } from "@shopify/shopify-api/test-help
 export const TEST_SCOPES =
   "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_fulfillments,read_locations";
 
+/** The key the courier sandbox accepts in tests. */
+export const SANDBOX_KEY = "sandbox-test-key";
+
 /** A fixed key for tests only: 32 bytes, base64. */
 export const TEST_ENCRYPTION_KEYS = `t1:${Buffer.alloc(32, 7).toString("base64")}`;
 

@@ -1,0 +1,124 @@
+import {
+  createCourierClient,
+  fetchMasterData,
+  isCourierError,
+  type CourierClient,
+} from "../courier";
+import { env } from "../env.server";
+import {
+  readCourierApiKey,
+  recordFailedCheck,
+  removeCourierApiKey,
+  saveMasterData,
+  saveVerifiedConnection,
+} from "../models/courier-account.server";
+import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
+
+/**
+ * The merchant's courier connection: a key is only kept once the courier accepted it, and the
+ * master data fetched with it is cached for address matching.
+ */
+export type ConnectionOutcome =
+  | { ok: true; environment: CourierEnvironment; governances: number; areas: number }
+  | { ok: false; error: string };
+
+/** The base URL the operator configured for an environment, or null when it has none. */
+export function courierBaseUrl(environment: CourierEnvironment): string | null {
+  const config = env();
+  return environment === "production"
+    ? (config.COURIER_PRODUCTION_URL ?? null)
+    : config.COURIER_SANDBOX_URL;
+}
+
+export function courierClientFor(
+  environment: CourierEnvironment,
+  apiKey: string,
+): CourierClient | null {
+  const baseUrl = courierBaseUrl(environment);
+  if (!baseUrl) return null;
+  return createCourierClient({ baseUrl, apiKey, timeoutMs: env().COURIER_TIMEOUT_MS });
+}
+
+const PRODUCTION_MISSING =
+  "Production is not available yet: the app's operator has not configured the courier's production address.";
+
+/** What an API key must look like before it is worth a call to the courier. */
+export function apiKeyProblem(apiKey: string): string | null {
+  if (apiKey.length > 512)
+    return "That API key is too long; paste only the key the courier issued.";
+  if (/\s/.test(apiKey))
+    return "The API key must not contain spaces or line breaks; paste only the key.";
+  if (!/^[\x21-\x7e]+$/.test(apiKey))
+    return "The API key contains characters a courier key cannot have.";
+  return null;
+}
+
+/**
+ * "Test connection and save". With a new key, nothing is stored unless the courier accepts it;
+ * without one, the stored key is checked against the chosen environment.
+ */
+export async function connectCourier(input: {
+  shop: string;
+  environment: CourierEnvironment;
+  apiKey?: string;
+  now?: Date;
+}): Promise<ConnectionOutcome> {
+  const { shop, environment } = input;
+  const at = input.now ?? new Date();
+  const newApiKey = input.apiKey?.trim() || undefined;
+  if (newApiKey) {
+    const problem = apiKeyProblem(newApiKey);
+    if (problem) return { ok: false, error: problem };
+  }
+  const apiKey = newApiKey ?? (await readCourierApiKey(shop));
+  if (!apiKey) return { ok: false, error: "Paste the API key the courier issued you." };
+  const client = courierClientFor(environment, apiKey);
+  if (!client) return { ok: false, error: PRODUCTION_MISSING };
+
+  try {
+    const masterData = await fetchMasterData(client);
+    await saveVerifiedConnection({ shop, environment, newApiKey, masterData, at });
+    return {
+      ok: true,
+      environment,
+      governances: masterData.governances.length,
+      areas: masterData.areas.length,
+    };
+  } catch (error) {
+    if (!isCourierError(error)) throw error;
+    // A rejected new key is not kept; a stored key that stopped working is remembered as failing.
+    if (!newApiKey) await recordFailedCheck(shop, error.message, at);
+    return { ok: false, error: error.message };
+  }
+}
+
+/** Fetches the master data again with the stored key, for the shop's environment. */
+export async function refreshCourierMasterData(
+  shop: string,
+  now = new Date(),
+): Promise<ConnectionOutcome> {
+  const settings = await getShopSettings(shop);
+  const environment = (settings?.courierEnvironment ?? "sandbox") as CourierEnvironment;
+  const apiKey = await readCourierApiKey(shop);
+  if (!apiKey) return { ok: false, error: "Add and test an API key first." };
+  const client = courierClientFor(environment, apiKey);
+  if (!client) return { ok: false, error: PRODUCTION_MISSING };
+  try {
+    const masterData = await fetchMasterData(client);
+    await saveMasterData(shop, environment, masterData, now);
+    return {
+      ok: true,
+      environment,
+      governances: masterData.governances.length,
+      areas: masterData.areas.length,
+    };
+  } catch (error) {
+    if (!isCourierError(error)) throw error;
+    await recordFailedCheck(shop, error.message, now);
+    return { ok: false, error: error.message };
+  }
+}
+
+export async function disconnectCourier(shop: string): Promise<void> {
+  await removeCourierApiKey(shop);
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { readCourierApiKey } from "../../app/models/courier-account.server";
+import { action, loader } from "../../app/routes/app.settings";
+import { setUpCourierSandbox, SANDBOX_KEY } from "../support/courier-sandbox";
+import { adminFetchRequest, APP_URL, callRoute, installShop, shopDomain } from "../support/shopify";
+
+const shop = shopDomain("settings");
+const sandbox = setUpCourierSandbox();
+
+async function post(form: Record<string, string>, forShop = shop) {
+  const response = await callRoute(
+    action,
+    await adminFetchRequest(forShop, "/app/settings", { form }),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+async function load(forShop = shop) {
+  return (await callRoute(loader, await adminFetchRequest(forShop, "/app/settings"))).json();
+}
+
+describe("the settings page's courier connection", () => {
+  it("tests a new key against the sandbox, stores it sealed and shows what it found", async () => {
+    await installShop(shop);
+    const { status, body } = await post({
+      intent: "connect",
+      courierEnvironment: "sandbox",
+      apiKey: SANDBOX_KEY,
+    });
+    expect(status).toBe(200);
+    const governances = sandbox().requestLog.filter((r) => r.endpoint === "governances");
+    expect(governances).toHaveLength(1);
+    expect(body).toMatchObject({ ok: true, environment: "sandbox", governances: 6 });
+    expect(body.areas).toBeGreaterThan(100);
+
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(row.courierApiKeySealed).toMatch(/^v1\.t1\./);
+    expect(row.courierApiKeySealed).not.toContain(SANDBOX_KEY);
+    expect(await readCourierApiKey(shop)).toBe(SANDBOX_KEY);
+
+    const page = await load();
+    expect(page.key.hint).toBe(`••••••••${SANDBOX_KEY.slice(-4)}`);
+    expect(JSON.stringify(page)).not.toContain(SANDBOX_KEY);
+    expect(page.masterData).toMatchObject({ governances: 6, areas: body.areas });
+    expect(page.lastCheck.error).toBeNull();
+  });
+
+  it("keeps nothing when the courier rejects a new key, and says so in plain words", async () => {
+    await installShop(shop);
+    const { status, body } = await post({
+      intent: "connect",
+      courierEnvironment: "sandbox",
+      apiKey: "not-the-right-key",
+    });
+    expect(status).toBe(400);
+    expect(body.ok).toBe(false);
+    expect(body.error).toMatch(/key/i);
+    expect(body.error).not.toContain("not-the-right-key");
+    const row = await prisma.shopSettings.findUnique({ where: { shop } });
+    expect(row?.courierApiKeySealed ?? null).toBeNull();
+    expect(await prisma.courierMasterData.count({ where: { shop } })).toBe(0);
+  });
+
+  it("keeps the working key when a replacement is rejected", async () => {
+    await installShop(shop);
+    await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY });
+    const { body } = await post({
+      intent: "connect",
+      courierEnvironment: "sandbox",
+      apiKey: "wrong-key",
+    });
+    expect(body.ok).toBe(false);
+    expect(await readCourierApiKey(shop)).toBe(SANDBOX_KEY);
+  });
+
+  it("re-tests the stored key when no new one is typed", async () => {
+    await installShop(shop);
+    await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY });
+    const before = sandbox().requestLog.length;
+    const { body } = await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: "" });
+    expect(body).toMatchObject({ ok: true, governances: 6 });
+    expect(sandbox().requestLog.length).toBeGreaterThan(before);
+  });
+
+  it("asks for a key when none is stored or typed", async () => {
+    await installShop(shop);
+    const { status, body } = await post({ intent: "connect", courierEnvironment: "sandbox" });
+    expect(status).toBe(400);
+    expect(body.error).toBe("Paste the API key the courier issued you.");
+    expect(sandbox().requestLog).toHaveLength(0);
+  });
+
+  it("refuses a pasted key with spaces inside before calling the courier", async () => {
+    await installShop(shop);
+    const { body } = await post({
+      intent: "connect",
+      courierEnvironment: "sandbox",
+      apiKey: "abc def",
+    });
+    expect(body.error).toMatch(/must not contain spaces/);
+    expect(sandbox().requestLog).toHaveLength(0);
+  });
+
+  it("explains that production is not configured yet and stores nothing", async () => {
+    await installShop(shop);
+    const { status, body } = await post({
+      intent: "connect",
+      courierEnvironment: "production",
+      apiKey: SANDBOX_KEY,
+    });
+    expect(status).toBe(400);
+    expect(body.error).toMatch(/production address/);
+    expect(
+      (await prisma.shopSettings.findUnique({ where: { shop } }))?.courierApiKeySealed ?? null,
+    ).toBeNull();
+  });
+
+  it("rejects an unknown environment with a message saying what to choose", async () => {
+    await installShop(shop);
+    const { status, body } = await post({
+      intent: "connect",
+      courierEnvironment: "staging",
+      apiKey: SANDBOX_KEY,
+    });
+    expect(status).toBe(400);
+    expect(body.error).toBe("Choose sandbox or production.");
+  });
+
+  it("reports the courier being down as such and remembers the failed check of a stored key", async () => {
+    await installShop(shop);
+    await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY });
+    sandbox().faults.add({ endpoint: "governances", kind: "error", status: 503, times: 5 });
+    const { body } = await post({ intent: "refresh-master-data" });
+    expect(body.ok).toBe(false);
+    expect(body.error).toMatch(/unavailable|try again/i);
+    const page = await load();
+    expect(page.lastCheck.error).toBe(body.error);
+    // The cached master data from the first check is kept.
+    expect(page.masterData.governances).toBe(6);
+  });
+
+  it("refreshes the master data on demand with the stored key", async () => {
+    await installShop(shop);
+    await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY });
+    const first = (await load()).masterData.fetchedAt;
+    await new Promise((r) => setTimeout(r, 5));
+    const { body } = await post({ intent: "refresh-master-data" });
+    expect(body.ok).toBe(true);
+    expect((await load()).masterData.fetchedAt > first).toBe(true);
+  });
+
+  it("removes the key on request; reading it back is impossible afterwards", async () => {
+    await installShop(shop);
+    await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY });
+    const { body } = await post({ intent: "remove-key" });
+    expect(body).toEqual({ ok: true, removed: true });
+    expect(await readCourierApiKey(shop)).toBeNull();
+    expect((await load()).key).toBeNull();
+  });
+
+  it("keeps each shop's key to itself", async () => {
+    const other = shopDomain("other-settings");
+    await installShop(shop);
+    await installShop(other);
+    await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY });
+    expect(await readCourierApiKey(other)).toBeNull();
+    expect((await load(other)).key).toBeNull();
+    // A sealed key copied into another shop's row does not open there.
+    const sealed = (await prisma.shopSettings.findUniqueOrThrow({ where: { shop } }))
+      .courierApiKeySealed;
+    await prisma.shopSettings.upsert({
+      where: { shop: other },
+      create: { shop: other, courierApiKeySealed: sealed },
+      update: { courierApiKeySealed: sealed },
+    });
+    await expect(readCourierApiKey(other)).rejects.toThrow(/does not decrypt/);
+  });
+
+  it("needs a session token", async () => {
+    const response = await callRoute(
+      action,
+      new Request(new URL("/app/settings", APP_URL), {
+        method: "POST",
+        body: new URLSearchParams({ intent: "remove-key" }),
+      }),
+    );
+    expect(response.status).toBe(302);
+  });
+});
