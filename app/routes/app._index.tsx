@@ -1,34 +1,50 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link as RemixLink, useLoaderData } from "@remix-run/react";
-import { BlockStack, Card, Layout, List, Page, Text } from "@shopify/polaris";
-import { getShopSettings } from "../models/shop.server";
+import { Badge, BlockStack, Card, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
+import { getCourierAccount } from "../models/courier-account.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const settings = await getShopSettings(session.shop);
+  const account = await getCourierAccount(session.shop);
   return {
     shop: session.shop,
-    courierEnvironment: settings?.courierEnvironment ?? "sandbox",
-  };
+    courierEnvironment: account.environment,
+    connection: !account.keyHint ? "missing" : account.checkError ? "failing" : "working",
+    connectionError: account.checkError,
+  } as const;
+};
+
+const connectionBadge = {
+  missing: <Badge tone="attention">Not connected</Badge>,
+  failing: <Badge tone="critical">Connection failing</Badge>,
+  working: <Badge tone="success">Connected</Badge>,
 };
 
 export default function Home() {
-  const { shop, courierEnvironment } = useLoaderData<typeof loader>();
+  const { shop, courierEnvironment, connection, connectionError } = useLoaderData<typeof loader>();
   return (
     <Page title="Courier deliveries">
       <Layout>
         <Layout.Section>
           <Card>
             <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Get started
-              </Text>
+              <InlineStack gap="200" blockAlign="center">
+                <Text as="h2" variant="headingMd">
+                  Get started
+                </Text>
+                {connectionBadge[connection]}
+              </InlineStack>
               <Text as="p">
                 {shop} sends deliveries to the courier&apos;s{" "}
                 <strong>{courierEnvironment === "production" ? "production" : "sandbox"}</strong>{" "}
                 environment.
               </Text>
+              {connectionError && (
+                <Text as="p" tone="critical">
+                  {connectionError}
+                </Text>
+              )}
               <List type="number">
                 <List.Item>
                   Choose the courier environment and store your API key in{" "}

@@ -81,7 +81,12 @@ describe("admin routes with a valid session token", () => {
     await installShop(other);
     await prisma.shopSettings.create({ data: { shop: other, courierEnvironment: "production" } });
     const response = await callRoute(homeLoader, await adminFetchRequest(shop, "/app"));
-    expect(await response.json()).toMatchObject({ shop, courierEnvironment: "sandbox" });
+    expect(await response.json()).toEqual({
+      shop,
+      courierEnvironment: "sandbox",
+      connection: "missing",
+      connectionError: null,
+    });
   });
 });
 
