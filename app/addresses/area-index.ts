@@ -1,0 +1,317 @@
+import {
+  AREAS,
+  GOVERNORATES,
+  type GazetteerArea,
+  type GazetteerGovernorate,
+  findArea,
+  governorateOfArea,
+} from "./gazetteer";
+import { tokenize, type Token } from "./tokens";
+
+export type Target =
+  | { readonly kind: "area"; readonly area: GazetteerArea }
+  | { readonly kind: "governorate"; readonly governorate: GazetteerGovernorate }
+  | {
+      readonly kind: "umbrella";
+      readonly name: string;
+      readonly areas: readonly GazetteerArea[];
+      readonly governorate: GazetteerGovernorate;
+    }
+  | { readonly kind: "generic"; readonly name: string };
+
+export interface Entry {
+  readonly targets: readonly Target[];
+  // An everyday word too (السلام, الظهر, Salwa): weak evidence inside free text.
+  readonly weak: boolean;
+}
+
+function contentTokens(tokens: readonly Token[]): Token[] {
+  return tokens.filter(
+    (token) => (token.kind === "word" || token.kind === "number") && !token.article,
+  );
+}
+
+// Keys concatenate the words: "Abu Halifa" and "Abuhalifa" share one.
+export function phraseKeys(text: string): { key: string; skel: string; words: number } {
+  const words = contentTokens(tokenize(text));
+  return {
+    key: words.map((token) => token.key).join(""),
+    skel: words.map((token) => token.skel).join(""),
+    words: words.length,
+  };
+}
+
+// Names that are also everyday words; a match inside free text is weak unless the context
+// (a block right after it, the whole field) says it is the area.
+// prettier-ignore
+const WEAK_NAMES = [
+  "السلام", "سلام", "الري", "الشعب", "القصر", "الواحة", "العيون", "شرق", "الشرق", "الصديق", "الروضة",
+  "النزهة", "الفردوس", "المطار", "الظهر", "هدية", "الصبية", "النعيم", "النسيم", "الرحاب", "بيان",
+  "مشرف", "الدوحة", "البدع", "الزور", "الشهداء", "الوزارات", "Salam", "Salaam", "Al Salam", "Rai",
+  "Al Rai", "Ray", "Al Ray", "Shark", "Airport", "Airport Area", "Seville", "Cordoba", "Andalusia",
+  "Free Zone", "Central Area", "Doha", "Salwa", "Zahra", "Hadiya", "Rehab", "Bayan", "Naeem",
+  "Naseem", "Taima", "Ministries Zone",
+];
+
+// Kuwait as a country, or Kuwait City typed generically into the city field.
+// prettier-ignore
+const GENERIC_NAMES = [
+  "Kuwait", "State of Kuwait", "KWT", "الكويت", "دولة الكويت", "Kuwait City", "Al Kuwait City",
+  "Madinat Al Kuwait", "مدينة الكويت", "Al Kuwayt",
+];
+
+// "South Surra" is a district group in Hawalli, not one area (see the notes, section 1).
+// prettier-ignore
+const SOUTH_SURRA = ["South Surra", "South Sura", "South Al Surra", "Janoub Surra", "Janub Al Surra", "جنوب السرة", "جنوب سرة"];
+const SOUTH_SURRA_AREAS = ["Zahra", "Salam", "Hitteen", "Shuhada", "Siddiq"];
+
+// Spellings that fit two areas equally (notes, section 5): "Rigga" is Riqqa or Riggae.
+const AMBIGUOUS_NAMES: readonly (readonly [string, readonly string[]])[] = [
+  ["Rigga", ["Riqqa", "Riggae"]],
+  ["Al Rigga", ["Riqqa", "Riggae"]],
+  ["Rigge", ["Riqqa", "Riggae"]],
+];
+
+// Bare zone codes ("HA", "KU") are noise in free text; "KW-HA" is kept.
+const DROPPED_GOVERNORATE_ALIAS = /^[A-Z]{2}$/;
+
+// Words that mark one part of a twin name as the town, not the governorate.
+// prettier-ignore
+const TOWN_QUALIFIERS = new Set(
+  ["city", "old", "east", "west", "north", "south", "middle", "wasat", "مدينة", "القديمة", "شرق", "غرب", "شمال", "جنوب", "وسط"].map(
+    (word) => phraseKeys(word).key,
+  ),
+);
+
+export const TWIN_GOVERNORATE = new Map<GazetteerArea, GazetteerGovernorate>();
+
+export const CONFUSABLE = new Map<GazetteerArea, GazetteerArea[]>();
+// prettier-ignore
+const CONFUSABLE_GROUPS = [
+  ["Riqqa", "Riggae"],
+  ["Salmiya", "Salmi"],
+  ["Qasr", "Qusour"],
+  ["Naeem", "Naayem"],
+  ["Surra", "Zahra", "Salam", "Hitteen", "Shuhada", "Siddiq"],
+  ["Sulaibikhat", "Sulaibiya", "Nahda"],
+  ["Abdullah Al-Salem", "Abdullah Al-Mubarak", "West Abdullah Al-Mubarak", "South Abdullah Al-Mubarak", "Mina Abdullah", "Saad Al-Abdullah"],
+  ["Sabah Al-Salem", "Sabah Al-Nasser", "Sabah Al-Ahmad City", "Sabah Al-Ahmad Sea City", "Sabahiya", "South Sabahiya", "Ali Sabah Al-Salem"],
+  ["Jaber Al-Ali", "Jaber Al-Ahmad"],
+  ["Mubarak Al-Kabeer", "Mubarak Al-Abdullah", "Mubarakiya"],
+  ["Kaifan", "Khaitan"],
+  ["Doha", "Qairawan"],
+];
+
+function requireArea(name: string): GazetteerArea {
+  const area = findArea(name);
+  if (area === undefined) throw new Error(`gazetteer has no area named ${name}`);
+  return area;
+}
+
+for (const group of CONFUSABLE_GROUPS) {
+  const areas = group.map(requireArea);
+  for (const area of areas) {
+    const partners = CONFUSABLE.get(area) ?? [];
+    partners.push(...areas.filter((other) => other !== area && !partners.includes(other)));
+    CONFUSABLE.set(area, partners);
+  }
+}
+
+const governorateKeys = new Map<GazetteerGovernorate, Set<string>>();
+for (const governorate of GOVERNORATES) {
+  const keys = new Set<string>();
+  for (const name of [governorate.nameEn, governorate.nameAr, ...governorate.aliases])
+    keys.add(phraseKeys(name).key);
+  governorateKeys.set(governorate, keys);
+}
+for (const area of AREAS) {
+  const governorate = governorateOfArea(area);
+  if (governorateKeys.get(governorate)?.has(phraseKeys(area.nameEn).key))
+    TWIN_GOVERNORATE.set(area, governorate);
+}
+
+export interface AreaIndex {
+  readonly exact: ReadonlyMap<string, Entry>;
+  readonly skeleton: ReadonlyMap<string, Entry>;
+  // Symmetric-deletion index for typo search (variant → skeleton keys).
+  readonly deletions: ReadonlyMap<string, readonly string[]>;
+  readonly sortedSkeletons: readonly string[];
+  readonly nameParts: ReadonlySet<string>;
+  readonly wordAreas: ReadonlyMap<string, ReadonlySet<GazetteerArea>>;
+  readonly maxWords: number;
+}
+
+export function editBudget(length: number): number {
+  if (length >= 10) return 2;
+  if (length >= 5) return 1;
+  return 0;
+}
+
+// Optimal string alignment; gives up (budget + 1) as soon as a row exceeds the budget.
+export function editDistance(a: string, b: string, budget: number): number {
+  if (Math.abs(a.length - b.length) > budget) return budget + 1;
+  let previousRow: number[] = [];
+  let row: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let beforePrevious: number[] = [];
+  for (let i = 1; i <= a.length; i++) {
+    beforePrevious = previousRow;
+    previousRow = row;
+    row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(
+        (previousRow[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (previousRow[j - 1] ?? 0) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, (beforePrevious[j - 2] ?? 0) + 1);
+      }
+      row[j] = value;
+      if (value < best) best = value;
+    }
+    if (best > budget) return budget + 1;
+  }
+  return row[b.length] ?? budget + 1;
+}
+
+function addDeletions(word: string, budget: number, into: Set<string>): void {
+  into.add(word);
+  if (budget === 0) return;
+  for (let i = 0; i < word.length; i++) {
+    const shorter = word.slice(0, i) + word.slice(i + 1);
+    if (!into.has(shorter)) addDeletions(shorter, budget - 1, into);
+  }
+}
+
+export function deletions(word: string, budget: number): Set<string> {
+  const out = new Set<string>();
+  addDeletions(word, budget, out);
+  return out;
+}
+
+function sameTarget(a: Target, b: Target): boolean {
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case "area":
+      return a.area === (b as typeof a).area;
+    case "governorate":
+      return a.governorate === (b as typeof a).governorate;
+    case "umbrella":
+    case "generic":
+      return a.name === (b as typeof a).name;
+  }
+}
+
+function buildIndex(): AreaIndex {
+  const exact = new Map<string, { targets: Target[]; weak: boolean }>();
+  const skeleton = new Map<string, { targets: Target[]; weak: boolean }>();
+  const weakKeys = new Set(WEAK_NAMES.map((name) => phraseKeys(name).key));
+  const singleWords = new Map<string, Set<string>>();
+  const innerWordAreas = new Map<string, Set<string>>();
+  const wordAreas = new Map<string, Set<GazetteerArea>>();
+  let maxWords = 1;
+
+  const add = (name: string, target: Target, owner = ""): void => {
+    const { key, skel, words } = phraseKeys(name);
+    if (key === "" || words > 5) return;
+    maxWords = Math.max(maxWords, words);
+    for (const [map, k] of [
+      [exact, key],
+      [skeleton, skel],
+    ] as const) {
+      const entry = map.get(k) ?? { targets: [], weak: false };
+      if (!entry.targets.some((existing) => sameTarget(existing, target)))
+        entry.targets.push(target);
+      entry.weak ||= weakKeys.has(key);
+      map.set(k, entry);
+    }
+    const tokens = tokenize(name).filter((token) => token.kind === "word" && !token.article);
+    if (target.kind === "area") {
+      for (const token of tokens) {
+        const areas = wordAreas.get(token.skel) ?? new Set<GazetteerArea>();
+        areas.add(target.area);
+        wordAreas.set(token.skel, areas);
+      }
+    }
+    if (tokens.length === 1) {
+      const owners = singleWords.get(tokens[0]?.skel ?? "") ?? new Set<string>();
+      owners.add(owner);
+      singleWords.set(tokens[0]?.skel ?? "", owners);
+    } else {
+      for (const token of tokens) {
+        const owners = innerWordAreas.get(token.skel) ?? new Set<string>();
+        owners.add(owner);
+        innerWordAreas.set(token.skel, owners);
+      }
+    }
+  };
+
+  for (const governorate of GOVERNORATES) {
+    for (const name of [governorate.nameEn, governorate.nameAr, ...governorate.aliases]) {
+      if (DROPPED_GOVERNORATE_ALIAS.test(name) || GENERIC_NAMES.includes(name)) continue;
+      add(name, { kind: "governorate", governorate }, governorate.code);
+    }
+  }
+  for (const area of AREAS) {
+    const twin = TWIN_GOVERNORATE.get(area);
+    for (const name of [area.nameEn, area.nameAr, ...area.aliases]) {
+      if (GENERIC_NAMES.includes(name)) continue;
+      add(name, { kind: "area", area }, area.nameEn);
+      // A twin's unqualified spellings ("7wly", "Hwalli") name the governorate as much as the town.
+      if (twin !== undefined) {
+        const qualified = tokenize(name).some((token) => TOWN_QUALIFIERS.has(token.key));
+        if (!qualified) add(name, { kind: "governorate", governorate: twin }, area.nameEn);
+      }
+    }
+  }
+  const hawalli = GOVERNORATES.find((governorate) => governorate.code === "KW-HA");
+  if (hawalli === undefined) throw new Error("gazetteer lacks KW-HA");
+  const southSurra: Target = {
+    kind: "umbrella",
+    name: "South Surra",
+    areas: SOUTH_SURRA_AREAS.map(requireArea),
+    governorate: hawalli,
+  };
+  for (const name of SOUTH_SURRA) add(name, southSurra);
+  for (const name of GENERIC_NAMES) add(name, { kind: "generic", name: "Kuwait" });
+  for (const [name, areas] of AMBIGUOUS_NAMES) {
+    for (const area of areas) add(name, { kind: "area", area: requireArea(area) });
+  }
+
+  const deletionIndex = new Map<string, string[]>();
+  for (const key of skeleton.keys()) {
+    if (key.length < 4) continue;
+    for (const variant of deletions(key, editBudget(key.length))) {
+      const keys = deletionIndex.get(variant);
+      if (keys === undefined) deletionIndex.set(variant, [key]);
+      else keys.push(key);
+    }
+  }
+  // Shared by several names (Sabah, Salem, Abdullah, South): on its own it names none of them.
+  // Unless it spells the one-word name of one of those: "Jeleeb" (West Jeleeb, Jeleeb Al-Shuyoukh) is Jleeb.
+  const spellsOwnName = (word: string, owners: Set<string>): boolean => {
+    for (const [single, singleOwners] of singleWords) {
+      if (![...singleOwners].some((owner) => owners.has(owner))) continue;
+      if (editDistance(word, single, 1) <= 1) return true;
+    }
+    return false;
+  };
+  const nameParts = new Set(
+    [...innerWordAreas]
+      .filter(([word, owners]) => owners.size > 1 && !spellsOwnName(word, owners))
+      .map(([word]) => word),
+  );
+  return {
+    exact,
+    skeleton,
+    deletions: deletionIndex,
+    sortedSkeletons: [...skeleton.keys()].sort(),
+    nameParts,
+    wordAreas,
+    maxWords,
+  };
+}
+
+export const AREA_INDEX: AreaIndex = buildIndex();

@@ -1,0 +1,365 @@
+import { CONFUSABLE, TWIN_GOVERNORATE } from "./area-index";
+import {
+  type GazetteerArea,
+  type GazetteerGovernorate,
+  governorateOf,
+  governorateOfArea,
+} from "./gazetteer";
+import { type Mention, areaTargets } from "./mentions";
+import type { FieldName } from "./tokens";
+
+/*
+ * Weighing the names found in an address. Confidence starts from how the best area name was
+ * found (exact, spelling variant, typo) and is lowered by everything that casts doubt on it: a
+ * second area, a twin name pointing elsewhere, a governorate or province that disagrees (more when
+ * it fits a confusable partner), an everyday word with nothing marking it as the area.
+ */
+
+const FIELD_WEIGHT: Record<FieldName, number> = { city: 4, address2: 3, address1: 2, zip: 1 };
+// Below this length a one-letter typo often lands on another everyday word or given name.
+const SHORT_KEY = 7;
+// Two different areas, or a name pointing elsewhere: never sent without asking.
+const CONFLICT_CAP = 0.45;
+
+export interface Decision {
+  area: GazetteerArea | null;
+  governorate: GazetteerGovernorate | null;
+  confidence: number;
+}
+
+interface AreaMention {
+  readonly mention: Mention;
+  readonly area: GazetteerArea;
+}
+
+interface Evidence {
+  readonly primary: AreaMention[];
+  readonly plainWords: AreaMention[];
+  // As a landmark ("near …") or inside a street name.
+  readonly secondary: AreaMention[];
+  readonly twins: Mention[];
+  readonly ambiguous: Mention[];
+  readonly umbrellas: Mention[];
+  readonly governorates: { mention: Mention; governorate: GazetteerGovernorate }[];
+}
+
+type MentionKind = "generic" | "umbrella" | "twin" | "governorate" | "area" | "ambiguous" | "none";
+
+export function kindOf(mention: Mention): MentionKind {
+  const areas = areaTargets(mention.targets);
+  if (areas.length > 1) return "ambiguous";
+  const area = areas[0];
+  if (area !== undefined) {
+    const twin = TWIN_GOVERNORATE.get(area);
+    const namesTwin = mention.targets.some(
+      (t) => t.kind === "governorate" && t.governorate === twin,
+    );
+    return twin !== undefined && namesTwin ? "twin" : "area";
+  }
+  if (mention.targets.some((t) => t.kind === "umbrella")) return "umbrella";
+  if (mention.targets.some((t) => t.kind === "governorate")) return "governorate";
+  if (mention.targets.some((t) => t.kind === "generic")) return "generic";
+  return "none";
+}
+
+export function label(area: GazetteerArea): string {
+  return `${area.nameEn} (${governorateOfArea(area).nameEn})`;
+}
+
+function governorateLabel(governorate: GazetteerGovernorate): string {
+  return `${governorate.nameEn} (${governorate.code})`;
+}
+
+function baseScore(mention: Mention): number {
+  if (mention.via === "exact") return 1;
+  if (mention.via === "skeleton") return 0.95;
+  if (mention.distance > 1) return 0.78;
+  if (mention.length >= SHORT_KEY) return 0.88;
+  // "Mangf" alone in the city field is a typo of Mangaf; "salon" inside a sentence is not Salwa.
+  return mention.alone || mention.areaWordBefore ? 0.84 : 0.72;
+}
+
+function strongContext(mention: Mention): boolean {
+  return mention.blockAfter || mention.areaWordBefore || mention.alone;
+}
+
+function isPlainWord(mention: Mention): boolean {
+  return mention.weak && !strongContext(mention);
+}
+
+function mentionScore(mention: Mention): number {
+  return baseScore(mention) * (isPlainWord(mention) ? 0.7 : 1);
+}
+
+function howFound(mention: Mention): string {
+  const where = `"${mention.text}" in ${mention.field}`;
+  if (mention.via === "exact") return `${where} (known spelling)`;
+  if (mention.via === "skeleton") return `${where} (spelling variant)`;
+  const typos = `${mention.distance} typo${mention.distance === 1 ? "" : "s"}`;
+  return `${where} (${typos} from a known spelling)`;
+}
+
+function byStrength(a: AreaMention, b: AreaMention): number {
+  return (
+    mentionScore(b.mention) - mentionScore(a.mention) ||
+    FIELD_WEIGHT[b.mention.field] - FIELD_WEIGHT[a.mention.field]
+  );
+}
+
+function classify(mentions: readonly Mention[], reasons: string[]): Evidence {
+  const evidence: Evidence = {
+    primary: [],
+    plainWords: [],
+    secondary: [],
+    twins: [],
+    ambiguous: [],
+    umbrellas: [],
+    governorates: [],
+  };
+  for (const mention of mentions) {
+    const kind = kindOf(mention);
+    const area = areaTargets(mention.targets)[0];
+    if (kind === "generic") {
+      reasons.push(`"${mention.text}" names the country or Kuwait City as a whole, not an area`);
+    } else if ((kind === "area" || kind === "twin") && area !== undefined) {
+      // "near Jahra hospital", "Mubarak Al-Kabeer Street": a place or a street, not the area.
+      if (mention.landmark || mention.inStreet) evidence.secondary.push({ mention, area });
+      else if (kind === "twin") evidence.twins.push(mention);
+      else evidence.primary.push({ mention, area });
+    } else if (kind === "ambiguous") {
+      evidence.ambiguous.push(mention);
+    } else if (kind === "umbrella") {
+      evidence.umbrellas.push(mention);
+    } else if (kind === "governorate") {
+      for (const target of mention.targets) {
+        if (target.kind === "governorate") {
+          evidence.governorates.push({ mention, governorate: target.governorate });
+        }
+      }
+    }
+  }
+  // An everyday word («بعد الظهر», "after noon") does not compete with a clear area name.
+  if (evidence.primary.some((p) => !isPlainWord(p.mention))) {
+    const plain = evidence.primary.filter((p) => isPlainWord(p.mention));
+    evidence.plainWords.push(...plain);
+    evidence.primary.splice(
+      0,
+      evidence.primary.length,
+      ...evidence.primary.filter((p) => !plain.includes(p)),
+    );
+  }
+  return evidence;
+}
+
+interface Choice {
+  readonly area: GazetteerArea;
+  readonly mention: Mention;
+  readonly confidence: number;
+}
+
+function chooseArea(evidence: Evidence, reasons: string[]): Choice | undefined {
+  const best = evidence.primary.slice().sort(byStrength)[0];
+  if (best !== undefined) {
+    reasons.push(`area ${label(best.area)} from ${howFound(best.mention)}`);
+    if (isPlainWord(best.mention)) {
+      reasons.push(
+        `"${best.mention.text}" is also an everyday word; nothing around it marks it as the area`,
+      );
+    }
+    return { area: best.area, mention: best.mention, confidence: mentionScore(best.mention) };
+  }
+  const twin = evidence.twins
+    .slice()
+    .sort((a, b) => Number(strongContext(b)) - Number(strongContext(a)))[0];
+  const twinArea = twin === undefined ? undefined : areaTargets(twin.targets)[0];
+  if (twin !== undefined && twinArea !== undefined) {
+    // "Hawalli, Block 4" is the town; "Hawalli" alone may be the governorate.
+    if (twin.blockAfter || twin.areaWordBefore) {
+      reasons.push(
+        `area ${label(twinArea)} from ${howFound(twin)}, followed by a block number, so the town rather than the governorate`,
+      );
+      return { area: twinArea, mention: twin, confidence: 0.9 * baseScore(twin) };
+    }
+    const governorate = governorateOfArea(twinArea).nameEn;
+    reasons.push(
+      `"${twin.text}" names both the ${twinArea.nameEn} area and the ${governorate} governorate; the area is a guess`,
+    );
+    return { area: twinArea, mention: twin, confidence: 0.6 };
+  }
+  if (evidence.ambiguous.length > 0) {
+    const candidates = [...new Set(evidence.ambiguous.flatMap((m) => areaTargets(m.targets)))];
+    reasons.push(
+      `"${evidence.ambiguous[0]?.text ?? ""}" could be ${candidates.map(label).join(" or ")}`,
+    );
+    return undefined;
+  }
+  const landmark = evidence.secondary.slice().sort(byStrength)[0];
+  if (landmark !== undefined) {
+    const how = landmark.mention.inStreet ? "inside a street name" : "as a landmark";
+    reasons.push(
+      `only ${landmark.area.nameEn} appears, ${how} (${howFound(landmark.mention)}); the area is a guess`,
+    );
+    return {
+      area: landmark.area,
+      mention: landmark.mention,
+      confidence: 0.5 * mentionScore(landmark.mention),
+    };
+  }
+  return undefined;
+}
+
+function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): number {
+  const { area } = choice;
+  const governorate = governorateOfArea(area);
+  let confidence = choice.confidence;
+  let cap = 1;
+  const doubt = (factor: number, reason: string): void => {
+    confidence *= factor;
+    reasons.push(reason);
+  };
+  const conflict = (reason: string): void => {
+    cap = CONFLICT_CAP;
+    reasons.push(reason);
+  };
+
+  const others = [...new Set(evidence.primary.map((p) => p.area))].filter(
+    (other) => other !== area,
+  );
+  if (others.length > 0) {
+    conflict(
+      `the address also names ${others.map(label).join(", ")}: which one is meant is unclear`,
+    );
+  }
+  for (const twin of evidence.twins) {
+    if (twin === choice.mention) continue;
+    const twinArea = areaTargets(twin.targets)[0];
+    if (twinArea === undefined || (twinArea === area && !twin.alternative)) continue;
+    const chosenIsTwin = kindOf(choice.mention) === "twin";
+    if (TWIN_GOVERNORATE.get(twinArea) === governorate && !twin.alternative && !chosenIsTwin) {
+      reasons.push(`"${twin.text}" read as the governorate, which agrees`);
+    } else if (twinArea !== area) {
+      conflict(`"${twin.text}" in ${twin.field} points elsewhere (${label(twinArea)})`);
+    }
+  }
+  for (const word of evidence.plainWords) {
+    if (word.area !== area)
+      doubt(0.97, `"${word.mention.text}" read as an everyday word, not as ${word.area.nameEn}`);
+  }
+  for (const other of evidence.secondary) {
+    if (other.area === area) continue;
+    const how = other.mention.inStreet ? "in a street name" : "as a landmark";
+    doubt(0.92, `${other.area.nameEn} also appears, ${how}`);
+  }
+  for (const mention of evidence.ambiguous) {
+    const candidates = areaTargets(mention.targets);
+    if (!candidates.includes(area)) {
+      doubt(0.8, `"${mention.text}" could also mean ${candidates.map(label).join(" or ")}`);
+    }
+  }
+  for (const umbrella of evidence.umbrellas) {
+    const covers = umbrella.targets.some((t) => t.kind === "umbrella" && t.areas.includes(area));
+    if (covers) reasons.push(`"${umbrella.text}" covers ${area.nameEn}, which agrees`);
+    else conflict(`"${umbrella.text}" does not cover ${area.nameEn}`);
+  }
+  for (const { mention, governorate: named } of evidence.governorates) {
+    if (named === governorate) reasons.push(`governorate "${mention.text}" agrees`);
+    else doubt(0.75, `"${mention.text}" names ${governorateLabel(named)}, but ${label(area)}`);
+  }
+  return Math.min(confidence, cap);
+}
+
+function checkProvince(area: GazetteerArea, provinceCode: string, reasons: string[]): number {
+  const governorate = governorateOfArea(area);
+  if (provinceCode === "") {
+    reasons.push("no province code to check against");
+    return 0.97;
+  }
+  const province = governorateOf(provinceCode);
+  if (province === undefined) {
+    reasons.push(`province code "${provinceCode}" is not a Kuwaiti governorate; ignored`);
+    return 0.97;
+  }
+  if (province === governorate) {
+    reasons.push(`province ${province.code} agrees`);
+    return 1;
+  }
+  if (area.uncertain) {
+    reasons.push(
+      `province ${province.code} disagrees, but sources differ on ${area.nameEn}'s governorate (the courier's list decides)`,
+    );
+    return 0.97;
+  }
+  const partner = (CONFUSABLE.get(area) ?? []).find(
+    (other) => governorateOfArea(other) === province,
+  );
+  if (partner !== undefined) {
+    reasons.push(
+      `province ${province.code} disagrees and fits ${partner.nameEn}, which is easily confused with ${area.nameEn}`,
+    );
+    return 0.6;
+  }
+  // Shopify preselects a governorate and shoppers often leave it: a clear area name wins.
+  reasons.push(
+    `province ${province.code} (${province.nameEn}) disagrees; ${area.nameEn} is in ${governorate.nameEn}`,
+  );
+  return 0.88;
+}
+
+function governorateWithoutArea(
+  evidence: Evidence,
+  provinceCode: string,
+  reasons: string[],
+): GazetteerGovernorate | null {
+  const named = new Set<GazetteerGovernorate>();
+  for (const umbrella of evidence.umbrellas) {
+    for (const target of umbrella.targets) {
+      if (target.kind !== "umbrella") continue;
+      named.add(target.governorate);
+      const areas = target.areas.map((a) => a.nameEn).join(", ");
+      reasons.push(`"${umbrella.text}" covers ${areas}; which one is not said`);
+    }
+  }
+  for (const { governorate } of evidence.governorates) named.add(governorate);
+  if (named.size === 0) {
+    const candidates = evidence.ambiguous.flatMap((m) => areaTargets(m.targets));
+    const governorates = new Set(candidates.map(governorateOfArea));
+    if (governorates.size === 1) for (const governorate of governorates) named.add(governorate);
+  }
+  if (evidence.ambiguous.length === 0 && evidence.umbrellas.length === 0) {
+    reasons.push("no area name found");
+  }
+  const [only] = named;
+  if (named.size === 1 && only !== undefined) {
+    reasons.push(`governorate ${governorateLabel(only)} from the text`);
+    return only;
+  }
+  const province = governorateOf(provinceCode);
+  if (province !== undefined) {
+    reasons.push(`governorate ${governorateLabel(province)} only from the province code`);
+    return province;
+  }
+  return null;
+}
+
+export function decide(
+  mentions: readonly Mention[],
+  provinceCode: string,
+  reasons: string[],
+): Decision {
+  const evidence = classify(mentions, reasons);
+  const choice = chooseArea(evidence, reasons);
+  if (choice === undefined) {
+    return {
+      area: null,
+      governorate: governorateWithoutArea(evidence, provinceCode, reasons),
+      confidence: 0,
+    };
+  }
+  const checked = crossCheck(choice, evidence, reasons);
+  const province = checkProvince(choice.area, provinceCode, reasons);
+  return {
+    area: choice.area,
+    governorate: governorateOfArea(choice.area),
+    confidence: checked * province,
+  };
+}

@@ -1,0 +1,36 @@
+export {
+  AREAS,
+  GOVERNORATES,
+  GOVERNORATE_CODES,
+  findArea,
+  findGovernorate,
+  governorateOf,
+  governorateOfArea,
+  type GazetteerArea,
+  type GazetteerGovernorate,
+  type GovernorateCode,
+} from "./gazetteer";
+export { normalizeArabic, normalizeDigits, normalizeLatin } from "./normalize";
+export { PART_NAMES, type AddressParts, type PartName } from "./parts";
+export {
+  CONFIDENT_AT,
+  matchAddress,
+  overrideKey,
+  type AddressInput,
+  type AddressMatch,
+  type AreaOverride,
+  type MatchOptions,
+} from "./match";
+export {
+  buildCourierIndex,
+  resolveCourierIds,
+  type CourierArea,
+  type CourierIndex,
+  type CourierMasterData,
+  type CourierResolution,
+} from "./resolve";
+export {
+  proposePickupLocation,
+  type PickupLocationProposal,
+  type ShopifyLocationAddress,
+} from "./locations";

@@ -1,0 +1,361 @@
+import { foldText, stripArabicArticle } from "./normalize";
+import type { Token } from "./tokens";
+
+/** The parts of a Kuwaiti address below the area, as the courier's order form asks for them. */
+export interface AddressParts {
+  block: string | null;
+  street: string | null;
+  /** Jaddah («جادة»), the lane inside a block. */
+  avenue: string | null;
+  house: string | null;
+  building: string | null;
+  floor: string | null;
+  apartment: string | null;
+  /** PACI automated address number («الرقم الآلي للعنوان»), 8 digits. */
+  paci: string | null;
+}
+
+export type PartName = keyof AddressParts;
+
+export const PART_NAMES: readonly PartName[] = [
+  "block",
+  "street",
+  "avenue",
+  "house",
+  "building",
+  "floor",
+  "apartment",
+  "paci",
+];
+
+export function emptyParts(): AddressParts {
+  return {
+    block: null,
+    street: null,
+    avenue: null,
+    house: null,
+    building: null,
+    floor: null,
+    apartment: null,
+    paci: null,
+  };
+}
+
+type Keyword = Exclude<PartName, "paci">;
+
+// Written as shoppers type them; folded below with the same rules as the tokens.
+// prettier-ignore
+const KEYWORDS: Record<Keyword, readonly string[]> = {
+  block: [
+    "block", "blk", "blok", "blck", "blc", "bl", "bloc", "black", "piece", "qitaa", "qitta", "qita",
+    "qeta", "qetaa", "qit3a", "qet3a", "قطعة", "قطعه", "القطعة",
+  ],
+  street: [
+    "street", "st", "str", "strt", "stret", "streat", "road", "rd", "sharia", "shareh", "share3",
+    "shar3", "shari3", "sh", "شارع", "الشارع",
+  ],
+  avenue: ["avenue", "ave", "av", "avn", "jadda", "jaddah", "jada", "jadah", "gada", "gadda", "lane", "جادة", "جاده"],
+  house: [
+    "house", "hse", "hs", "hno", "home", "villa", "plot", "qasima", "manzel", "manzil", "bait", "bayt",
+    "منزل", "بيت", "قسيمة", "فيلا", "فيلة", "فله",
+  ],
+  building: [
+    "building", "bldg", "bld", "bldng", "bdg", "bulding", "buliding", "buildng", "build", "tower",
+    "emara", "imara", "omara", "عمارة", "بناية", "مبنى", "برج",
+  ],
+  floor: ["floor", "flr", "fl", "floo", "dor", "دور", "طابق"],
+  apartment: [
+    "apartment", "apt", "appt", "aprt", "apprt", "flat", "unit", "shiqqa", "shaqqa", "sha2a", "شقة",
+  ],
+};
+
+// One-letter abbreviations count only when a number follows directly: "b4", "ق٤", "م١٢".
+const LETTER_KEYWORDS: Record<string, Keyword> = {
+  b: "block",
+  q: "block",
+  ق: "block",
+  s: "street",
+  ش: "street",
+  j: "avenue",
+  ج: "avenue",
+  h: "house",
+  m: "house",
+  م: "house",
+};
+
+const CONNECTORS = new Set(["no", "nr", "num", "number", "numb", "n", "رقم"].map(foldText));
+
+const ORDINALS: Record<string, string> = {
+  ground: "G",
+  g: "G",
+  gf: "G",
+  first: "1",
+  second: "2",
+  third: "3",
+  fourth: "4",
+  fifth: "5",
+  sixth: "6",
+  seventh: "7",
+  eighth: "8",
+  ninth: "9",
+  tenth: "10",
+};
+const ARABIC_ORDINALS: Record<string, string> = {
+  ارضي: "G",
+  اول: "1",
+  اولي: "1",
+  ثاني: "2",
+  ثانيه: "2",
+  ثالث: "3",
+  ثالثه: "3",
+  رابع: "4",
+  رابعه: "4",
+  خامس: "5",
+  خامسه: "5",
+  سادس: "6",
+  سادسه: "6",
+  سابع: "7",
+  سابعه: "7",
+  ثامن: "8",
+  ثامنه: "8",
+  تاسع: "9",
+  تاسعه: "9",
+  عاشر: "10",
+  عاشره: "10",
+};
+
+export function keywordForm(token: Token): string {
+  return token.arabic ? token.key : token.norm;
+}
+
+function fold(word: string): string {
+  const folded = foldText(word);
+  return /[\u0600-\u06ff]/.test(folded) ? stripArabicArticle(folded) : folded;
+}
+
+const KEYWORD_OF = new Map<string, Keyword>();
+for (const [part, words] of Object.entries(KEYWORDS) as [Keyword, readonly string[]][]) {
+  for (const word of words) KEYWORD_OF.set(fold(word), part);
+}
+const ORDINAL_OF = new Map<string, string>([
+  ...Object.entries(ORDINALS),
+  ...Object.entries(ARABIC_ORDINALS).map(
+    ([word, value]) => [fold(word), value] as [string, string],
+  ),
+]);
+
+// "Block3Street5House12": glued keywords and numbers, not an Arabizi word.
+export function isLatinPartWord(word: string): boolean {
+  return KEYWORD_OF.has(word) || word in LETTER_KEYWORDS || word === "paci" || CONNECTORS.has(word);
+}
+
+export function keywordOf(token: Token): Keyword | undefined {
+  if (token.kind !== "word") return undefined;
+  return KEYWORD_OF.get(keywordForm(token));
+}
+
+function letterKeywordOf(token: Token): Keyword | undefined {
+  if (token.kind !== "word") return undefined;
+  return LETTER_KEYWORDS[token.norm];
+}
+
+function ordinalOf(token: Token): string | undefined {
+  if (token.kind === "number" && token.ordinal) return token.norm;
+  if (token.kind !== "word") return undefined;
+  return ORDINAL_OF.get(keywordForm(token));
+}
+
+export interface PartHit {
+  readonly part: PartName;
+  readonly value: string;
+  readonly from: number;
+  readonly to: number;
+}
+
+const MAX_PART_DIGITS = 5;
+const PACI_PATTERN = /^\d{8}$/;
+
+function isPartNumber(token: Token | undefined): token is Token & { kind: "number" } {
+  return token !== undefined && token.kind === "number" && token.key.length <= MAX_PART_DIGITS;
+}
+
+function isPaciNumber(token: Token | undefined): token is Token & { kind: "number" } {
+  return token !== undefined && token.kind === "number" && PACI_PATTERN.test(token.raw);
+}
+
+function skipConnectors(tokens: readonly Token[], start: number): number {
+  let i = start;
+  while (i < tokens.length && i < start + 2) {
+    const token = tokens[i];
+    if (token === undefined || token.kind !== "word" || !CONNECTORS.has(keywordForm(token))) break;
+    i++;
+  }
+  return i;
+}
+
+function isBoundary(token: Token | undefined): boolean {
+  return (
+    token === undefined ||
+    token.kind === "break" ||
+    token.kind === "alt" ||
+    keywordOf(token) !== undefined
+  );
+}
+
+// PACI labels: "PACI", "PACI no", "automated (address) number", «الرقم الآلي (للعنوان)».
+function paciValueAfterLabel(tokens: readonly Token[], i: number): number | undefined {
+  const token = tokens[i];
+  if (token === undefined || token.kind !== "word") return undefined;
+  let j: number;
+  if (token.norm === "paci") {
+    j = i + 1;
+  } else if (token.norm === "automated") {
+    j = i + 1;
+    if (tokens[j]?.norm === "address") j++;
+  } else if (token.arabic && token.key === "رقم" && tokens[i + 1]?.key === "الي") {
+    j = i + 2;
+    if (tokens[j]?.key === "عنوان") j++;
+  } else {
+    return undefined;
+  }
+  j = skipConnectors(tokens, j);
+  return isPaciNumber(tokens[j]) ? j : undefined;
+}
+
+export function extractNumberedParts(tokens: readonly Token[], consumed: Uint8Array): PartHit[] {
+  const hits: PartHit[] = [];
+  const take = (part: PartName, value: string, from: number, to: number): void => {
+    hits.push({ part, value, from, to });
+    consumed.fill(1, from, to + 1);
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    if (consumed[i]) continue;
+    const token = tokens[i];
+    if (token === undefined) continue;
+
+    const paciAt = paciValueAfterLabel(tokens, i);
+    if (paciAt !== undefined) {
+      take("paci", tokens[paciAt]?.key ?? "", i, paciAt);
+      i = paciAt;
+      continue;
+    }
+
+    const letter = letterKeywordOf(token);
+    if (letter !== undefined) {
+      const next = tokens[i + 1];
+      if (isPartNumber(next) && !next.ordinal) {
+        take(letter, next.norm, i, i + 1);
+        i++;
+      }
+      continue;
+    }
+
+    const keyword = keywordOf(token);
+    if (keyword !== undefined) {
+      const j = skipConnectors(tokens, i + 1);
+      const value = tokens[j];
+      const ordinal = value === undefined ? undefined : ordinalOf(value);
+      if (isPartNumber(value)) {
+        take(keyword, value.norm, i, j);
+        i = j;
+      } else if ((keyword === "floor" || keyword === "block") && ordinal !== undefined) {
+        take(keyword, ordinal, i, j);
+        i = j;
+      } else if (value?.kind === "alnum" && keyword !== "street" && keyword !== "avenue") {
+        take(keyword, value.norm, i, j);
+        i = j;
+      } else if (
+        (keyword === "apartment" || keyword === "building") &&
+        value?.kind === "word" &&
+        /^[a-h]$/.test(value.norm) &&
+        isBoundary(tokens[j + 1])
+      ) {
+        take(keyword, value.norm.toUpperCase(), i, j);
+        i = j;
+      }
+      continue;
+    }
+
+    // Number first: "3rd floor", "ground floor", «الطابق» after an ordinal.
+    const ordinal = ordinalOf(token);
+    const after = tokens[i + 1];
+    if (after !== undefined && keywordOf(after) === "floor" && !isPartNumber(tokens[i + 2])) {
+      if (ordinal !== undefined) take("floor", ordinal, i, i + 1);
+      else if (isPartNumber(token)) take("floor", token.norm, i, i + 1);
+      if (consumed[i]) i++;
+    }
+  }
+  return hits;
+}
+
+const STREET_NAME_WORDS = 5;
+const POSTFIX_STREET_KEYWORDS = new Set(["street", "st", "str", "road", "rd"]);
+// prettier-ignore
+const NOT_NAME_WORDS = new Set(
+  ["near", "opposite", "opp", "behind", "beside", "next", "close", "front", "facing", "call", "please", "and",
+    "قرب", "بالقرب", "جنب", "بجانب", "مقابل", "خلف", "وراء", "امام", "عند", "بجوار"].map(fold),
+);
+
+// A name right next to the keyword may be an area's name ("Mubarak Al-Kabeer Street" is in Kuwait
+// City); beyond it, an area name ends the street name ("Salmiya Tunis St" is two things).
+export function extractNamedStreets(
+  tokens: readonly Token[],
+  consumed: Uint8Array,
+  mention: Uint8Array,
+): PartHit[] {
+  const hits: PartHit[] = [];
+  const isNameWord = (k: number): boolean => {
+    const token = tokens[k];
+    return (
+      token !== undefined &&
+      !consumed[k] &&
+      (token.kind === "word" || (mention[k] === 1 && token.kind === "number")) &&
+      keywordOf(token) === undefined &&
+      letterKeywordOf(token) === undefined &&
+      !NOT_NAME_WORDS.has(keywordForm(token))
+    );
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token === undefined || consumed[i]) continue;
+    if (keywordOf(token) !== "street" && token.norm !== "ش") continue;
+    let end = i;
+    const startsWithName = mention[i + 1] === 1;
+    while (
+      end - i < STREET_NAME_WORDS &&
+      isNameWord(end + 1) &&
+      (startsWithName ? mention[end + 1] === 1 : mention[end + 1] !== 1)
+    ) {
+      end++;
+    }
+    if (end > i) {
+      hits.push({ part: "street", value: joinRaw(tokens, i + 1, end), from: i, to: end });
+      consumed.fill(1, i, end + 1);
+      i = end;
+      continue;
+    }
+    if (token.arabic || !POSTFIX_STREET_KEYWORDS.has(token.norm)) continue;
+    let start = i;
+    const endsWithName = mention[i - 1] === 1;
+    while (
+      i - start < STREET_NAME_WORDS &&
+      isNameWord(start - 1) &&
+      (endsWithName ? mention[start - 1] === 1 : mention[start - 1] !== 1)
+    ) {
+      start--;
+    }
+    // "Al" alone before "Street" is not a name.
+    while (start < i && tokens[start]?.article) start++;
+    if (start < i) {
+      hits.push({ part: "street", value: joinRaw(tokens, start, i - 1), from: start, to: i });
+      consumed.fill(1, start, i + 1);
+    }
+  }
+  return hits;
+}
+
+function joinRaw(tokens: readonly Token[], from: number, to: number): string {
+  const words: string[] = [];
+  for (let k = from; k <= to; k++) words.push(tokens[k]?.raw ?? "");
+  return words.join(" ");
+}

@@ -1,0 +1,119 @@
+/**
+ * Address matcher benchmark: quality on the hand-labelled set, robustness on synthetic typos,
+ * then throughput on one core against two references measured in the same run.
+ *
+ *   npm run bench:addresses            (BENCH_SECONDS=2 by default per measurement)
+ *
+ * Prints readable lines and ends with one JSON line holding every figure.
+ */
+import { matchAddress, type AddressInput } from "../app/addresses";
+import { tokenize } from "../app/addresses/tokens";
+import { loadLabelled, score } from "../test/fixtures/addresses/labelled";
+import { syntheticCases } from "../test/fixtures/addresses/synthetic";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? "2");
+
+/** Runs `work` over the inputs in rounds until `seconds` have passed; returns items per second. */
+function throughput(
+  inputs: readonly AddressInput[],
+  work: (input: AddressInput) => unknown,
+  seconds: number,
+): number {
+  let sink = 0;
+  // Warm-up: let the JIT settle before timing.
+  for (let round = 0; round < 3; round++)
+    for (const input of inputs) sink ^= work(input) === undefined ? 1 : 0;
+  let done = 0;
+  const start = performance.now();
+  const until = start + seconds * 1000;
+  let now = start;
+  while (now < until) {
+    for (const input of inputs) sink ^= work(input) === undefined ? 1 : 0;
+    done += inputs.length;
+    now = performance.now();
+  }
+  if (sink === 42) console.log(""); // keeps the results observable so the work is not optimised away
+  return done / ((now - start) / 1000);
+}
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+const rate = (value: number) => `${Math.round(value).toLocaleString("en-US")}/s`;
+
+const cases = loadLabelled();
+const inputs: AddressInput[] = cases.map((labelled) => labelled.input);
+const { scores } = score(
+  cases,
+  inputs.map((input) => matchAddress(input)),
+);
+
+console.log(
+  `labelled addresses         ${scores.cases} (${scores.resolvable} resolvable, ${scores.ambiguous} ambiguous)`,
+);
+console.log(`area accuracy (resolvable) ${percent(scores.areaAccuracy)}   target >= 97%`);
+console.log(`governorate accuracy       ${percent(scores.governorateAccuracy)}`);
+console.log(
+  `parts accuracy             ${percent(scores.partsAccuracy)} of labelled addresses fully right, ${percent(scores.partFieldAccuracy)} of fields`,
+);
+console.log(`wrong but confident        ${percent(scores.wrongButConfidentRate)}   target <= 0.5%`);
+console.log(`unresolved (no area)       ${percent(scores.unresolvedRate)} of all addresses`);
+console.log(
+  `sent without asking        ${percent(scores.confidentRateOnResolvable)} of resolvable addresses`,
+);
+console.log(
+  `ambiguous held back        ${percent(scores.ambiguousHeldBack)} of ambiguous addresses`,
+);
+
+// Synthetic typos of every gazetteer spelling: how the matcher degrades, and whether it stays honest.
+const synthetic = syntheticCases();
+let syntheticRight = 0;
+let syntheticWrongButConfident = 0;
+for (const { area, input } of synthetic) {
+  const match = matchAddress(input);
+  if (match.area === area) syntheticRight++;
+  else if (match.confident) syntheticWrongButConfident++;
+}
+const syntheticAccuracy = syntheticRight / synthetic.length;
+const syntheticWrongButConfidentRate = syntheticWrongButConfident / synthetic.length;
+console.log(
+  `synthetic typo stress      ${synthetic.length} corrupted spellings: area right ${percent(syntheticAccuracy)}, wrong but confident ${percent(syntheticWrongButConfidentRate)}`,
+);
+
+const matcher = throughput(inputs, (input) => matchAddress(input), SECONDS);
+const jsonRoundTrip = throughput(inputs, (input) => JSON.parse(JSON.stringify(input)), SECONDS / 2);
+const tokenizeOnly = throughput(
+  inputs,
+  (input) =>
+    [input.city, input.address1, input.address2, input.zip].map((field) => tokenize(field ?? "")),
+  SECONDS / 2,
+);
+console.log(`matcher throughput         ${rate(matcher)} on one core   target >= 20,000/s`);
+console.log(
+  `reference: JSON round trip ${rate(jsonRoundTrip)} (matcher is ${(jsonRoundTrip / matcher).toFixed(1)}x slower)`,
+);
+console.log(
+  `reference: tokenizing only ${rate(tokenizeOnly)} (matcher is ${(tokenizeOnly / matcher).toFixed(1)}x slower)`,
+);
+
+console.log(
+  JSON.stringify({
+    cases: scores.cases,
+    resolvable: scores.resolvable,
+    ambiguous: scores.ambiguous,
+    areaAccuracy: Number(scores.areaAccuracy.toFixed(4)),
+    governorateAccuracy: Number(scores.governorateAccuracy.toFixed(4)),
+    partsAccuracy: Number(scores.partsAccuracy.toFixed(4)),
+    partFieldAccuracy: Number(scores.partFieldAccuracy.toFixed(4)),
+    wrongButConfidentRate: Number(scores.wrongButConfidentRate.toFixed(4)),
+    unresolvedRate: Number(scores.unresolvedRate.toFixed(4)),
+    confidentRateOnResolvable: Number(scores.confidentRateOnResolvable.toFixed(4)),
+    ambiguousHeldBack: Number(scores.ambiguousHeldBack.toFixed(4)),
+    syntheticCases: synthetic.length,
+    syntheticAreaAccuracy: Number(syntheticAccuracy.toFixed(4)),
+    syntheticWrongButConfidentRate: Number(syntheticWrongButConfidentRate.toFixed(4)),
+    addressesPerSecond: Math.round(matcher),
+    jsonRoundTripPerSecond: Math.round(jsonRoundTrip),
+    tokenizeOnlyPerSecond: Math.round(tokenizeOnly),
+    slowdownVsJsonRoundTrip: Number((jsonRoundTrip / matcher).toFixed(2)),
+    node: process.version,
+  }),
+);

@@ -1,0 +1,319 @@
+import { describe, expect, it } from "vitest";
+import {
+  CONFIDENT_AT,
+  type AddressInput,
+  type AreaOverride,
+  matchAddress,
+  overrideKey,
+  proposePickupLocation,
+} from "../../../app/addresses";
+
+function areaOf(input: AddressInput): string | null {
+  return matchAddress(input).area?.nameEn ?? null;
+}
+
+describe("area detection", () => {
+  it("finds the area in the city field and checks it against the province", () => {
+    const match = matchAddress({
+      provinceCode: "KW-HA",
+      city: "Salmiya",
+      address1: "Block 10, Street 5, House 12",
+    });
+    expect(match.area?.nameEn).toBe("Salmiya");
+    expect(match.governorate?.code).toBe("KW-HA");
+    expect(match.confident).toBe(true);
+    expect(match.confidence).toBe(1);
+    expect(match.reasons).toContain("province KW-HA agrees");
+  });
+
+  it("finds the area in any field, in Arabic or English", () => {
+    expect(areaOf({ address1: "السالمية ق١٠ ش٥ م١٢" })).toBe("Salmiya");
+    expect(areaOf({ address2: "Mishref\u2060Block 6", address1: "St 4 H 11" })).toBe("Mishref");
+    expect(areaOf({ city: "Kuwait", address1: "Street 10 House 5", zip: "Yarmouk" })).toBe(
+      "Yarmouk",
+    );
+    expect(areaOf({ city: "قطعة 4", address2: "خيطان" })).toBe("Khaitan");
+  });
+
+  it("tolerates spelling variants, typos and Arabizi", () => {
+    expect(areaOf({ city: "Salmyah" })).toBe("Salmiya");
+    expect(areaOf({ city: "Fintaas" })).toBe("Fintas");
+    expect(areaOf({ city: "Farwnia" })).toBe("Farwaniya");
+    expect(areaOf({ city: "5ai6an" })).toBe("Khaitan");
+    expect(areaOf({ city: "Jeleeb" })).toBe("Jleeb Al-Shuyoukh");
+    expect(areaOf({ city: "القصوور" })).toBe("Qusour");
+  });
+
+  it("reads a typo in the second word of a longer name as that longer name", () => {
+    expect(areaOf({ city: "Shuwaikh Indutrial", address1: "Block 2" })).toBe("Shuwaikh Industrial");
+    expect(areaOf({ city: "Wost Abu Fatira", address1: "Block 1" })).toBe("West Abu Fatira");
+    expect(areaOf({ address1: "غب مشرف قطعة 2" })).toBe("Mubarak Al-Abdullah");
+    expect(areaOf({ city: "Abroq Khaitan" })).toBe("Abraq Khaitan");
+  });
+
+  it("trusts a clear area name over a wrong province, with lower confidence", () => {
+    const match = matchAddress({ provinceCode: "KW-KU", city: "Mangaf", address1: "Block 4" });
+    expect(match.area?.nameEn).toBe("Mangaf");
+    expect(match.governorate?.code).toBe("KW-AH");
+    expect(match.confidence).toBeLessThan(1);
+    expect(match.confident).toBe(true);
+  });
+
+  it("does not send a typo that the province contradicts", () => {
+    const match = matchAddress({ provinceCode: "KW-KU", city: "Fintus" });
+    expect(match.area?.nameEn).toBe("Fintas");
+    expect(match.confident).toBe(false);
+  });
+
+  it("treats Kuwait and Kuwait City in the city field as saying nothing about the area", () => {
+    const match = matchAddress({
+      provinceCode: "KW-KU",
+      city: "Kuwait City",
+      address1: "Block 2, Street 3",
+    });
+    expect(match.area).toBeNull();
+    expect(match.confident).toBe(false);
+    expect(match.governorate?.code).toBe("KW-KU");
+    expect(areaOf({ city: "Kuwait City", address1: "Sharq, Block 2" })).toBe("Sharq");
+  });
+
+  it("does not read the greeting «السلام عليكم» as the Salam area", () => {
+    expect(areaOf({ address1: "السلام عليكم قطعة ٣ شارع ٥ منزل ٦" })).toBeNull();
+    expect(areaOf({ address1: "السلام عليكم، الجابرية قطعة 1" })).toBe("Jabriya");
+  });
+
+  it("does not read everyday words in delivery notes as areas", () => {
+    const match = matchAddress({
+      provinceCode: "KW-KU",
+      city: "السرة",
+      address1: "قطعة 2 منزل 14 التوصيل بعد الظهر",
+    });
+    expect(match.area?.nameEn).toBe("Surra");
+    expect(match.confident).toBe(true);
+  });
+
+  it("does not turn given names or common words into areas by typo", () => {
+    for (const word of ["Noura", "Nada", "side", "Fatma", "Asma"]) {
+      const match = matchAddress({
+        provinceCode: "KW-HA",
+        city: "Kuwait",
+        address1: `${word}, Street 3, House 5`,
+      });
+      expect(match.confident, word).toBe(false);
+    }
+  });
+});
+
+describe("ambiguity lowers confidence", () => {
+  it("holds back an address that names two different areas", () => {
+    const match = matchAddress({
+      provinceCode: "KW-HA",
+      city: "Salmiya",
+      address1: "Jabriya block 4 street 3",
+    });
+    expect(match.confident).toBe(false);
+    expect(match.confidence).toBeLessThan(0.5);
+    expect(match.reasons.join(" ")).toContain("Jabriya");
+  });
+
+  it("holds back alternatives written with or and a slash", () => {
+    expect(matchAddress({ address1: "Qurain or Adan block 1" }).confident).toBe(false);
+    expect(matchAddress({ address1: "Salwa / Rumaithiya, Block 1" }).confident).toBe(false);
+    expect(matchAddress({ address1: "Block 1", address2: "Salmiya or Hawalli" }).confident).toBe(
+      false,
+    );
+  });
+
+  it("treats a twin name alone as the governorate as much as the area", () => {
+    const match = matchAddress({
+      provinceCode: "KW-HA",
+      city: "Hawalli",
+      address1: "Block 3, Street 5, House 10",
+    });
+    expect(match.area?.nameEn).toBe("Hawalli");
+    expect(match.governorate?.code).toBe("KW-HA");
+    expect(match.confident).toBe(false);
+  });
+
+  it("reads a twin name followed by a block as the town", () => {
+    expect(
+      matchAddress({ provinceCode: "KW-HA", address1: "Hawalli, Block 4, Street 112" }).confident,
+    ).toBe(true);
+    expect(
+      matchAddress({ provinceCode: "KW-JA", address1: "الجهراء قطعة 3 شارع 10" }).confident,
+    ).toBe(true);
+  });
+
+  it("reads a twin name next to an area of the same governorate as the governorate", () => {
+    const match = matchAddress({
+      provinceCode: "KW-FA",
+      city: "Al Farwaniyah",
+      address1: "Khaitan, block 6",
+    });
+    expect(match.area?.nameEn).toBe("Khaitan");
+    expect(match.confident).toBe(true);
+  });
+
+  it("holds back a twin name that points at another governorate than the area", () => {
+    expect(
+      matchAddress({ provinceCode: "KW-FA", city: "Jahra", address2: "Firdous" }).confident,
+    ).toBe(false);
+  });
+
+  it("leaves the South Surra umbrella unresolved unless the district is named", () => {
+    const match = matchAddress({
+      provinceCode: "KW-HA",
+      city: "South Surra",
+      address1: "Block 3 Street 5",
+    });
+    expect(match.area).toBeNull();
+    expect(match.governorate?.code).toBe("KW-HA");
+    expect(areaOf({ address1: "South Surra, Zahra, block 6, street 612" })).toBe("Zahra");
+  });
+
+  it("leaves spellings that fit two areas unresolved", () => {
+    expect(areaOf({ provinceCode: "KW-AH", city: "Rigga", address1: "Block 2" })).toBeNull();
+    expect(areaOf({ provinceCode: "KW-JA", city: "Sulaibi", address1: "Block 4" })).toBeNull();
+  });
+
+  it("holds back a confusable name when the province fits its partner", () => {
+    const salmi = matchAddress({
+      provinceCode: "KW-HA",
+      city: "Salmi",
+      address1: "Block 10 Street 5",
+    });
+    expect(salmi.area?.nameEn).toBe("Salmi");
+    expect(salmi.confident).toBe(false);
+    expect(
+      matchAddress({ provinceCode: "KW-JA", city: "Salmi", address1: "House 12" }).confident,
+    ).toBe(true);
+  });
+
+  it("does not count a place named as a landmark or in a street name against the area", () => {
+    expect(
+      matchAddress({
+        provinceCode: "KW-HA",
+        city: "Jabriya",
+        address1: "Block 4, near Salmiya co-op",
+      }).confident,
+    ).toBe(true);
+    expect(
+      matchAddress({
+        provinceCode: "KW-KU",
+        city: "Kaifan",
+        address1: "Street Abdullah Al Salem, Block 3",
+      }).confident,
+    ).toBe(true);
+    expect(
+      matchAddress({
+        provinceCode: "KW-KU",
+        address1: "Mubarak Al Kabeer Street, Sharq, Building 20",
+      }).area?.nameEn,
+    ).toBe("Sharq");
+  });
+
+  it("guesses, but does not send, when the only name is a landmark or a street", () => {
+    const match = matchAddress({
+      provinceCode: "KW-KU",
+      address1: "Fahad Al Ahmad Street building 7",
+    });
+    expect(match.confident).toBe(false);
+  });
+
+  it("says what it could not find", () => {
+    const match = matchAddress({ city: "Kuwait", address1: "Block 4 Street 10 House 5" });
+    expect(match.area).toBeNull();
+    expect(match.confidence).toBe(0);
+    expect(match.reasons).toContain("no area name found");
+  });
+});
+
+describe("addresses outside Kuwait", () => {
+  it("resolves nothing for another country", () => {
+    const match = matchAddress({ countryCode: "QA", city: "Doha", address1: "Street 5" });
+    expect(match.area).toBeNull();
+    expect(match.reasons[0]).toContain("not Kuwait");
+  });
+});
+
+describe("merchant overrides", () => {
+  const address: AddressInput = {
+    provinceCode: "KW-HA",
+    city: "Slmya block 4",
+    address1: "st 3 h 9",
+  };
+
+  it("computes the same key for the same spelling whatever the numbers and word order", () => {
+    const key = overrideKey(address);
+    expect(key).not.toBe("");
+    expect(overrideKey({ address1: "block 7 street 1 Slmya" })).toBe(key);
+    expect(overrideKey({ address1: "Salmiya" })).not.toBe(key);
+    expect(matchAddress(address).overrideKey).toBe(key);
+  });
+
+  it("applies a remembered answer first, with the reason", () => {
+    const overrides: AreaOverride[] = [
+      { key: overrideKey(address), governorate: "KW-HA", area: "Salmiya" },
+    ];
+    const match = matchAddress(address, { overrides });
+    expect(match.area?.nameEn).toBe("Salmiya");
+    expect(match.confidence).toBe(1);
+    expect(match.confident).toBe(true);
+    expect(match.reasons[0]).toContain("remembered by the merchant");
+    expect(match.parts.block).toBe("4");
+  });
+
+  it("overrides even a confident answer, because the merchant knows the customer", () => {
+    const input = { provinceCode: "KW-HA", city: "Hitteen", address1: "Block 2" };
+    const overrides = [{ key: overrideKey(input), governorate: "Hawalli", area: "حطين" }];
+    expect(matchAddress(input, { overrides }).reasons[0]).toContain("remembered by the merchant");
+  });
+
+  it("ignores a remembered answer that names no known area", () => {
+    const overrides = [{ key: overrideKey(address), governorate: "KW-HA", area: "Atlantis" }];
+    const match = matchAddress(address, { overrides });
+    expect(match.reasons.join(" ")).toContain("unknown area");
+    expect(match.reasons.join(" ")).not.toContain("remembered by the merchant:");
+  });
+
+  it("does not apply overrides whose key differs", () => {
+    const overrides = [{ key: "something else", governorate: "KW-AH", area: "Mangaf" }];
+    expect(matchAddress(address, { overrides }).area?.nameEn).not.toBe("Mangaf");
+  });
+});
+
+describe("pickup location proposals", () => {
+  it("proposes governorate, area and parts for a Shopify Location", () => {
+    const proposal = proposePickupLocation({
+      address1: "Block 1, Street 20, Building 33",
+      address2: "",
+      city: "Rai",
+      zip: "",
+      provinceCode: "KW-FA",
+      countryCode: "KW",
+    });
+    expect(proposal.area?.nameEn).toBe("Rai");
+    expect(proposal.governorate?.code).toBe("KW-FA");
+    expect(proposal.parts).toMatchObject({ block: "1", street: "20", building: "33" });
+    expect(proposal.courier).toBeNull();
+  });
+
+  it("proposes nothing for a location outside Kuwait", () => {
+    const proposal = proposePickupLocation({
+      address1: "1 Main St",
+      city: "Dubai",
+      countryCode: "AE",
+    });
+    expect(proposal.area).toBeNull();
+    expect(proposal.confident).toBe(false);
+  });
+});
+
+describe("the confidence threshold", () => {
+  it("is what decides confident", () => {
+    for (const city of ["Salmiya", "Hawalli", "Slmiya", "Kuwait", "Fintaas"]) {
+      const match = matchAddress({ provinceCode: "KW-HA", city });
+      expect(match.confident).toBe(match.area !== null && match.confidence >= CONFIDENT_AT);
+    }
+  });
+});

@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import {
+  type CourierMasterData,
+  buildCourierIndex,
+  findArea,
+  proposePickupLocation,
+  resolveCourierIds,
+} from "../../../app/addresses";
+
+// A small courier list written the way courier APIs write it: «محافظة …», ه for ة, no hamza,
+// sometimes without the article, a twin governorate/area, and areas the gazetteer folds or lacks.
+const masterData: CourierMasterData = {
+  governances: [
+    { governanceId: 1, governanceName: "محافظة العاصمه" },
+    { governanceId: 2, governanceName: "محافظة حولي" },
+    { governanceId: 3, governanceName: "الاحمدي" },
+    { governanceId: 4, governanceName: "محافظة الفروانيه" },
+    { governanceId: 5, governanceName: "الجهراء" },
+  ],
+  areas: [
+    { areaId: 101, governanceId: 2, areaName: "السالميه" },
+    { areaId: 102, governanceId: 2, areaName: "حولى" },
+    { areaId: 103, governanceId: 1, areaName: "عبد الله السالم" },
+    { areaId: 104, governanceId: 3, areaName: "المنقف" },
+    { areaId: 105, governanceId: 4, areaName: "اشبيليه" },
+    { areaId: 106, governanceId: 1, areaName: "جابر الاحمد" },
+    { areaId: 107, governanceId: 4, areaName: "العباسية" },
+    { areaId: 108, governanceId: 1, areaName: "القيروان" },
+    { areaId: 109, governanceId: 4, areaName: "الرقعي" },
+    { areaId: 110, governanceId: 3, areaName: "الرقة" },
+    { areaId: 111, governanceId: 1, areaName: "الشويخ" },
+    { areaId: 112, governanceId: 2, areaName: "الشويخ" },
+  ],
+};
+
+function area(name: string) {
+  const found = findArea(name);
+  if (found === undefined) throw new Error(`no gazetteer area ${name}`);
+  return found;
+}
+
+describe("resolution to the courier's IDs", () => {
+  const index = buildCourierIndex(masterData);
+
+  it("matches the Arabic name across orthographic variants", () => {
+    expect(resolveCourierIds(area("Salmiya"), index)).toMatchObject({
+      status: "resolved",
+      governanceId: 2,
+      areaId: 101,
+    });
+    expect(resolveCourierIds(area("Ishbiliya"), index)).toMatchObject({
+      status: "resolved",
+      areaId: 105,
+    });
+    expect(resolveCourierIds(area("Mangaf"), index)).toMatchObject({
+      status: "resolved",
+      governanceId: 3,
+      areaId: 104,
+    });
+  });
+
+  it("ignores words like «ضاحية» and «مدينة» that one list adds and the other drops", () => {
+    expect(resolveCourierIds(area("Abdullah Al-Salem"), index)).toMatchObject({
+      status: "resolved",
+      areaId: 103,
+    });
+    expect(resolveCourierIds(area("Jaber Al-Ahmad"), index)).toMatchObject({
+      status: "resolved",
+      areaId: 106,
+    });
+  });
+
+  it("resolves a twin area to the courier's area row, not the governance", () => {
+    expect(resolveCourierIds(area("Hawalli"), index)).toMatchObject({
+      status: "resolved",
+      governanceId: 2,
+      areaId: 102,
+    });
+  });
+
+  it("keeps confusable areas apart", () => {
+    expect(resolveCourierIds(area("Riggae"), index)).toMatchObject({ areaId: 109 });
+    expect(resolveCourierIds(area("Riqqa"), index)).toMatchObject({ areaId: 110 });
+  });
+
+  it("reports an area the courier lacks instead of guessing", () => {
+    const result = resolveCourierIds(area("Salwa"), index);
+    expect(result.status).toBe("missing");
+    expect(result.reasons[0]).toContain("Salwa");
+  });
+
+  it("does not send a whole area to a courier row for one part of it", () => {
+    // The gazetteer folds Abbasiya into Jleeb Al-Shuyoukh; the courier lists only Abbasiya.
+    expect(resolveCourierIds(area("Jleeb Al-Shuyoukh"), index).status).toBe("missing");
+  });
+
+  it("follows the courier's governance when it files an area elsewhere than the gazetteer", () => {
+    const result = resolveCourierIds(area("Qairawan"), index);
+    expect(result).toMatchObject({ status: "resolved", governanceId: 1, areaId: 108 });
+    expect(result.reasons.join(" ")).toContain("using the courier's governance");
+  });
+
+  it("reports several fitting courier rows that the governorate cannot separate", () => {
+    const result = resolveCourierIds(area("Shuwaikh Residential"), index);
+    expect(result.status).toBe("resolved");
+    expect(result).toMatchObject({ areaId: 111 });
+    const twoInCapital = buildCourierIndex({
+      governances: masterData.governances,
+      areas: [
+        { areaId: 1, governanceId: 1, areaName: "الشويخ" },
+        { areaId: 2, governanceId: 1, areaName: "شويخ" },
+      ],
+    });
+    expect(resolveCourierIds(area("Shuwaikh Residential"), twoInCapital).status).toBe("ambiguous");
+  });
+
+  it("builds the index once per master-data object", () => {
+    expect(buildCourierIndex(masterData)).toBe(index);
+    expect(buildCourierIndex({ ...masterData })).not.toBe(index);
+  });
+
+  it("matches English courier lists by English names", () => {
+    const english = buildCourierIndex({
+      governances: [{ governanceId: 9, governanceName: "Hawalli Governorate" }],
+      areas: [
+        { areaId: 1, governanceId: 9, areaName: "Al-Salmiya" },
+        { areaId: 2, governanceId: 9, areaName: "Naayem" },
+      ],
+    });
+    expect(resolveCourierIds(area("Salmiya"), english)).toMatchObject({
+      status: "resolved",
+      areaId: 1,
+    });
+    expect(resolveCourierIds(area("Naeem"), english).status).toBe("missing");
+  });
+
+  it("gives pickup location proposals the courier's IDs", () => {
+    const proposal = proposePickupLocation(
+      {
+        address1: "Block 4, Street 12, Building 30",
+        city: "Mangaf",
+        provinceCode: "KW-AH",
+        countryCode: "KW",
+      },
+      { courierIndex: index },
+    );
+    expect(proposal.courier).toMatchObject({ status: "resolved", governanceId: 3, areaId: 104 });
+  });
+
+  it("accepts a stored copy of an area and reports an unknown one", () => {
+    const copy = JSON.parse(JSON.stringify(area("Mangaf"))) as ReturnType<typeof area>;
+    expect(resolveCourierIds(copy, index)).toMatchObject({ status: "resolved", areaId: 104 });
+    const unknown = { ...copy, nameEn: "Atlantis" };
+    expect(resolveCourierIds(unknown, index).status).toBe("missing");
+  });
+
+  it("tolerates malformed master data", () => {
+    const broken = buildCourierIndex({
+      governances: [{ governanceId: Number.NaN, governanceName: "x" }],
+      areas: [{ areaId: 1, governanceId: 1, areaName: null as unknown as string }],
+    });
+    expect(resolveCourierIds(area("Salmiya"), broken).status).toBe("missing");
+  });
+});
