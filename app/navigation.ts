@@ -1,5 +1,6 @@
 /** The admin's app navigation (App Bridge NavMenu); each entry is a route under app/routes. */
 export const NAVIGATION = [
   { to: "/app", label: "Home" },
+  { to: "/app/pickup-locations", label: "Pickup locations" },
   { to: "/app/settings", label: "Settings" },
 ] as const;

@@ -13,16 +13,23 @@ interface ComplianceInput {
   webhookId: string;
   topic: ComplianceTopic;
   customerId?: string;
+  /** Shopify's numeric order ids, as the compliance webhooks send them. */
   orderIds?: string[];
 }
 
+const orderGids = (orderIds: readonly string[] = []) =>
+  orderIds.map((id) => (id.startsWith("gid://") ? id : `gid://shopify/Order/${id}`));
+
 /**
- * customers/data_request: what the app holds on the customer, summarised for the merchant, and
- * the request remembered (Shopify ids only). No table holds customer data yet; tables that do
- * (deliveries, with shipping addresses) add their rows to this summary.
+ * customers/data_request: what the app holds on the customer — the deliveries of the named
+ * orders, whose requests carry the shipping address and phone — counted for the merchant, and the
+ * request remembered (Shopify ids only).
  */
 export async function recordCustomerDataRequest(input: Omit<ComplianceInput, "topic">) {
-  const held = { deliveries: 0 };
+  const deliveries = await prisma.delivery.count({
+    where: { shop: input.shop, orderId: { in: orderGids(input.orderIds) } },
+  });
+  const held = { deliveries };
   await remember(
     { ...input, topic: "customers/data_request" },
     `records held: ${JSON.stringify(held)}`,
@@ -31,11 +38,21 @@ export async function recordCustomerDataRequest(input: Omit<ComplianceInput, "to
 }
 
 /**
- * customers/redact: the customer's personal data in the given orders is erased. Until deliveries
- * exist the app keeps no personal data, so only the request is remembered.
+ * customers/redact: the personal data in the deliveries of the given orders (the request sent to
+ * the courier and the address match) is erased; the courier's ids and the states stay, so the
+ * merchant's records of what was shipped remain.
  */
 export async function redactCustomer(input: Omit<ComplianceInput, "topic">) {
-  const erased = { deliveries: 0 };
+  const where = { shop: input.shop, orderId: { in: orderGids(input.orderIds) } };
+  const deliveries = await prisma.delivery.findMany({ where, select: { id: true } });
+  await prisma.$transaction([
+    prisma.delivery.updateMany({ where, data: { request: null, addressMatch: null } }),
+    prisma.deliveryEvent.updateMany({
+      where: { shop: input.shop, deliveryId: { in: deliveries.map((d) => d.id) } },
+      data: { data: null },
+    }),
+  ]);
+  const erased = { deliveries: deliveries.length };
   await remember(
     { ...input, topic: "customers/redact" },
     `records erased: ${JSON.stringify(erased)}`,
@@ -45,18 +62,30 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">) {
 
 /** shop/redact: every row of the shop, in every table, deleted in one transaction. */
 export async function deleteShopData(shop: string): Promise<Record<string, number>> {
-  const [sessions, settings, complianceRequests, masterData] = await prisma.$transaction([
-    prisma.session.deleteMany({ where: { shop } }),
-    prisma.shopSettings.deleteMany({ where: { shop } }),
-    prisma.complianceRequest.deleteMany({ where: { shop } }),
-    prisma.courierMasterData.deleteMany({ where: { shop } }),
+  const where = { where: { shop } };
+  const results = await prisma.$transaction([
+    prisma.deliveryEvent.deleteMany(where),
+    prisma.delivery.deleteMany(where),
+    prisma.processedWebhook.deleteMany(where),
+    prisma.areaOverride.deleteMany(where),
+    prisma.pickupLocation.deleteMany(where),
+    prisma.courierMasterData.deleteMany(where),
+    prisma.complianceRequest.deleteMany(where),
+    prisma.shopSettings.deleteMany(where),
+    prisma.session.deleteMany(where),
   ]);
-  return {
-    Session: sessions.count,
-    ShopSettings: settings.count,
-    ComplianceRequest: complianceRequests.count,
-    CourierMasterData: masterData.count,
-  };
+  const tables = [
+    "DeliveryEvent",
+    "Delivery",
+    "ProcessedWebhook",
+    "AreaOverride",
+    "PickupLocation",
+    "CourierMasterData",
+    "ComplianceRequest",
+    "ShopSettings",
+    "Session",
+  ];
+  return Object.fromEntries(tables.map((table, i) => [table, results[i]?.count ?? 0]));
 }
 
 async function remember(input: ComplianceInput, outcome: string) {

@@ -77,6 +77,44 @@ async function seedShop(name: string) {
       fetchedAt: new Date(),
     },
   });
+  await prisma.pickupLocation.create({
+    data: {
+      shop: name,
+      locationId: "gid://shopify/Location/1",
+      name: "Warehouse",
+      governanceId: 59,
+      areaId: 3624,
+      block: "1",
+      street: "2",
+      contactName: "Store",
+      contactPhone: "22223333",
+      confirmedAt: new Date(),
+    },
+  });
+  await prisma.areaOverride.create({
+    data: { shop: name, spelling: "salmya", governorate: "KW-HA", area: "Salmiya" },
+  });
+  await prisma.processedWebhook.create({
+    data: { shop: name, webhookId: `seed-${name}`, topic: "fulfillments/create" },
+  });
+  await prisma.delivery.create({
+    data: {
+      shop: name,
+      orderId: "gid://shopify/Order/299938",
+      fulfillmentId: "gid://shopify/Fulfillment/1",
+      source: "webhook",
+      state: "created",
+      environment: "sandbox",
+      reference: `SHPFY-${name}-1`,
+      request: JSON.stringify({
+        deliveryAddress: { contactName: "John Doe", contactPhone: "55512345" },
+      }),
+      addressMatch: JSON.stringify({ city: "Salmiya" }),
+      events: {
+        create: { shop: name, kind: "created", message: "Created", data: '{"phone":"55512345"}' },
+      },
+    },
+  });
 }
 
 beforeEach(async () => {
@@ -174,6 +212,32 @@ describe("customers/data_request and customers/redact", () => {
     expect(requests[0]?.completedAt).toBeInstanceOf(Date);
     expect(JSON.stringify(requests)).not.toContain("john@example.com");
     expect(JSON.stringify(requests)).not.toContain("555-625-1199");
+  });
+
+  it("erases the personal data of the named orders' deliveries and keeps the rest", async () => {
+    await send("customers/redact", { webhookId: "wh-3" });
+    const delivery = await prisma.delivery.findFirstOrThrow({
+      where: { shop },
+      include: { events: true },
+    });
+    expect(delivery.request).toBeNull();
+    expect(delivery.addressMatch).toBeNull();
+    expect(delivery.events.every((e) => e.data === null)).toBe(true);
+    expect(delivery.state).toBe("created");
+    const untouched = await prisma.delivery.findFirstOrThrow({ where: { shop: neighbour } });
+    expect(untouched.request).toContain("John Doe");
+    const request = await prisma.complianceRequest.findFirstOrThrow({
+      where: { shop, webhookId: "wh-3" },
+    });
+    expect(request.outcome).toBe('records erased: {"deliveries":1}');
+  });
+
+  it("counts the deliveries held for a data request", async () => {
+    await send("customers/data_request", { webhookId: "wh-4" });
+    const request = await prisma.complianceRequest.findFirstOrThrow({
+      where: { shop, webhookId: "wh-4" },
+    });
+    expect(request.outcome).toBe('records held: {"deliveries":1}');
   });
 
   it("records a customer redaction as completed", async () => {

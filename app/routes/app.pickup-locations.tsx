@@ -1,0 +1,286 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  FormLayout,
+  InlineStack,
+  Layout,
+  Page,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useState } from "react";
+import { listAreaOverrides } from "../models/area-overrides.server";
+import { getCourierAccount } from "../models/courier-account.server";
+import { confirmPickupLocation, listPickupLocations } from "../models/pickup-locations.server";
+import { loadCourierDirectory } from "../services/courier-directory.server";
+import {
+  parsePickupForm,
+  proposeForLocation,
+  type PickupFormValues,
+} from "../services/pickup-mapping";
+import { authenticate } from "../shopify.server";
+import { fetchPickupCandidates } from "../shopify/locations";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session, admin } = await authenticate.admin(request);
+  const account = await getCourierAccount(session.shop);
+  const directory = await loadCourierDirectory(session.shop, account.environment);
+  if (!directory) return { connected: false as const, locations: [], governances: [], areas: [] };
+
+  const [shopifyLocations, mappings, overrides] = await Promise.all([
+    fetchPickupCandidates(admin),
+    listPickupLocations(session.shop),
+    listAreaOverrides(session.shop),
+  ]);
+  const locations = shopifyLocations.map((location) => {
+    const mapping = mappings.find((m) => m.locationId === location.id);
+    const proposal = proposeForLocation(location, directory, overrides);
+    const address = location.address;
+    return {
+      id: location.id,
+      name: location.name,
+      addressText: [address.address1, address.address2, address.city, address.provinceCode]
+        .filter(Boolean)
+        .join(", "),
+      confirmedAt: mapping?.confirmedAt.toISOString() ?? null,
+      values: mapping
+        ? ({
+            governanceId: mapping.governanceId,
+            areaId: mapping.areaId,
+            block: mapping.block,
+            street: mapping.street,
+            building: mapping.building,
+            avenue: mapping.avenue,
+            floor: mapping.floor,
+            contactName: mapping.contactName,
+            contactPhone: mapping.contactPhone,
+          } satisfies PickupFormValues)
+        : proposal.values,
+      proposalReasons: mapping ? [] : proposal.reasons,
+      proposalConfident: proposal.confident,
+    };
+  });
+  return {
+    connected: true as const,
+    locations,
+    governances: directory.governances,
+    areas: directory.areas,
+  };
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const form = Object.fromEntries(await request.formData());
+  const account = await getCourierAccount(session.shop);
+  const directory = await loadCourierDirectory(session.shop, account.environment);
+  if (!directory) {
+    return Response.json(
+      {
+        ok: false,
+        locationId: form.locationId,
+        errors: { form: "Connect the courier in Settings first." },
+      },
+      { status: 400 },
+    );
+  }
+  const result = parsePickupForm(form, directory);
+  if (!result.ok) {
+    return Response.json(
+      { ok: false, locationId: form.locationId, errors: result.errors },
+      { status: 400 },
+    );
+  }
+  await confirmPickupLocation(session.shop, result.mapping);
+  return Response.json({ ok: true, locationId: result.mapping.locationId, errors: {} });
+};
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+type ActionData = { ok: boolean; locationId?: string; errors: Record<string, string> };
+
+export default function PickupLocations() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<ActionData>();
+  return (
+    <Page title="Pickup locations" backAction={{ url: "/app/settings" }}>
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {!data.connected && (
+              <Banner tone="warning" title="Connect the courier first">
+                The courier&apos;s governances and areas come with your API key. Add it in Settings,
+                then come back to map your locations.
+              </Banner>
+            )}
+            {data.connected && data.locations.length === 0 && (
+              <Banner tone="info">No active location ships online orders.</Banner>
+            )}
+            {data.locations.map((location) => (
+              <LocationCard
+                key={location.id}
+                location={location}
+                governances={data.governances}
+                areas={data.areas}
+                result={result?.locationId === location.id ? result : undefined}
+              />
+            ))}
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+function LocationCard(props: {
+  location: LoaderData["locations"][number];
+  governances: LoaderData["governances"];
+  areas: LoaderData["areas"];
+  result?: ActionData;
+}) {
+  const { location, governances, areas, result } = props;
+  const navigation = useNavigation();
+  const submitting =
+    navigation.state !== "idle" && navigation.formData?.get("locationId") === location.id;
+  const [values, setValues] = useState(location.values);
+  const set = (field: keyof PickupFormValues) => (value: string) =>
+    setValues((v) => ({ ...v, [field]: value }));
+  const errors = result?.errors ?? {};
+  const areaOptions = areas
+    .filter((a) => a.governanceId === Number(values.governanceId))
+    .map((a) => ({ label: a.name, value: String(a.id) }));
+
+  return (
+    <Card>
+      <Form method="post">
+        <input type="hidden" name="locationId" value={location.id} />
+        <input type="hidden" name="name" value={location.name} />
+        <BlockStack gap="300">
+          <InlineStack gap="200" blockAlign="center">
+            <Text as="h2" variant="headingMd">
+              {location.name}
+            </Text>
+            {location.confirmedAt ? (
+              <Badge tone="success">Confirmed</Badge>
+            ) : (
+              <Badge tone="attention">Not confirmed</Badge>
+            )}
+          </InlineStack>
+          <Text as="p" tone="subdued">
+            {location.addressText || "No address in Shopify"}
+          </Text>
+          {result?.ok && <Banner tone="success">Pickup address confirmed.</Banner>}
+          {errors.form && <Banner tone="critical">{errors.form}</Banner>}
+          {!location.confirmedAt && location.proposalReasons.length > 0 && (
+            <Text as="p" tone="subdued">
+              Proposed from the location&apos;s address: {location.proposalReasons.join("; ")}.
+            </Text>
+          )}
+          <FormLayout>
+            <FormLayout.Group>
+              <Select
+                label="Governance"
+                name="governanceId"
+                options={[
+                  { label: "Choose…", value: "" },
+                  ...governances.map((g) => ({ label: g.name, value: String(g.id) })),
+                ]}
+                value={values.governanceId === null ? "" : String(values.governanceId)}
+                onChange={(value) =>
+                  setValues((v) => ({
+                    ...v,
+                    governanceId: value ? Number(value) : null,
+                    areaId: null,
+                  }))
+                }
+                error={errors.governanceId}
+              />
+              <Select
+                label="Area"
+                name="areaId"
+                options={[{ label: "Choose…", value: "" }, ...areaOptions]}
+                value={values.areaId === null ? "" : String(values.areaId)}
+                onChange={(value) =>
+                  setValues((v) => ({ ...v, areaId: value ? Number(value) : null }))
+                }
+                error={errors.areaId}
+              />
+            </FormLayout.Group>
+            <FormLayout.Group condensed>
+              <TextField
+                label="Block"
+                name="block"
+                value={values.block}
+                onChange={set("block")}
+                autoComplete="off"
+                error={errors.block}
+              />
+              <TextField
+                label="Street"
+                name="street"
+                value={values.street}
+                onChange={set("street")}
+                autoComplete="off"
+                error={errors.street}
+              />
+              <TextField
+                label="Avenue (jaddah)"
+                name="avenue"
+                value={values.avenue}
+                onChange={set("avenue")}
+                autoComplete="off"
+                error={errors.avenue}
+              />
+            </FormLayout.Group>
+            <FormLayout.Group condensed>
+              <TextField
+                label="Building"
+                name="building"
+                value={values.building}
+                onChange={set("building")}
+                autoComplete="off"
+                error={errors.building}
+              />
+              <TextField
+                label="Floor"
+                name="floor"
+                value={values.floor}
+                onChange={set("floor")}
+                autoComplete="off"
+                error={errors.floor}
+              />
+            </FormLayout.Group>
+            <FormLayout.Group>
+              <TextField
+                label="Contact name"
+                name="contactName"
+                value={values.contactName}
+                onChange={set("contactName")}
+                autoComplete="off"
+                error={errors.contactName}
+              />
+              <TextField
+                label="Contact phone"
+                name="contactPhone"
+                type="tel"
+                value={values.contactPhone}
+                onChange={set("contactPhone")}
+                autoComplete="off"
+                error={errors.contactPhone}
+              />
+            </FormLayout.Group>
+          </FormLayout>
+          <div>
+            <Button submit variant="primary" loading={submitting}>
+              Confirm pickup address
+            </Button>
+          </div>
+        </BlockStack>
+      </Form>
+    </Card>
+  );
+}
