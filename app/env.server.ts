@@ -90,6 +90,10 @@ const envSchema = z
     COURIER_SANDBOX_URL: httpUrl("the courier's sandbox base URL").default("http://127.0.0.1:4010"),
     COURIER_PRODUCTION_URL: httpUrl("the courier's production base URL").optional(),
     COURIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    // Shown to customers as the carrier of the tracking number.
+    COURIER_DISPLAY_NAME: z.string().trim().min(1).max(60).default("Courier"),
+    // "off" stops the in-process delivery worker (tests, or when separate workers run).
+    DELIVERY_WORKER: z.enum(["on", "off"]).default("on"),
   })
   .superRefine((env, ctx) => {
     if (env.COURIER_PRODUCTION_URL && !env.COURIER_PRODUCTION_URL.startsWith("https://")) {

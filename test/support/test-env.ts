@@ -19,6 +19,8 @@ export function testEnvironment(overrides: Record<string, string> = {}): Record<
     SCOPES: TEST_SCOPES,
     ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     COURIER_SANDBOX_URL: "http://127.0.0.1:4010",
+    // Tests run the worker's steps themselves, deterministically.
+    DELIVERY_WORKER: "off",
     ...overrides,
   };
 }

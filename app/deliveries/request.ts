@@ -1,0 +1,199 @@
+import type { AddressParts } from "../addresses";
+import {
+  buildCreateOrderBody,
+  isCourierError,
+  type CourierValidationError,
+  type CreateOrderBody,
+} from "../courier";
+
+/**
+ * Building the courier's create request: a pure function of the order, the shop's settings, the
+ * pickup mapping and the destination's place. Everything it needs is passed in; it reads no clock
+ * and no database, so the same inputs always give the same body.
+ */
+
+export interface OrderForDelivery {
+  id: string;
+  name: string;
+  /** Shop currency amounts, as Shopify's decimal strings. */
+  currencyCode: string;
+  totalPrice: string;
+  totalOutstanding: string;
+  phone: string | null;
+  shippingAddress: {
+    name: string | null;
+    phone: string | null;
+    address1: string | null;
+    address2: string | null;
+    city: string | null;
+    zip: string | null;
+    provinceCode: string | null;
+    countryCode: string | null;
+    latitude: number | null;
+    longitude: number | null;
+  } | null;
+  /** The items this fulfillment carries; weight per unit in kilograms when Shopify knows it. */
+  items: { title: string; quantity: number; unitWeightKg: number | null }[];
+}
+
+export interface DeliverySettings {
+  paymentCodeCod: string | null;
+  paymentCodePrepaid: string | null;
+  preparationMinutes: number;
+}
+
+export interface PickupMapping {
+  governanceId: number;
+  areaId: number;
+  block: string;
+  street: string;
+  building: string;
+  avenue: string;
+  floor: string;
+  contactName: string;
+  contactPhone: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface DestinationPlace {
+  governanceId: number;
+  areaId: number;
+  parts: AddressParts;
+}
+
+export interface RequestContext {
+  order: OrderForDelivery;
+  settings: DeliverySettings;
+  pickup: PickupMapping;
+  destination: DestinationPlace;
+  reference: string;
+  /** When the merchant marked it fulfilled (or pressed send); pickup is this plus preparation. */
+  requestedAt: Date;
+}
+
+export type BuiltRequest =
+  { ok: true; body: CreateOrderBody; cashOnDelivery: boolean } | { ok: false; problems: string[] };
+
+/** Parcels weigh something even when the products do not say: the courier's form needs a weight. */
+export const DEFAULT_WEIGHT_KG = 0.5;
+const DESCRIPTION_LIMIT = 200;
+
+export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
+  const { order, settings, pickup, destination, reference } = context;
+  const problems: string[] = [];
+  const address = order.shippingAddress;
+  if (!address) problems.push("The order has no shipping address.");
+  if (order.currencyCode !== "KWD") {
+    problems.push(
+      `The order is in ${order.currencyCode}; the courier takes values in Kuwaiti dinar (KWD).`,
+    );
+  }
+  const outstanding = Number(order.totalOutstanding);
+  const cashOnDelivery = Number.isFinite(outstanding) && outstanding > 0;
+  const paymentMethod = cashOnDelivery ? settings.paymentCodeCod : settings.paymentCodePrepaid;
+  if (!paymentMethod) {
+    problems.push(
+      cashOnDelivery
+        ? "Set the courier's payment code for cash on delivery in Settings."
+        : "Set the courier's payment code for prepaid orders in Settings.",
+    );
+  }
+  const contactPhone = address?.phone || order.phone;
+  if (!contactPhone)
+    problems.push("The shipping address has no phone number for the courier to call.");
+  if (problems.length > 0 || !address || !paymentMethod || !contactPhone)
+    return { ok: false, problems };
+
+  const parts = destination.parts;
+  const input = {
+    pickupAddress: {
+      governanceId: pickup.governanceId,
+      areaId: pickup.areaId,
+      block: pickup.block,
+      street: pickup.street,
+      office: "",
+      floor: pickup.floor,
+      house: "",
+      avenue: pickup.avenue,
+      building: pickup.building,
+      contactName: pickup.contactName,
+      contactPhone: pickup.contactPhone,
+      ...(pickup.latitude !== null && pickup.longitude !== null
+        ? { latitude: pickup.latitude, longitude: pickup.longitude }
+        : {}),
+      notes: "",
+    },
+    pickupDate: new Date(context.requestedAt.getTime() + settings.preparationMinutes * 60_000),
+    paymentMethod,
+    deliveryAddress: {
+      governanceId: destination.governanceId,
+      areaId: destination.areaId,
+      block: parts.block ?? "",
+      street: parts.street ?? "",
+      office: "",
+      floor: parts.floor ?? "",
+      house: parts.house ?? "",
+      avenue: parts.avenue ?? "",
+      building: parts.building ?? "",
+      contactName: address.name?.trim() || "Customer",
+      contactPhone,
+      ...(address.latitude !== null && address.longitude !== null
+        ? { latitude: address.latitude, longitude: address.longitude }
+        : {}),
+      // The courier's form has no apartment or PACI field; the driver reads them here.
+      notes: destinationNotes(parts, address),
+    },
+    packageDetails: {
+      weight: packageWeightKg(order.items),
+      description: describeItems(order.items),
+      // Cash on delivery: what the driver collects. Prepaid: the declared value of the parcel.
+      value: cashOnDelivery ? outstanding : Number(order.totalPrice),
+    },
+    notes: `${reference} · Shopify order ${order.name}`,
+  };
+  try {
+    return { ok: true, body: buildCreateOrderBody(input), cashOnDelivery };
+  } catch (error) {
+    if (!isCourierError(error)) throw error;
+    const validation = error as CourierValidationError;
+    const fields = validation.fieldErrors?.map((f) => `${f.field}: ${f.message}`) ?? [];
+    return { ok: false, problems: fields.length > 0 ? fields : [validation.message] };
+  }
+}
+
+/** A reference the courier keeps in the order's notes; the same fulfillment always gives the same. */
+export function deliveryReference(shop: string, fulfillmentId: string): string {
+  const shopName = shop.replace(/\.myshopify\.com$/, "");
+  const numericId = fulfillmentId.replace(/^gid:\/\/shopify\/Fulfillment\//, "");
+  return `SHPFY-${shopName}-${numericId}`;
+}
+
+export function packageWeightKg(items: OrderForDelivery["items"]): number {
+  let total = 0;
+  let known = false;
+  for (const item of items) {
+    if (item.unitWeightKg !== null && item.unitWeightKg > 0) {
+      total += item.unitWeightKg * item.quantity;
+      known = true;
+    }
+  }
+  return known ? Math.round(total * 1000) / 1000 : DEFAULT_WEIGHT_KG;
+}
+
+export function describeItems(items: OrderForDelivery["items"]): string {
+  const text = items.map((item) => `${item.quantity} × ${item.title}`).join(", ");
+  return text.length > DESCRIPTION_LIMIT ? `${text.slice(0, DESCRIPTION_LIMIT - 1)}…` : text;
+}
+
+function destinationNotes(
+  parts: AddressParts,
+  address: NonNullable<OrderForDelivery["shippingAddress"]>,
+) {
+  const extra = [
+    parts.apartment ? `Apartment ${parts.apartment}` : null,
+    parts.paci ? `PACI ${parts.paci}` : null,
+    [address.address1, address.address2].filter(Boolean).join(", ") || null,
+  ];
+  return extra.filter(Boolean).join(" · ").slice(0, 500);
+}

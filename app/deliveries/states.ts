@@ -1,0 +1,112 @@
+import { z } from "zod";
+
+/**
+ * The closed set of delivery states and the only moves between them. The automatic flow only
+ * moves forward; the few moves back to `ready` are the merchant's explicit "try again".
+ *
+ *   pending ─► needs_address ─► ready ─► creating ─► created ─► picked_up ─► in_transit ─►
+ *      │            ▲             ▲         │   ▲                    out_for_delivery ─► delivered
+ *      ▼            │             │         ▼   │                              ├─► failed ─► returned
+ *   skipped    (merchant fixes)   │      unknown ─► needs_review               └─► cancelled
+ *                                 └─ rejected / needs_review (merchant retries)
+ */
+export const DELIVERY_STATES = [
+  "pending",
+  "skipped",
+  "needs_address",
+  "ready",
+  "creating",
+  "unknown",
+  "needs_review",
+  "rejected",
+  "created",
+  "picked_up",
+  "in_transit",
+  "out_for_delivery",
+  "delivered",
+  "failed",
+  "returned",
+  "cancelled",
+] as const;
+
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+export const deliveryState = z.enum(DELIVERY_STATES);
+
+const MOVES: Record<DeliveryState, readonly DeliveryState[]> = {
+  pending: ["skipped", "needs_address", "ready", "cancelled"],
+  skipped: [],
+  needs_address: ["ready", "cancelled"],
+  ready: ["creating", "needs_address", "cancelled"],
+  creating: ["created", "rejected", "unknown", "ready"],
+  unknown: ["created", "ready", "needs_review", "cancelled"],
+  needs_review: ["created", "ready", "cancelled"],
+  rejected: ["ready", "needs_address", "cancelled"],
+  created: [
+    "picked_up",
+    "in_transit",
+    "out_for_delivery",
+    "delivered",
+    "failed",
+    "returned",
+    "cancelled",
+  ],
+  picked_up: ["in_transit", "out_for_delivery", "delivered", "failed", "returned"],
+  in_transit: ["out_for_delivery", "delivered", "failed", "returned"],
+  out_for_delivery: ["delivered", "failed", "returned"],
+  delivered: [],
+  failed: ["returned"],
+  returned: [],
+  cancelled: [],
+};
+
+export function canMove(from: DeliveryState, to: DeliveryState): boolean {
+  return MOVES[from].includes(to);
+}
+
+export const FINAL_STATES: readonly DeliveryState[] = [
+  "skipped",
+  "delivered",
+  "returned",
+  "cancelled",
+];
+
+/** States in which the merchant has something to do; listed first on the deliveries page. */
+export const ATTENTION_STATES: readonly DeliveryState[] = [
+  "needs_address",
+  "needs_review",
+  "rejected",
+  "failed",
+  "returned",
+];
+
+/** States a worker picks up when they are due. */
+export const WORK_STATES: readonly DeliveryState[] = [
+  "pending",
+  "ready",
+  "creating",
+  "unknown",
+  "created",
+];
+
+export function isFinal(state: DeliveryState): boolean {
+  return FINAL_STATES.includes(state);
+}
+
+export const STATE_LABELS: Record<DeliveryState, string> = {
+  pending: "Received",
+  skipped: "Not for the courier",
+  needs_address: "Address needs review",
+  ready: "Ready to send",
+  creating: "Sending",
+  unknown: "Checking with the courier",
+  needs_review: "Needs your decision",
+  rejected: "Rejected by the courier",
+  created: "Created at the courier",
+  picked_up: "Picked up",
+  in_transit: "In transit",
+  out_for_delivery: "Out for delivery",
+  delivered: "Delivered",
+  failed: "Delivery failed",
+  returned: "Returned",
+  cancelled: "Cancelled",
+};

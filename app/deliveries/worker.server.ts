@@ -1,0 +1,496 @@
+import type { Delivery } from "@prisma/client";
+import { matchAddress, resolveCourierIds } from "../addresses";
+import {
+  CourierAuthError,
+  CourierUnavailableError,
+  CourierValidationError,
+  isCourierError,
+  type CourierClient,
+  type CreateOrderBody,
+} from "../courier";
+import { listAreaOverrides } from "../models/area-overrides.server";
+import {
+  claimDueDeliveries,
+  releaseLease,
+  StaleDeliveryError,
+  transition,
+} from "../models/deliveries.server";
+import { getPickupLocation } from "../models/pickup-locations.server";
+import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
+import { loadCourierDirectory } from "../services/courier-directory.server";
+import { fetchDeliveryFulfillment, updateFulfillmentTracking } from "../shopify/fulfillments";
+import type { AdminGraphql } from "../shopify/graphql";
+import { buildDeliveryRequest } from "./request";
+import type { DeliveryState } from "./states";
+
+/**
+ * The delivery worker: leases due rows and moves each one step or more along
+ * pending → ready → creating → created → tracking on Shopify. Every call that may have reached the
+ * courier is recorded before it is made, so a crash leaves a row that says what to check.
+ */
+export interface WorkerDependencies {
+  owner: string;
+  courierFor(shop: string, environment: CourierEnvironment): Promise<CourierClient | null>;
+  adminFor(shop: string): Promise<AdminGraphql>;
+  trackingUrl(delivery: Pick<Delivery, "id" | "courierOrderNumber">): string;
+  courierDisplayName: string;
+  now?: () => Date;
+  leaseMs?: number;
+  /** How long after an unknown outcome the courier's history is first checked. */
+  reconcileDelayMs?: number;
+  /** How long an outcome may stay unknown before the merchant decides. */
+  maxUnknownMs?: number;
+}
+
+const DEFAULTS = { leaseMs: 60_000, reconcileDelayMs: 5_000, maxUnknownMs: 30 * 60_000 };
+
+export function backoffMs(attempts: number, base = 2_000, max = 15 * 60_000): number {
+  return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+}
+
+/** One pass: lease up to `limit` due deliveries and process them. Returns how many it handled. */
+export async function runDueDeliveries(deps: WorkerDependencies, limit = 10): Promise<number> {
+  const now = deps.now?.() ?? new Date();
+  const leased = await claimDueDeliveries(deps.owner, limit, deps.leaseMs ?? DEFAULTS.leaseMs, now);
+  await Promise.all(leased.map((delivery) => processDelivery(delivery, deps)));
+  return leased.length;
+}
+
+/** Processes one leased delivery until it waits for something (time, the courier, the merchant). */
+export async function processDelivery(leased: Delivery, deps: WorkerDependencies): Promise<void> {
+  let delivery: Delivery | null = leased;
+  try {
+    for (let step = 0; delivery && step < 6; step += 1) {
+      delivery = await advance(delivery, deps);
+    }
+  } catch (error) {
+    if (!(error instanceof StaleDeliveryError)) {
+      await releaseLease(leased.shop, leased.id, deps.owner, {
+        lastError: error instanceof Error ? error.message.slice(0, 500) : "unexpected error",
+        nextAttemptAt: new Date(
+          (deps.now?.() ?? new Date()).getTime() + backoffMs(leased.attempts + 1),
+        ),
+      });
+      throw error;
+    }
+  }
+}
+
+type Step = (delivery: Delivery, deps: WorkerDependencies) => Promise<Delivery | null>;
+
+async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<Delivery | null> {
+  const steps: Partial<Record<DeliveryState, Step>> = {
+    pending: prepare,
+    ready: create,
+    creating: interrupted,
+    unknown: reconcile,
+    created: pushTracking,
+  };
+  const step = steps[delivery.state as DeliveryState];
+  if (!step || (delivery.state === "created" && delivery.trackingPushedAt)) {
+    await releaseLease(delivery.shop, delivery.id, deps.owner);
+    return null;
+  }
+  return step(delivery, deps);
+}
+
+const now = (deps: WorkerDependencies) => deps.now?.() ?? new Date();
+
+async function reload(delivery: Delivery): Promise<Delivery> {
+  const { default: prisma } = await import("../db.server");
+  return prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+}
+
+async function move(
+  delivery: Delivery,
+  deps: WorkerDependencies,
+  to: DeliveryState,
+  event: { kind: string; message: string; data?: unknown },
+  data: Parameters<typeof transition>[0]["data"] = {},
+): Promise<Delivery> {
+  await transition({
+    shop: delivery.shop,
+    id: delivery.id,
+    from: delivery.state as DeliveryState,
+    to,
+    data,
+    event,
+    leaseOwner: deps.owner,
+    at: now(deps),
+  });
+  return reload(delivery);
+}
+
+/** Waiting: the lease goes, and the row comes back when it is due (or when the merchant acts). */
+async function wait(
+  delivery: Delivery,
+  deps: WorkerDependencies,
+  inMs: number | null,
+  lastError?: string,
+) {
+  await releaseLease(delivery.shop, delivery.id, deps.owner, {
+    nextAttemptAt: inMs === null ? null : new Date(now(deps).getTime() + inMs),
+    ...(lastError !== undefined ? { lastError } : {}),
+  });
+  return null;
+}
+
+/** pending: load the order, place the address, build the request. */
+const prepare: Step = async (delivery, deps) => {
+  if (!delivery.fulfillmentId) return wait(delivery, deps, 5_000);
+  const admin = await deps.adminFor(delivery.shop);
+  const fulfillment = await fetchDeliveryFulfillment(admin, delivery.fulfillmentId);
+  if (!fulfillment) {
+    return move(
+      delivery,
+      deps,
+      "skipped",
+      {
+        kind: "skipped",
+        message: "Shopify no longer has this fulfillment.",
+      },
+      {
+        stateReason: "The fulfillment was deleted in Shopify.",
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    );
+  }
+  const environment = delivery.environment as CourierEnvironment;
+  const [settings, pickup, directory, overrides] = await Promise.all([
+    getShopSettings(delivery.shop),
+    getPickupLocation(delivery.shop, fulfillment.locationId ?? delivery.locationId ?? ""),
+    loadCourierDirectory(delivery.shop, environment),
+    listAreaOverrides(delivery.shop),
+  ]);
+  if (!settings || !pickup || !directory) {
+    const reason = !pickup
+      ? "The location this order ships from has no confirmed pickup address."
+      : "The courier's areas are not loaded: test the connection in Settings.";
+    return move(
+      delivery,
+      deps,
+      "needs_address",
+      { kind: "waiting", message: reason },
+      {
+        stateReason: reason,
+        orderName: fulfillment.order.name,
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    );
+  }
+
+  const address = fulfillment.order.shippingAddress;
+  const match = matchAddress(
+    {
+      provinceCode: address?.provinceCode,
+      city: address?.city,
+      address1: address?.address1,
+      address2: address?.address2,
+      zip: address?.zip,
+      countryCode: address?.countryCode,
+    },
+    { overrides },
+  );
+  const resolution = match.area ? resolveCourierIds(match.area, directory.index) : null;
+  const matchRecord = {
+    area: match.area?.nameEn ?? null,
+    governorate: match.governorate?.nameEn ?? null,
+    confidence: match.confidence,
+    confident: match.confident,
+    reasons: [...match.reasons, ...(resolution?.reasons ?? [])],
+    overrideKey: match.overrideKey,
+    parts: match.parts,
+    courier:
+      resolution?.status === "resolved"
+        ? { governanceId: resolution.governanceId, areaId: resolution.areaId }
+        : null,
+  };
+  if (!match.confident || resolution?.status !== "resolved") {
+    const reason = !match.area
+      ? "The area of the shipping address could not be recognised."
+      : resolution?.status === "missing"
+        ? `The courier has no area matching ${match.area.nameEn}.`
+        : `The address looks like ${match.area.nameEn}, but not surely enough to send it.`;
+    return move(
+      delivery,
+      deps,
+      "needs_address",
+      { kind: "needs_address", message: reason },
+      {
+        stateReason: reason,
+        orderName: fulfillment.order.name,
+        addressMatch: JSON.stringify(matchRecord),
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    );
+  }
+  return buildAndQueue(delivery, deps, {
+    order: fulfillment.order,
+    settings,
+    pickup,
+    destination: {
+      governanceId: resolution.governanceId,
+      areaId: resolution.areaId,
+      parts: match.parts,
+    },
+    matchRecord,
+  });
+};
+
+/** Builds the request from a placed address; shared by the worker and the address review page. */
+export async function buildAndQueue(
+  delivery: Delivery,
+  deps: Pick<WorkerDependencies, "owner" | "now">,
+  input: {
+    order: Parameters<typeof buildDeliveryRequest>[0]["order"];
+    settings: NonNullable<Awaited<ReturnType<typeof getShopSettings>>>;
+    pickup: NonNullable<Awaited<ReturnType<typeof getPickupLocation>>>;
+    destination: Parameters<typeof buildDeliveryRequest>[0]["destination"];
+    matchRecord: unknown;
+  },
+): Promise<Delivery | null> {
+  const built = buildDeliveryRequest({
+    order: input.order,
+    settings: input.settings,
+    pickup: input.pickup,
+    destination: input.destination,
+    reference: delivery.reference,
+    requestedAt: delivery.createdAt,
+  });
+  const depsForMove = deps as WorkerDependencies;
+  if (!built.ok) {
+    const reason = built.problems.join(" ");
+    return move(
+      delivery,
+      depsForMove,
+      "needs_address",
+      { kind: "needs_attention", message: reason },
+      {
+        stateReason: reason,
+        orderName: input.order.name,
+        addressMatch: JSON.stringify(input.matchRecord),
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    );
+  }
+  return move(
+    delivery,
+    depsForMove,
+    "ready",
+    {
+      kind: "ready",
+      message: `Request built (${built.cashOnDelivery ? "cash on delivery" : "prepaid"}); sending to the courier.`,
+    },
+    {
+      stateReason: null,
+      orderName: input.order.name,
+      request: JSON.stringify(built.body),
+      addressMatch: JSON.stringify(input.matchRecord),
+      nextAttemptAt: now(depsForMove),
+    },
+  );
+}
+
+/** ready: the intent is written (state creating, attempt counted) before the courier is called. */
+const create: Step = async (delivery, deps) => {
+  const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
+  if (!client || !delivery.request) {
+    return wait(delivery, deps, 15 * 60_000, "No courier API key is stored: add it in Settings.");
+  }
+  const sending = await move(
+    delivery,
+    deps,
+    "creating",
+    { kind: "sending", message: `Sending to the courier (attempt ${delivery.attempts + 1}).` },
+    { attempts: { increment: 1 }, unknownSince: now(deps) },
+  );
+  const body = JSON.parse(delivery.request) as CreateOrderBody;
+  try {
+    const result = await client.createOrder(body);
+    return move(
+      sending,
+      deps,
+      "created",
+      {
+        kind: "created",
+        message: `Created at the courier as order ${result.orderNumber}.`,
+      },
+      {
+        courierOrderId: result.orderId,
+        courierOrderNumber: result.orderNumber,
+        courierStatus: result.status,
+        unknownSince: null,
+        lastError: null,
+        nextAttemptAt: now(deps),
+      },
+    );
+  } catch (error) {
+    if (!isCourierError(error)) throw error;
+    if (error.outcome === "unknown") {
+      return unknownOutcome(sending, deps, error.message);
+    }
+    if (error instanceof CourierValidationError) {
+      return move(
+        sending,
+        deps,
+        "rejected",
+        { kind: "rejected", message: error.message },
+        {
+          stateReason: error.message,
+          lastError: error.message,
+          unknownSince: null,
+          nextAttemptAt: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        },
+      );
+    }
+    // Not sent, refused for the key, or rate limited: nothing exists at the courier; try later.
+    const retryIn =
+      error instanceof CourierAuthError
+        ? 15 * 60_000
+        : error instanceof CourierUnavailableError && error.retryAfterMs
+          ? error.retryAfterMs
+          : backoffMs(sending.attempts);
+    const back = await move(
+      sending,
+      deps,
+      "ready",
+      { kind: "retry", message: error.message },
+      {
+        lastError: error.message,
+        unknownSince: null,
+      },
+    );
+    return wait(back, deps, retryIn);
+  }
+};
+
+async function unknownOutcome(delivery: Delivery, deps: WorkerDependencies, message: string) {
+  const moved = await move(
+    delivery,
+    deps,
+    "unknown",
+    {
+      kind: "unknown",
+      message: `${message} The courier's history will be checked before anything is sent again.`,
+    },
+    { lastError: message },
+  );
+  return wait(moved, deps, deps.reconcileDelayMs ?? DEFAULTS.reconcileDelayMs);
+}
+
+/** creating with a lapsed lease: the process stopped mid-call; the outcome is unknown. */
+const interrupted: Step = async (delivery, deps) =>
+  unknownOutcome(delivery, deps, "The app stopped while the courier was being called.");
+
+/** unknown: look for the reference in the courier's history before any retry. */
+const reconcile: Step = async (delivery, deps) => {
+  const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
+  if (!client)
+    return wait(delivery, deps, 15 * 60_000, "No courier API key is stored: add it in Settings.");
+  try {
+    const page = await client.history({ search: delivery.reference, pageSize: 50 });
+    const found = page.orders.find((order) => JSON.stringify(order).includes(delivery.reference));
+    if (found?.orderId) {
+      return move(
+        delivery,
+        deps,
+        "created",
+        {
+          kind: "reconciled",
+          message: `Found at the courier as order ${found.orderNumber ?? found.orderId}: it had been created.`,
+        },
+        {
+          courierOrderId: found.orderId,
+          courierOrderNumber: found.orderNumber ?? found.orderId,
+          courierStatus: found.status ?? null,
+          unknownSince: null,
+          lastError: null,
+          nextAttemptAt: now(deps),
+        },
+      );
+    }
+    const again = await move(
+      delivery,
+      deps,
+      "ready",
+      {
+        kind: "reconciled",
+        message: "Not in the courier's history: it was not created, so it is sent again.",
+      },
+      { unknownSince: null, nextAttemptAt: now(deps) },
+    );
+    return again;
+  } catch (error) {
+    if (!isCourierError(error)) throw error;
+    const since = delivery.unknownSince ?? delivery.updatedAt;
+    if (now(deps).getTime() - since.getTime() > (deps.maxUnknownMs ?? DEFAULTS.maxUnknownMs)) {
+      return move(
+        delivery,
+        deps,
+        "needs_review",
+        {
+          kind: "needs_review",
+          message: `The courier could not confirm whether the order exists (${error.message}). Check with the courier, then send again or mark it created.`,
+        },
+        {
+          stateReason: "Unknown whether the courier created it.",
+          nextAttemptAt: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        },
+      );
+    }
+    return wait(delivery, deps, backoffMs(delivery.attempts + 1), error.message);
+  }
+};
+
+/** created: the courier's order number and tracking URL go on the Shopify fulfillment. */
+const pushTracking: Step = async (delivery, deps) => {
+  if (!delivery.fulfillmentId || !delivery.courierOrderNumber) return wait(delivery, deps, null);
+  const settings = await getShopSettings(delivery.shop);
+  const url = deps.trackingUrl(delivery);
+  const admin = await deps.adminFor(delivery.shop);
+  try {
+    await updateFulfillmentTracking(admin, {
+      fulfillmentId: delivery.fulfillmentId,
+      number: delivery.courierOrderNumber,
+      url,
+      company: deps.courierDisplayName,
+      notifyCustomer: settings?.notifyCustomer ?? true,
+    });
+  } catch (error) {
+    const message =
+      error instanceof Error ? error.message : "Shopify did not take the tracking number.";
+    return wait(delivery, deps, backoffMs(delivery.attempts + 1), message.slice(0, 500));
+  }
+  await transition({
+    shop: delivery.shop,
+    id: delivery.id,
+    from: "created",
+    to: "created",
+    leaseOwner: deps.owner,
+    data: {
+      trackingPushedAt: now(deps),
+      trackingUrl: url,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      nextAttemptAt: null,
+    },
+    event: {
+      kind: "tracking",
+      message: `Tracking number ${delivery.courierOrderNumber} added to the Shopify fulfillment.`,
+    },
+    at: now(deps),
+  });
+  return null;
+};

@@ -1,0 +1,262 @@
+import { Prisma, type Delivery, type DeliveryEvent } from "@prisma/client";
+import prisma from "../db.server";
+import { ATTENTION_STATES, canMove, type DeliveryState } from "../deliveries/states";
+
+/**
+ * Deliveries: the durable record of each Shopify fulfillment sent (or not) to the courier, and
+ * the work queue the worker leases rows from (ADR 0003). Every query is scoped by shop.
+ */
+
+export type DeliveryWithEvents = Delivery & { events: DeliveryEvent[] };
+
+export interface NewDelivery {
+  shop: string;
+  orderId: string;
+  orderName?: string | null;
+  fulfillmentId: string;
+  locationId: string | null;
+  source: "webhook" | "manual" | "bulk";
+  state: Extract<DeliveryState, "pending" | "skipped">;
+  stateReason?: string | null;
+  environment: string;
+  reference: string;
+}
+
+/**
+ * Records the intent for a fulfillment once: a second call for the same fulfillment (a
+ * redelivered webhook, or the webhook after "Send to courier") finds the row and returns it.
+ */
+export async function recordDelivery(
+  input: NewDelivery,
+  at = new Date(),
+): Promise<{ delivery: Delivery; created: boolean }> {
+  try {
+    const delivery = await prisma.delivery.create({
+      data: {
+        ...input,
+        nextAttemptAt: input.state === "pending" ? at : null,
+        events: {
+          create: {
+            shop: input.shop,
+            at,
+            kind: input.state === "skipped" ? "skipped" : "received",
+            message:
+              input.state === "skipped"
+                ? `Not sent to the courier: ${input.stateReason ?? "no reason given"}`
+                : `Fulfillment received from Shopify (${input.source}).`,
+          },
+        },
+      },
+    });
+    return { delivery, created: true };
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      const existing = await prisma.delivery.findFirstOrThrow({
+        where: {
+          shop: input.shop,
+          OR: [{ fulfillmentId: input.fulfillmentId }, { reference: input.reference }],
+        },
+      });
+      return { delivery: existing, created: false };
+    }
+    throw error;
+  }
+}
+
+/** Remembers a webhook id; false when it was handled before. */
+export async function firstTimeWebhook(
+  shop: string,
+  webhookId: string,
+  topic: string,
+): Promise<boolean> {
+  try {
+    await prisma.processedWebhook.create({ data: { shop, webhookId, topic } });
+    return true;
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
+      return false;
+    throw error;
+  }
+}
+
+export class StaleDeliveryError extends Error {
+  constructor(id: string, expected: string) {
+    super(`Delivery ${id} is no longer ${expected}; another worker or the merchant moved it.`);
+    this.name = "StaleDeliveryError";
+  }
+}
+
+export interface TransitionInput {
+  shop: string;
+  id: string;
+  from: DeliveryState;
+  to: DeliveryState;
+  /** Fields to set with the move. */
+  data?: Prisma.DeliveryUpdateManyMutationInput;
+  event: { kind: string; message: string; data?: unknown };
+  /** Only the lease holder may move a leased row (null: the merchant, outside any lease). */
+  leaseOwner?: string | null;
+  at?: Date;
+}
+
+/**
+ * Moves a delivery from one state to another, with an event, in one transaction; refuses moves
+ * the state machine does not allow and moves from a state the row is no longer in.
+ */
+export async function transition(input: TransitionInput): Promise<void> {
+  if (input.from !== input.to && !canMove(input.from, input.to)) {
+    throw new Error(`A delivery cannot move from ${input.from} to ${input.to}.`);
+  }
+  const at = input.at ?? new Date();
+  await prisma.$transaction(async (tx) => {
+    const { count } = await tx.delivery.updateMany({
+      where: {
+        id: input.id,
+        shop: input.shop,
+        state: input.from,
+        ...(input.leaseOwner !== undefined ? { leaseOwner: input.leaseOwner } : {}),
+      },
+      data: { ...input.data, state: input.to },
+    });
+    if (count !== 1) throw new StaleDeliveryError(input.id, input.from);
+    await tx.deliveryEvent.create({
+      data: {
+        shop: input.shop,
+        deliveryId: input.id,
+        at,
+        kind: input.event.kind,
+        message: input.event.message,
+        data: input.event.data === undefined ? null : JSON.stringify(input.event.data),
+      },
+    });
+  });
+}
+
+/** Due work, across shops: states the worker acts on, not leased (or with an expired lease). */
+const dueWhere = (now: Date): Prisma.DeliveryWhereInput => ({
+  OR: [
+    { state: { in: ["pending", "ready", "creating", "unknown"] } },
+    { state: "created", trackingPushedAt: null },
+  ],
+  AND: [
+    { OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] },
+    { OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] },
+  ],
+});
+
+/**
+ * Leases up to `limit` due deliveries for `owner`. Each row is claimed by a conditional update
+ * (compare-and-set on the lease), so two workers never hold the same row.
+ */
+export async function claimDueDeliveries(
+  owner: string,
+  limit: number,
+  leaseMs: number,
+  now = new Date(),
+) {
+  const candidates = await prisma.delivery.findMany({
+    where: { ...dueWhere(now), shop: { in: await activeShops() } },
+    orderBy: [{ nextAttemptAt: "asc" }, { createdAt: "asc" }],
+    take: limit * 2,
+    select: { id: true },
+  });
+  const claimed: Delivery[] = [];
+  for (const { id } of candidates) {
+    if (claimed.length >= limit) break;
+    const { count } = await prisma.delivery.updateMany({
+      where: { id, ...dueWhere(now) },
+      data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+    });
+    if (count === 1) claimed.push(await prisma.delivery.findUniqueOrThrow({ where: { id } }));
+  }
+  return claimed;
+}
+
+async function activeShops(): Promise<string[]> {
+  const rows = await prisma.shopSettings.findMany({
+    where: { uninstalledAt: null },
+    select: { shop: true },
+  });
+  return rows.map((r) => r.shop);
+}
+
+export async function releaseLease(
+  shop: string,
+  id: string,
+  owner: string,
+  data: Prisma.DeliveryUpdateManyMutationInput = {},
+) {
+  await prisma.delivery.updateMany({
+    where: { id, shop, leaseOwner: owner },
+    data: { ...data, leaseOwner: null, leaseExpiresAt: null },
+  });
+}
+
+export async function addDeliveryEvent(
+  shop: string,
+  deliveryId: string,
+  kind: string,
+  message: string,
+  at = new Date(),
+) {
+  await prisma.deliveryEvent.create({ data: { shop, deliveryId, kind, message, at } });
+}
+
+export async function getDelivery(shop: string, id: string): Promise<DeliveryWithEvents | null> {
+  return prisma.delivery.findFirst({
+    where: { shop, id },
+    include: { events: { orderBy: { at: "asc" } } },
+  });
+}
+
+export interface DeliveryListQuery {
+  shop: string;
+  state?: DeliveryState | "attention";
+  search?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+/** The deliveries page: those needing attention first, then the newest. */
+export async function listDeliveries(query: DeliveryListQuery) {
+  const pageSize = query.pageSize ?? 25;
+  const page = Math.max(1, query.page ?? 1);
+  const where: Prisma.DeliveryWhereInput = {
+    shop: query.shop,
+    ...(query.state === "attention"
+      ? { state: { in: [...ATTENTION_STATES] } }
+      : query.state
+        ? { state: query.state }
+        : {}),
+    ...(query.search
+      ? {
+          OR: [
+            { orderName: { contains: query.search } },
+            { courierOrderNumber: { contains: query.search } },
+            { reference: { contains: query.search } },
+          ],
+        }
+      : {}),
+  };
+  const [attention, total] = await Promise.all([
+    prisma.delivery.findMany({
+      where: { AND: [where, { state: { in: [...ATTENTION_STATES] } }] },
+      orderBy: { updatedAt: "desc" },
+    }),
+    prisma.delivery.count({ where }),
+  ]);
+  // Attention rows lead, then the rest by recency; paginated over the combined order.
+  const skip = (page - 1) * pageSize;
+  const fromAttention = attention.slice(skip, skip + pageSize);
+  const restSkip = Math.max(0, skip - attention.length);
+  const rest =
+    fromAttention.length < pageSize
+      ? await prisma.delivery.findMany({
+          where: { AND: [where, { state: { notIn: [...ATTENTION_STATES] } }] },
+          orderBy: { createdAt: "desc" },
+          skip: restSkip,
+          take: pageSize - fromAttention.length,
+        })
+      : [];
+  return { deliveries: [...fromAttention, ...rest], total, page, pageSize };
+}

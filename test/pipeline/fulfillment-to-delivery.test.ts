@@ -1,0 +1,277 @@
+import { describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
+import { setUpCourierSandbox } from "../support/courier-sandbox";
+import {
+  fulfillmentPayload,
+  programShopify,
+  readyShop,
+  testWorker,
+  type FakeOrder,
+} from "../support/pipeline";
+import { callRoute, shopDomain, webhookRequest } from "../support/shopify";
+
+const shop = shopDomain("pipeline");
+const sandbox = setUpCourierSandbox();
+
+const salmiya: FakeOrder = {
+  fulfillmentNumber: 5001,
+  orderNumber: 1001,
+  city: "Salmiya",
+  address1: "Block 10, Street 5, House 12",
+  provinceCode: "KW-HA",
+};
+
+function sendWebhook(order: FakeOrder, webhookId?: string) {
+  return callRoute(
+    fulfillmentsCreate,
+    webhookRequest({
+      topic: "fulfillments/create",
+      shop,
+      payload: fulfillmentPayload(order),
+      webhookId,
+    }),
+  );
+}
+
+const creates = () => sandbox().requestLog.filter((r) => r.endpoint === "createOrder");
+
+async function onlyDelivery() {
+  const deliveries = await prisma.delivery.findMany({ where: { shop }, include: { events: true } });
+  expect(deliveries).toHaveLength(1);
+  return deliveries[0]!;
+}
+
+describe("a fulfilled order becomes a courier delivery", () => {
+  it("records the webhook at once, then creates the delivery and puts tracking on Shopify", async () => {
+    await readyShop(shop);
+    const { trackingUpdates } = programShopify([salmiya]);
+    const response = await sendWebhook(salmiya);
+    expect(response.status).toBe(200);
+    expect((await onlyDelivery()).state).toBe("pending");
+    expect(creates()).toHaveLength(0);
+
+    await testWorker().drain();
+
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("created");
+    expect(delivery.courierOrderNumber).toBeTruthy();
+    expect(delivery.trackingPushedAt).toBeInstanceOf(Date);
+    expect(creates()).toHaveLength(1);
+    const [courierOrder] = [...sandbox().orders.values()];
+    expect(JSON.stringify(courierOrder)).toContain(delivery.reference);
+    const body = JSON.parse(delivery.request!);
+    expect(body.deliveryAddress).toMatchObject({
+      block: "10",
+      street: "5",
+      house: "12",
+      contactPhone: "99991234",
+    });
+    expect(body.packageDetails).toMatchObject({
+      weight: 1.2,
+      value: 24.5,
+      description: "2 × Abaya",
+    });
+    expect(body.paymentMethod).toBe("PREPAID");
+    expect(body.pickupDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+    expect(trackingUpdates).toEqual([
+      {
+        fulfillmentId: "gid://shopify/Fulfillment/5001",
+        trackingInfoInput: {
+          number: delivery.courierOrderNumber,
+          url: `https://app.example/tracking/${delivery.id}`,
+          company: "Test Courier",
+        },
+        notifyCustomer: true,
+      },
+    ]);
+    expect(delivery.events.map((e) => e.kind)).toEqual([
+      "received",
+      "ready",
+      "sending",
+      "created",
+      "tracking",
+    ]);
+  });
+
+  it("uses the cash-on-delivery code and the outstanding amount when the order is unpaid", async () => {
+    await readyShop(shop);
+    programShopify([{ ...salmiya, outstanding: "24.500" }]);
+    await sendWebhook({ ...salmiya, outstanding: "24.500" });
+    await testWorker().drain();
+    const body = JSON.parse((await onlyDelivery()).request!);
+    expect(body.paymentMethod).toBe("COD");
+    expect(body.packageDetails.value).toBe(24.5);
+  });
+
+  it("creates exactly one courier order when the same webhook arrives five times at once", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => sendWebhook(salmiya, "same-webhook-id")),
+    );
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const worker = testWorker();
+    await Promise.all([worker.drain(), worker.drain(), worker.drain()]);
+    expect((await onlyDelivery()).state).toBe("created");
+    expect(creates()).toHaveLength(1);
+    expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("skips, with the reason shown, what is not for the courier", async () => {
+    await readyShop(shop);
+    await sendWebhook({ ...salmiya, countryCode: "SA" });
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("skipped");
+    expect(delivery.stateReason).toBe("The destination is outside Kuwait (SA).");
+    await prisma.shopSettings.update({ where: { shop }, data: { autoSend: false } });
+    await sendWebhook({ ...salmiya, fulfillmentNumber: 5002 });
+    const second = await prisma.delivery.findFirstOrThrow({
+      where: { shop, fulfillmentId: "gid://shopify/Fulfillment/5002" },
+    });
+    expect(second.stateReason).toBe("Automatic sending is off (Settings).");
+    await testWorker().drain();
+    expect(creates()).toHaveLength(0);
+  });
+
+  it("sends nothing for a shop that uninstalled", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await sendWebhook(salmiya);
+    await prisma.shopSettings.update({ where: { shop }, data: { uninstalledAt: new Date() } });
+    await testWorker().drain();
+    expect((await onlyDelivery()).state).toBe("pending");
+    expect(creates()).toHaveLength(0);
+  });
+
+  it("holds an address it cannot place for the merchant, without calling the courier", async () => {
+    await readyShop(shop);
+    const unclear = {
+      ...salmiya,
+      city: "Kuwait",
+      address1: "near the big mosque, house 3",
+      provinceCode: undefined,
+    };
+    programShopify([unclear]);
+    await sendWebhook(unclear);
+    await testWorker().drain();
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("needs_address");
+    expect(delivery.stateReason).toMatch(/could not be recognised|not surely enough/);
+    expect(JSON.parse(delivery.addressMatch!).reasons.length).toBeGreaterThan(0);
+    expect(creates()).toHaveLength(0);
+  });
+});
+
+describe("when the courier misbehaves", () => {
+  it("reconciles a create that committed and then timed out: one delivery, no second create", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await sendWebhook(salmiya);
+    sandbox().faults.add({ endpoint: "createOrder", kind: "commitThenHang", hangMs: 2_000 });
+    await testWorker({ timeoutMs: 300 }).drain();
+
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("created");
+    expect(delivery.events.map((e) => e.kind)).toContain("unknown");
+    expect(delivery.events.map((e) => e.kind)).toContain("reconciled");
+    expect(creates()).toHaveLength(1);
+    expect(sandbox().orders.size).toBe(1);
+    expect(delivery.courierOrderId).toBe([...sandbox().orders.keys()][0]);
+  });
+
+  it("creates every delivery once the courier recovers from failing, none twice", async () => {
+    await readyShop(shop);
+    const orders = [0, 1, 2].map((i) => ({
+      ...salmiya,
+      fulfillmentNumber: 6000 + i,
+      orderNumber: 2000 + i,
+    }));
+    programShopify(orders);
+    for (const order of orders) await sendWebhook(order);
+    sandbox().faults.add({ endpoint: "createOrder", kind: "error", status: 503, times: 4 });
+    const worker = testWorker();
+    for (let round = 0; round < 10; round += 1) {
+      await worker.drain();
+      worker.advance(60_000);
+    }
+    const deliveries = await prisma.delivery.findMany({ where: { shop } });
+    expect(deliveries.map((d) => d.state)).toEqual(["created", "created", "created"]);
+    expect(sandbox().orders.size).toBe(3);
+    expect(new Set(deliveries.map((d) => d.courierOrderId)).size).toBe(3);
+  });
+
+  it("waits for the rate limit before trying again", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await sendWebhook(salmiya);
+    sandbox().faults.add({ endpoint: "createOrder", kind: "rateLimit", retryAfter: 30 });
+    const worker = testWorker();
+    await worker.drain();
+    expect((await onlyDelivery()).state).toBe("ready");
+    expect(creates()).toHaveLength(1);
+    worker.advance(31_000);
+    await worker.drain();
+    expect((await onlyDelivery()).state).toBe("created");
+    expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("shows a validation rejection with the courier's message and does not retry it", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    // A pickup mapping whose area is not in its governance: the courier refuses the order.
+    const jahraAreaId = [
+      ...(await prisma.courierMasterData.findFirstOrThrow({ where: { shop } })).areas.matchAll(
+        /"areaId":(\d+),"areaName":"الجهراء"/g,
+      ),
+    ][0]?.[1];
+    await prisma.pickupLocation.updateMany({
+      where: { shop },
+      data: { areaId: Number(jahraAreaId) },
+    });
+    await sendWebhook(salmiya);
+    const worker = testWorker();
+    for (let round = 0; round < 5; round += 1) {
+      await worker.drain();
+      worker.advance(3_600_000);
+    }
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("rejected");
+    expect(delivery.stateReason).toBeTruthy();
+    expect(creates()).toHaveLength(1);
+  });
+
+  it("loses and doubles nothing when the process dies mid-call and restarts", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await sendWebhook(salmiya);
+    const dying = testWorker({
+      owner: "worker-that-dies",
+      courierFor: async (s, e) => {
+        const real = await testWorker().deps.courierFor(s, e);
+        return (
+          real && {
+            ...real,
+            // The courier creates the order; the process dies before it reads the reply.
+            createOrder: async (input) => {
+              await real.createOrder(input);
+              throw new Error("process killed");
+            },
+          }
+        );
+      },
+    });
+    await expect(dying.drain()).rejects.toThrow("process killed");
+    const stuck = await onlyDelivery();
+    expect(stuck.state).toBe("creating");
+
+    // A new process, later: the lease has lapsed.
+    const restarted = testWorker();
+    restarted.advance(10 * 60_000);
+    await restarted.drain();
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("created");
+    expect(sandbox().orders.size).toBe(1);
+    expect(creates()).toHaveLength(1);
+  });
+});

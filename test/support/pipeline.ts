@@ -1,0 +1,181 @@
+import { normalizeArabic } from "../../app/addresses";
+import { createCourierClient, type CourierClient } from "../../app/courier";
+import prisma from "../../app/db.server";
+import { runDueDeliveries, type WorkerDependencies } from "../../app/deliveries/worker.server";
+import { readCourierApiKey } from "../../app/models/courier-account.server";
+import { ensureShopInstalled } from "../../app/models/shop.server";
+import { loadCourierDirectory } from "../../app/services/courier-directory.server";
+import { connectCourier, courierBaseUrl } from "../../app/services/courier-connection.server";
+import { unauthenticated } from "../../app/shopify.server";
+import { adminApi } from "./admin-api";
+import { installShop } from "./shopify";
+import { SANDBOX_KEY } from "./test-env";
+
+/**
+ * A shop ready to send deliveries: installed, connected to the courier sandbox, automatic sending
+ * on, payment codes set, and one confirmed pickup location in Salmiya.
+ */
+export const PICKUP_LOCATION_ID = "gid://shopify/Location/701";
+
+export async function readyShop(shop: string) {
+  await installShop(shop);
+  await ensureShopInstalled(shop);
+  const outcome = await connectCourier({ shop, environment: "sandbox", apiKey: SANDBOX_KEY });
+  if (!outcome.ok) throw new Error(outcome.error);
+  await prisma.shopSettings.update({
+    where: { shop },
+    data: { autoSend: true, paymentCodeCod: "COD", paymentCodePrepaid: "PREPAID" },
+  });
+  const directory = (await loadCourierDirectory(shop, "sandbox"))!;
+  const named = (name: string) => (x: { name: string }) =>
+    normalizeArabic(x.name) === normalizeArabic(name);
+  const hawalli = directory.governances.find(named("حولي"))!;
+  const salmiya = directory.areas.find(named("السالمية"))!;
+  await prisma.pickupLocation.create({
+    data: {
+      shop,
+      locationId: PICKUP_LOCATION_ID,
+      name: "Salmiya store",
+      governanceId: hawalli.id,
+      areaId: salmiya.id,
+      block: "10",
+      street: "Salem Al Mubarak",
+      contactName: "Salmiya store",
+      contactPhone: "22223333",
+      confirmedAt: new Date(),
+    },
+  });
+  return { directory };
+}
+
+export interface FakeOrder {
+  fulfillmentNumber: number;
+  orderNumber: number;
+  city: string;
+  address1: string;
+  address2?: string;
+  provinceCode?: string;
+  outstanding?: string;
+  countryCode?: string;
+}
+
+/** Programs the Admin API stand-in with fulfillments, and records tracking updates. */
+export function programShopify(orders: FakeOrder[]) {
+  const trackingUpdates: Record<string, unknown>[] = [];
+  adminApi.on("DeliveryFulfillment", (variables) => {
+    const order = orders.find(
+      (o) => `gid://shopify/Fulfillment/${o.fulfillmentNumber}` === variables.id,
+    );
+    if (!order) return { data: { fulfillment: null } };
+    return {
+      data: {
+        fulfillment: {
+          id: variables.id,
+          status: "SUCCESS",
+          location: { id: PICKUP_LOCATION_ID },
+          fulfillmentLineItems: {
+            nodes: [
+              {
+                quantity: 2,
+                lineItem: {
+                  title: "Abaya",
+                  variant: {
+                    inventoryItem: { measurement: { weight: { unit: "GRAMS", value: 600 } } },
+                  },
+                },
+              },
+            ],
+          },
+          order: {
+            id: `gid://shopify/Order/${order.orderNumber}`,
+            name: `#${order.orderNumber}`,
+            phone: null,
+            currencyCode: "KWD",
+            totalPriceSet: { shopMoney: { amount: "24.500" } },
+            totalOutstandingSet: { shopMoney: { amount: order.outstanding ?? "0.0" } },
+            shippingAddress: {
+              name: "Fatima Al-Sabah",
+              phone: "+965 9999 1234",
+              address1: order.address1,
+              address2: order.address2 ?? null,
+              city: order.city,
+              zip: null,
+              provinceCode: order.provinceCode ?? null,
+              countryCodeV2: order.countryCode ?? "KW",
+              latitude: null,
+              longitude: null,
+            },
+          },
+        },
+      },
+    };
+  });
+  adminApi.on("DeliveryTrackingUpdate", (variables) => {
+    trackingUpdates.push(variables);
+    return {
+      data: {
+        fulfillmentTrackingInfoUpdate: {
+          fulfillment: { id: variables.fulfillmentId },
+          userErrors: [],
+        },
+      },
+    };
+  });
+  return { trackingUpdates };
+}
+
+/** The fulfillments/create payload Shopify sends for a fake order. */
+export function fulfillmentPayload(order: FakeOrder) {
+  return {
+    id: order.fulfillmentNumber,
+    admin_graphql_api_id: `gid://shopify/Fulfillment/${order.fulfillmentNumber}`,
+    order_id: order.orderNumber,
+    location_id: Number(PICKUP_LOCATION_ID.split("/").pop()),
+    name: `#${order.orderNumber}.1`,
+    status: "success",
+    destination: { country_code: order.countryCode ?? "KW", city: order.city },
+  };
+}
+
+/** Worker dependencies for tests: a controllable clock, short courier timeouts, no delays. */
+export function testWorker(overrides: Partial<WorkerDependencies> & { timeoutMs?: number } = {}) {
+  const clock = { now: new Date() };
+  const deps: WorkerDependencies = {
+    owner: "test-worker",
+    courierFor: async (shop, environment): Promise<CourierClient | null> => {
+      const apiKey = await readCourierApiKey(shop);
+      const baseUrl = courierBaseUrl(environment);
+      return apiKey && baseUrl
+        ? createCourierClient({
+            baseUrl,
+            apiKey,
+            timeoutMs: overrides.timeoutMs ?? 2_000,
+            retryBaseDelayMs: 1,
+          })
+        : null;
+    },
+    adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
+    trackingUrl: (delivery) => `https://app.example/tracking/${delivery.id}`,
+    courierDisplayName: "Test Courier",
+    now: () => clock.now,
+    reconcileDelayMs: 0,
+    ...overrides,
+  };
+  return {
+    deps,
+    clock,
+    advance(ms: number) {
+      clock.now = new Date(clock.now.getTime() + ms);
+    },
+    /** Runs passes until nothing is due (bounded). */
+    async drain(maxPasses = 20) {
+      let handled = 0;
+      for (let i = 0; i < maxPasses; i += 1) {
+        const n = await runDueDeliveries(deps, 20);
+        if (n === 0) break;
+        handled += n;
+      }
+      return handled;
+    },
+  };
+}
