@@ -1,6 +1,8 @@
 /** The admin's app navigation (App Bridge NavMenu); each entry is a route under app/routes. */
 export const NAVIGATION = [
   { to: "/app", label: "Home" },
+  { to: "/app/deliveries", label: "Deliveries" },
+  { to: "/app/address-review", label: "Address review" },
   { to: "/app/pickup-locations", label: "Pickup locations" },
   { to: "/app/settings", label: "Settings" },
 ] as const;

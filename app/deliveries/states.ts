@@ -39,7 +39,7 @@ const MOVES: Record<DeliveryState, readonly DeliveryState[]> = {
   ready: ["creating", "needs_address", "cancelled"],
   creating: ["created", "rejected", "unknown", "ready"],
   unknown: ["created", "ready", "needs_review", "cancelled"],
-  needs_review: ["created", "ready", "cancelled"],
+  needs_review: ["created", "ready", "needs_address", "cancelled"],
   rejected: ["ready", "needs_address", "cancelled"],
   created: [
     "picked_up",

@@ -94,7 +94,10 @@ async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<De
   return step(delivery, deps);
 }
 
-const now = (deps: WorkerDependencies) => deps.now?.() ?? new Date();
+/** Who moves a delivery: a worker holding its lease, or the merchant (owner null, no lease). */
+export type Actor = { owner: string | null; now?: () => Date };
+
+const now = (deps: Actor) => deps.now?.() ?? new Date();
 
 async function reload(delivery: Delivery): Promise<Delivery> {
   const { default: prisma } = await import("../db.server");
@@ -103,7 +106,7 @@ async function reload(delivery: Delivery): Promise<Delivery> {
 
 async function move(
   delivery: Delivery,
-  deps: WorkerDependencies,
+  deps: Actor,
   to: DeliveryState,
   event: { kind: string; message: string; data?: unknown },
   data: Parameters<typeof transition>[0]["data"] = {},
@@ -197,6 +200,14 @@ const prepare: Step = async (delivery, deps) => {
   );
   const resolution = match.area ? resolveCourierIds(match.area, directory.index) : null;
   const matchRecord = {
+    // What the shopper typed, for the review page; personal data, erased by customers/redact.
+    input: {
+      city: address?.city ?? null,
+      address1: address?.address1 ?? null,
+      address2: address?.address2 ?? null,
+      provinceCode: address?.provinceCode ?? null,
+      zip: address?.zip ?? null,
+    },
     area: match.area?.nameEn ?? null,
     governorate: match.governorate?.nameEn ?? null,
     confidence: match.confidence,
@@ -246,7 +257,7 @@ const prepare: Step = async (delivery, deps) => {
 /** Builds the request from a placed address; shared by the worker and the address review page. */
 export async function buildAndQueue(
   delivery: Delivery,
-  deps: Pick<WorkerDependencies, "owner" | "now">,
+  deps: Actor,
   input: {
     order: Parameters<typeof buildDeliveryRequest>[0]["order"];
     settings: NonNullable<Awaited<ReturnType<typeof getShopSettings>>>;
@@ -255,6 +266,12 @@ export async function buildAndQueue(
     matchRecord: unknown;
   },
 ): Promise<Delivery | null> {
+  // The record keeps the place the request was built for, so "send again" can rebuild it.
+  const record = {
+    ...(input.matchRecord as object),
+    courier: { governanceId: input.destination.governanceId, areaId: input.destination.areaId },
+    parts: input.destination.parts,
+  };
   const built = buildDeliveryRequest({
     order: input.order,
     settings: input.settings,
@@ -263,18 +280,17 @@ export async function buildAndQueue(
     reference: delivery.reference,
     requestedAt: delivery.createdAt,
   });
-  const depsForMove = deps as WorkerDependencies;
   if (!built.ok) {
     const reason = built.problems.join(" ");
     return move(
       delivery,
-      depsForMove,
+      deps,
       "needs_address",
       { kind: "needs_attention", message: reason },
       {
         stateReason: reason,
         orderName: input.order.name,
-        addressMatch: JSON.stringify(input.matchRecord),
+        addressMatch: JSON.stringify(record),
         nextAttemptAt: null,
         leaseOwner: null,
         leaseExpiresAt: null,
@@ -283,7 +299,7 @@ export async function buildAndQueue(
   }
   return move(
     delivery,
-    depsForMove,
+    deps,
     "ready",
     {
       kind: "ready",
@@ -293,8 +309,8 @@ export async function buildAndQueue(
       stateReason: null,
       orderName: input.order.name,
       request: JSON.stringify(built.body),
-      addressMatch: JSON.stringify(input.matchRecord),
-      nextAttemptAt: now(depsForMove),
+      addressMatch: JSON.stringify(record),
+      nextAttemptAt: now(deps),
     },
   );
 }

@@ -52,3 +52,19 @@ export async function recordGrantedScopes(shop: string, scopes: string[]): Promi
 }
 
 export type CourierEnvironment = "sandbox" | "production";
+
+export interface DeliveryOptions {
+  autoSend: boolean;
+  paymentCodeCod: string | null;
+  paymentCodePrepaid: string | null;
+  preparationMinutes: number;
+  notifyCustomer: boolean;
+}
+
+export async function saveDeliveryOptions(shop: string, options: DeliveryOptions): Promise<void> {
+  await prisma.shopSettings.upsert({
+    where: { shop },
+    create: { shop, ...options },
+    update: options,
+  });
+}

@@ -5,7 +5,9 @@ import {
   BlockStack,
   Button,
   Card,
+  Checkbox,
   ChoiceList,
+  FormLayout,
   InlineStack,
   Layout,
   Page,
@@ -22,6 +24,7 @@ import {
   refreshCourierMasterData,
   type ConnectionOutcome,
 } from "../services/courier-connection.server";
+import { getShopSettings, saveDeliveryOptions } from "../models/shop.server";
 import { authenticate } from "../shopify.server";
 
 const environmentField = z.enum(["sandbox", "production"], {
@@ -35,6 +38,26 @@ const settingsAction = z.discriminatedUnion("intent", [
     apiKey: z.string().optional(),
   }),
   z.object({ intent: z.literal("refresh-master-data") }),
+  z.object({
+    intent: z.literal("delivery-options"),
+    autoSend: z.literal("on").optional(),
+    notifyCustomer: z.literal("on").optional(),
+    paymentCodeCod: z
+      .string()
+      .trim()
+      .max(50, "Payment codes are at most 50 characters.")
+      .optional(),
+    paymentCodePrepaid: z
+      .string()
+      .trim()
+      .max(50, "Payment codes are at most 50 characters.")
+      .optional(),
+    preparationMinutes: z.coerce
+      .number({ error: "Preparation time must be a number of minutes." })
+      .int("Preparation time must be whole minutes.")
+      .min(0, "Preparation time cannot be negative.")
+      .max(10_080, "Preparation time is at most a week (10080 minutes)."),
+  }),
   z.object({ intent: z.literal("remove-key") }),
 ]);
 
@@ -42,7 +65,15 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const account = await getCourierAccount(session.shop);
   const masterData = await getCachedMasterData(session.shop, account.environment);
+  const settings = await getShopSettings(session.shop);
   return {
+    deliveryOptions: {
+      autoSend: settings?.autoSend ?? false,
+      notifyCustomer: settings?.notifyCustomer ?? true,
+      paymentCodeCod: settings?.paymentCodeCod ?? "",
+      paymentCodePrepaid: settings?.paymentCodePrepaid ?? "",
+      preparationMinutes: settings?.preparationMinutes ?? 120,
+    },
     courierEnvironment: account.environment,
     productionAvailable: Boolean(env().COURIER_PRODUCTION_URL),
     key: account.keyHint
@@ -61,7 +92,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   };
 };
 
-export type SettingsActionResult = ConnectionOutcome | { ok: true; removed: true };
+export type SettingsActionResult =
+  ConnectionOutcome | { ok: true; removed: true } | { ok: true; saved: "delivery-options" };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -81,6 +113,15 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       environment: form.courierEnvironment,
       apiKey: form.apiKey,
     });
+  } else if (form.intent === "delivery-options") {
+    await saveDeliveryOptions(session.shop, {
+      autoSend: form.autoSend === "on",
+      notifyCustomer: form.notifyCustomer === "on",
+      paymentCodeCod: form.paymentCodeCod || null,
+      paymentCodePrepaid: form.paymentCodePrepaid || null,
+      preparationMinutes: form.preparationMinutes,
+    });
+    outcome = { ok: true, saved: "delivery-options" };
   } else if (form.intent === "refresh-master-data") {
     outcome = await refreshCourierMasterData(session.shop);
   } else {
@@ -97,6 +138,7 @@ const dateTime = new Intl.DateTimeFormat("en-GB", {
 });
 
 function successMessage(result: Extract<SettingsActionResult, { ok: true }>): string {
+  if ("saved" in result) return "Delivery options saved.";
   if ("removed" in result)
     return "The API key was removed. Deliveries cannot be sent until you add one.";
   const where = result.environment === "production" ? "production" : "sandbox";
@@ -224,7 +266,82 @@ export default function Settings() {
             </BlockStack>
           </Card>
         </Layout.AnnotatedSection>
+        <DeliveryOptionsSection options={data.deliveryOptions} result={result} />
       </Layout>
     </Page>
+  );
+}
+
+function DeliveryOptionsSection(props: {
+  options: ReturnType<typeof useLoaderData<typeof loader>>["deliveryOptions"];
+  result: SettingsActionResult | undefined;
+}) {
+  const [options, setOptions] = useState(props.options);
+  const navigation = useNavigation();
+  const saving =
+    navigation.state !== "idle" && navigation.formData?.get("intent") === "delivery-options";
+  const saved = props.result?.ok && "saved" in props.result;
+  return (
+    <Layout.AnnotatedSection
+      title="Deliveries"
+      description="When fulfilled orders go to the courier, and how they are paid. The courier publishes no payment codes: use the ones it gave you."
+    >
+      <Card>
+        <Form method="post">
+          <input type="hidden" name="intent" value="delivery-options" />
+          <BlockStack gap="400">
+            {saved && <Banner tone="success">Delivery options saved.</Banner>}
+            <Checkbox
+              label="Send to the courier automatically when an order is fulfilled"
+              name="autoSend"
+              checked={options.autoSend}
+              onChange={(autoSend) => setOptions((o) => ({ ...o, autoSend }))}
+            />
+            <FormLayout>
+              <FormLayout.Group>
+                <TextField
+                  label="Payment code for cash on delivery"
+                  name="paymentCodeCod"
+                  value={options.paymentCodeCod}
+                  onChange={(paymentCodeCod) => setOptions((o) => ({ ...o, paymentCodeCod }))}
+                  autoComplete="off"
+                />
+                <TextField
+                  label="Payment code for prepaid orders"
+                  name="paymentCodePrepaid"
+                  value={options.paymentCodePrepaid}
+                  onChange={(paymentCodePrepaid) =>
+                    setOptions((o) => ({ ...o, paymentCodePrepaid }))
+                  }
+                  autoComplete="off"
+                />
+              </FormLayout.Group>
+              <TextField
+                label="Preparation time before pickup (minutes)"
+                name="preparationMinutes"
+                type="number"
+                min={0}
+                value={String(options.preparationMinutes)}
+                onChange={(value) =>
+                  setOptions((o) => ({ ...o, preparationMinutes: Number(value) }))
+                }
+                autoComplete="off"
+              />
+            </FormLayout>
+            <Checkbox
+              label="Let Shopify email the customer the tracking number"
+              name="notifyCustomer"
+              checked={options.notifyCustomer}
+              onChange={(notifyCustomer) => setOptions((o) => ({ ...o, notifyCustomer }))}
+            />
+            <div>
+              <Button submit loading={saving}>
+                Save delivery options
+              </Button>
+            </div>
+          </BlockStack>
+        </Form>
+      </Card>
+    </Layout.AnnotatedSection>
   );
 }

@@ -177,6 +177,36 @@ describe("the settings page's courier connection", () => {
     await expect(readCourierApiKey(other)).rejects.toThrow(/does not decrypt/);
   });
 
+  it("saves the delivery options, and explains a bad preparation time", async () => {
+    await installShop(shop);
+    const saved = await post({
+      intent: "delivery-options",
+      autoSend: "on",
+      paymentCodeCod: "COD",
+      paymentCodePrepaid: "PP",
+      preparationMinutes: "90",
+    });
+    expect(saved).toEqual({ status: 200, body: { ok: true, saved: "delivery-options" } });
+    const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(row).toMatchObject({
+      autoSend: true,
+      notifyCustomer: false,
+      paymentCodeCod: "COD",
+      paymentCodePrepaid: "PP",
+      preparationMinutes: 90,
+    });
+    const bad = await post({ intent: "delivery-options", preparationMinutes: "-5" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("Preparation time cannot be negative.");
+    expect(
+      (await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).preparationMinutes,
+    ).toBe(90);
+    expect((await load()).deliveryOptions).toMatchObject({
+      autoSend: true,
+      preparationMinutes: 90,
+    });
+  });
+
   it("needs a session token", async () => {
     const response = await callRoute(
       action,

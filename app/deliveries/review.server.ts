@@ -1,0 +1,172 @@
+import { z } from "zod";
+import { findArea, normalizeArabic } from "../addresses";
+import { rememberAreaSpelling } from "../models/area-overrides.server";
+import { getDelivery } from "../models/deliveries.server";
+import { getPickupLocation } from "../models/pickup-locations.server";
+import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
+import { loadCourierDirectory } from "../services/courier-directory.server";
+import { fetchDeliveryFulfillment } from "../shopify/fulfillments";
+import type { AdminGraphql } from "../shopify/graphql";
+import { kickDeliveryWorker } from "./runner.server";
+import { buildAndQueue } from "./worker.server";
+
+/** The merchant's answers: an address placed by hand, or "send again" after a rejection. */
+
+const text = z.string().trim().max(100).default("");
+export const addressFix = z.object({
+  deliveryId: z.string().min(1),
+  governanceId: z.coerce.number({ error: "Choose the governance." }).int("Choose the governance."),
+  areaId: z.coerce.number({ error: "Choose the area." }).int("Choose the area."),
+  block: text,
+  street: text,
+  avenue: text,
+  house: text,
+  building: text,
+  floor: text,
+  apartment: text,
+  remember: z.literal("on").optional(),
+});
+
+export type FixOutcome = { ok: true } | { ok: false; error: string };
+
+export async function fixDeliveryAddress(
+  shop: string,
+  admin: AdminGraphql,
+  form: Record<string, unknown>,
+): Promise<FixOutcome> {
+  const parsed = addressFix.safeParse(form);
+  if (!parsed.success)
+    return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid form." };
+  const fix = parsed.data;
+  const delivery = await getDelivery(shop, fix.deliveryId);
+  if (!delivery || delivery.state !== "needs_address") {
+    return { ok: false, error: "This delivery is no longer waiting for an address." };
+  }
+  const directory = await loadCourierDirectory(shop, delivery.environment as CourierEnvironment);
+  const area = directory?.areas.find((a) => a.id === fix.areaId);
+  if (!directory || !area || area.governanceId !== fix.governanceId) {
+    return { ok: false, error: "Choose an area of the chosen governance from the courier's list." };
+  }
+  const fulfillment = delivery.fulfillmentId
+    ? await fetchDeliveryFulfillment(admin, delivery.fulfillmentId)
+    : null;
+  if (!fulfillment) return { ok: false, error: "Shopify no longer has this fulfillment." };
+  const [settings, pickup] = await Promise.all([
+    getShopSettings(shop),
+    getPickupLocation(shop, fulfillment.locationId ?? delivery.locationId ?? ""),
+  ]);
+  if (!settings || !pickup) {
+    return {
+      ok: false,
+      error: "Confirm the pickup address of the location this order ships from first.",
+    };
+  }
+
+  const previous = delivery.addressMatch
+    ? (JSON.parse(delivery.addressMatch) as { overrideKey?: string })
+    : {};
+  const gazetteerArea = findArea(area.name) ?? findArea(normalizeArabic(area.name));
+  if (fix.remember && previous.overrideKey && gazetteerArea) {
+    await rememberAreaSpelling(shop, previous.overrideKey, {
+      governorate: gazetteerArea.governorateCode,
+      area: gazetteerArea.nameEn,
+    });
+  }
+  const queued = await buildAndQueue(
+    delivery,
+    { owner: null },
+    {
+      order: fulfillment.order,
+      settings,
+      pickup,
+      destination: {
+        governanceId: fix.governanceId,
+        areaId: fix.areaId,
+        parts: {
+          block: fix.block || null,
+          street: fix.street || null,
+          avenue: fix.avenue || null,
+          house: fix.house || null,
+          building: fix.building || null,
+          floor: fix.floor || null,
+          apartment: fix.apartment || null,
+          paci: null,
+        },
+      },
+      matchRecord: {
+        ...previous,
+        fixedByMerchant: true,
+        courier: { governanceId: fix.governanceId, areaId: fix.areaId },
+      },
+    },
+  );
+  if (queued?.state !== "ready") {
+    return { ok: false, error: queued?.stateReason ?? "The request could not be built." };
+  }
+  kickDeliveryWorker();
+  return { ok: true };
+}
+
+/**
+ * "Send again" after the courier rejected it or its outcome needed the merchant's decision: the
+ * request is built afresh from the order, settings and pickup address as they are now (the
+ * merchant may have fixed them), for the place decided before.
+ */
+export async function retryDelivery(
+  shop: string,
+  admin: AdminGraphql,
+  deliveryId: string,
+): Promise<FixOutcome> {
+  const delivery = await getDelivery(shop, deliveryId);
+  if (!delivery || !["rejected", "needs_review"].includes(delivery.state)) {
+    return {
+      ok: false,
+      error: "Only a rejected delivery, or one waiting for your decision, can be sent again.",
+    };
+  }
+  const previous = delivery.addressMatch
+    ? (JSON.parse(delivery.addressMatch) as {
+        courier?: { governanceId: number; areaId: number } | null;
+        parts?: Record<string, string | null>;
+      })
+    : {};
+  const fulfillment = delivery.fulfillmentId
+    ? await fetchDeliveryFulfillment(admin, delivery.fulfillmentId)
+    : null;
+  if (!fulfillment) return { ok: false, error: "Shopify no longer has this fulfillment." };
+  const [settings, pickup] = await Promise.all([
+    getShopSettings(shop),
+    getPickupLocation(shop, fulfillment.locationId ?? delivery.locationId ?? ""),
+  ]);
+  if (!settings || !pickup || !previous.courier) {
+    return { ok: false, error: "Confirm the pickup address and the delivery address first." };
+  }
+  const parts = previous.parts ?? {};
+  const queued = await buildAndQueue(
+    delivery,
+    { owner: null },
+    {
+      order: fulfillment.order,
+      settings,
+      pickup,
+      destination: {
+        ...previous.courier,
+        parts: {
+          block: parts.block ?? null,
+          street: parts.street ?? null,
+          avenue: parts.avenue ?? null,
+          house: parts.house ?? null,
+          building: parts.building ?? null,
+          floor: parts.floor ?? null,
+          apartment: parts.apartment ?? null,
+          paci: parts.paci ?? null,
+        },
+      },
+      matchRecord: previous,
+    },
+  );
+  if (queued?.state !== "ready")
+    return { ok: false, error: queued?.stateReason ?? "The request could not be built." };
+  kickDeliveryWorker();
+  return { ok: true };
+}

@@ -1,0 +1,151 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  InlineStack,
+  Layout,
+  Page,
+  Text,
+} from "@shopify/polaris";
+import { retryDelivery } from "../deliveries/review.server";
+import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
+import { getDelivery } from "../models/deliveries.server";
+import { authenticate } from "../shopify.server";
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const delivery = await getDelivery(session.shop, params.id ?? "");
+  if (!delivery) throw new Response("No such delivery in this shop.", { status: 404 });
+  const orderNumericId = delivery.orderId.split("/").pop();
+  return {
+    delivery: {
+      id: delivery.id,
+      orderName: delivery.orderName,
+      orderAdminPath: `shopify://admin/orders/${orderNumericId}`,
+      state: delivery.state as DeliveryState,
+      stateReason: delivery.stateReason,
+      reference: delivery.reference,
+      environment: delivery.environment,
+      courierOrderId: delivery.courierOrderId,
+      courierOrderNumber: delivery.courierOrderNumber,
+      courierStatus: delivery.courierStatus,
+      trackingUrl: delivery.trackingUrl,
+      attempts: delivery.attempts,
+      lastError: delivery.lastError,
+      request: delivery.request ? (JSON.parse(delivery.request) as unknown) : null,
+    },
+    events: delivery.events.map((e) => ({
+      id: e.id,
+      at: e.at.toISOString(),
+      kind: e.kind,
+      message: e.message,
+    })),
+  };
+};
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const { session, admin } = await authenticate.admin(request);
+  const outcome = await retryDelivery(session.shop, admin, params.id ?? "");
+  return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
+};
+
+const when = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "medium",
+  timeZone: "Asia/Kuwait",
+});
+
+export default function DeliveryPage() {
+  const { delivery, events } = useLoaderData<typeof loader>();
+  const result = useActionData<{ ok: boolean; error?: string }>();
+  const canRetry = delivery.state === "rejected" || delivery.state === "needs_review";
+  return (
+    <Page
+      title={`Delivery for ${delivery.orderName ?? "order"}`}
+      backAction={{ url: "/app/deliveries" }}
+      titleMetadata={<Badge>{STATE_LABELS[delivery.state]}</Badge>}
+      secondaryActions={[
+        { content: "Open the order in Shopify", url: delivery.orderAdminPath, target: "_top" },
+      ]}
+    >
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {result?.error && <Banner tone="critical">{result.error}</Banner>}
+            {result?.ok && <Banner tone="success">Sent again.</Banner>}
+            {delivery.stateReason && (
+              <Banner tone={canRetry || delivery.state === "needs_address" ? "warning" : "info"}>
+                {delivery.stateReason}
+              </Banner>
+            )}
+            {canRetry && (
+              <Form method="post">
+                <Button submit variant="primary">
+                  Send again
+                </Button>
+              </Form>
+            )}
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  Timeline
+                </Text>
+                {events.map((event) => (
+                  <InlineStack key={event.id} gap="300" wrap={false}>
+                    <Box minWidth="170px">
+                      <Text as="span" tone="subdued">
+                        {when.format(new Date(event.at))}
+                      </Text>
+                    </Box>
+                    <Text as="span">{event.message}</Text>
+                  </InlineStack>
+                ))}
+              </BlockStack>
+            </Card>
+            {delivery.request !== null && (
+              <Card>
+                <BlockStack gap="200">
+                  <Text as="h2" variant="headingMd">
+                    Request sent to the courier
+                  </Text>
+                  <pre style={{ whiteSpace: "pre-wrap", fontSize: 12, margin: 0 }}>
+                    {JSON.stringify(delivery.request, null, 2)}
+                  </pre>
+                </BlockStack>
+              </Card>
+            )}
+          </BlockStack>
+        </Layout.Section>
+        <Layout.Section variant="oneThird">
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                Courier
+              </Text>
+              <Text as="p">Order number: {delivery.courierOrderNumber ?? "not yet"}</Text>
+              <Text as="p">Status at the courier: {delivery.courierStatus ?? "—"}</Text>
+              <Text as="p">Environment: {delivery.environment}</Text>
+              <Text as="p">Reference: {delivery.reference}</Text>
+              <Text as="p">Attempts: {delivery.attempts}</Text>
+              {delivery.lastError && (
+                <Text as="p" tone="critical">
+                  Last error: {delivery.lastError}
+                </Text>
+              )}
+              {delivery.trackingUrl && (
+                <Button url={delivery.trackingUrl} target="_blank" variant="plain">
+                  Tracking page
+                </Button>
+              )}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}

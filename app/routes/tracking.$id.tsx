@@ -1,0 +1,66 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import prisma from "../db.server";
+import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
+
+/**
+ * The public tracking page behind the URL on the Shopify fulfillment. The id is unguessable
+ * (cuid); the page shows the parcel's progress only — no name, address or phone.
+ */
+export const loader = async ({ params }: LoaderFunctionArgs) => {
+  const delivery = await prisma.delivery.findUnique({
+    where: { id: params.id ?? "" },
+    select: {
+      state: true,
+      courierOrderNumber: true,
+      events: { select: { at: true, message: true, kind: true }, orderBy: { at: "asc" } },
+    },
+  });
+  if (!delivery?.courierOrderNumber)
+    throw new Response("Unknown tracking number.", { status: 404 });
+  return {
+    number: delivery.courierOrderNumber,
+    state: STATE_LABELS[delivery.state as DeliveryState] ?? delivery.state,
+    steps: delivery.events
+      .filter((e) => ["created", "reconciled", "tracking", "status"].includes(e.kind))
+      .map((e) => ({
+        at: e.at.toISOString(),
+        message: e.kind === "tracking" ? "Handed to the courier." : e.message,
+      })),
+  };
+};
+
+export const meta: MetaFunction = () => [
+  { title: "Parcel tracking" },
+  { name: "robots", content: "noindex" },
+];
+
+const when = new Intl.DateTimeFormat("en-GB", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "Asia/Kuwait",
+});
+
+export default function Tracking() {
+  const { number, state, steps } = useLoaderData<typeof loader>();
+  return (
+    <main
+      style={{
+        fontFamily: "system-ui, sans-serif",
+        maxWidth: 560,
+        margin: "40px auto",
+        padding: "0 16px",
+      }}
+    >
+      <h1 style={{ fontSize: 22 }}>Parcel {number}</h1>
+      <p style={{ fontSize: 18 }}>{state}</p>
+      <ol>
+        {steps.map((step) => (
+          <li key={step.at + step.message}>
+            {when.format(new Date(step.at))}: {step.message}
+          </li>
+        ))}
+      </ol>
+    </main>
+  );
+}

@@ -1,0 +1,248 @@
+import { describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import {
+  action as reviewAction,
+  loader as reviewLoader,
+} from "../../app/routes/app.address-review";
+import {
+  action as deliveryAction,
+  loader as deliveryLoader,
+} from "../../app/routes/app.deliveries.$id";
+import { loader as listLoader } from "../../app/routes/app.deliveries._index";
+import { loader as trackingLoader } from "../../app/routes/tracking.$id";
+import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
+import { setUpCourierSandbox } from "../support/courier-sandbox";
+import {
+  fulfillmentPayload,
+  programShopify,
+  readyShop,
+  testWorker,
+  type FakeOrder,
+} from "../support/pipeline";
+import {
+  adminFetchRequest,
+  APP_URL,
+  callRoute,
+  installShop,
+  shopDomain,
+  webhookRequest,
+} from "../support/shopify";
+
+const shop = shopDomain("review");
+const sandbox = setUpCourierSandbox();
+
+const unclear: FakeOrder = {
+  fulfillmentNumber: 7001,
+  orderNumber: 3001,
+  city: "Kuwait",
+  address1: "near the big mosque blk 3 st 5 house 9",
+};
+
+async function receive(order: FakeOrder) {
+  await callRoute(
+    fulfillmentsCreate,
+    webhookRequest({ topic: "fulfillments/create", shop, payload: fulfillmentPayload(order) }),
+  );
+}
+
+describe("the address review queue", () => {
+  it("shows what the customer typed, takes the merchant's answer, and remembers the spelling", async () => {
+    const { directory } = await readyShop(shop);
+    const again = { ...unclear, fulfillmentNumber: 7002, orderNumber: 3002 };
+    programShopify([unclear, again]);
+    await receive(unclear);
+    await testWorker().drain();
+    expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe(
+      "needs_address",
+    );
+
+    const page = await (
+      await callRoute(reviewLoader, await adminFetchRequest(shop, "/app/address-review"))
+    ).json();
+    expect(page.queue).toHaveLength(1);
+    expect(page.queue[0].typed).toContain("near the big mosque blk 3 st 5 house 9");
+    expect(page.governances.length).toBe(6);
+
+    const mishref = directory.areas.find(
+      (a) => a.name.includes("مشرف") && !a.name.includes("مبارك"),
+    )!;
+    const response = await callRoute(
+      reviewAction,
+      await adminFetchRequest(shop, "/app/address-review", {
+        form: {
+          deliveryId: page.queue[0].id,
+          governanceId: String(mishref.governanceId),
+          areaId: String(mishref.id),
+          block: "3",
+          street: "5",
+          house: "9",
+          remember: "on",
+        },
+      }),
+    );
+    expect(response.status).toBe(200);
+    await testWorker().drain();
+    const fixed = await prisma.delivery.findFirstOrThrow({
+      where: { shop, orderId: "gid://shopify/Order/3001" },
+    });
+    expect(fixed.state).toBe("created");
+    expect(JSON.parse(fixed.request!).deliveryAddress).toMatchObject({
+      areaId: mishref.id,
+      block: "3",
+      house: "9",
+    });
+    expect(await prisma.areaOverride.count({ where: { shop } })).toBe(1);
+
+    // The same spelling again: placed by the remembered answer, no question asked.
+    await receive(again);
+    await testWorker().drain();
+    const second = await prisma.delivery.findFirstOrThrow({
+      where: { shop, orderId: "gid://shopify/Order/3002" },
+    });
+    expect(second.state).toBe("created");
+    expect(JSON.parse(second.addressMatch!).reasons.join(" ")).toMatch(/remembered/i);
+  });
+
+  it("refuses an area outside the chosen governance and keeps the delivery waiting", async () => {
+    const { directory } = await readyShop(shop);
+    programShopify([unclear]);
+    await receive(unclear);
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    const [first, second] = directory.governances;
+    const wrongArea = directory.areas.find((a) => a.governanceId === second!.id)!;
+    const response = await callRoute(
+      reviewAction,
+      await adminFetchRequest(shop, "/app/address-review", {
+        form: {
+          deliveryId: delivery.id,
+          governanceId: String(first!.id),
+          areaId: String(wrongArea.id),
+        },
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatch(/chosen governance/);
+    expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe(
+      "needs_address",
+    );
+  });
+});
+
+describe("the deliveries pages", () => {
+  it("list those needing attention first, filter by state and search by order", async () => {
+    await readyShop(shop);
+    const good = {
+      ...unclear,
+      fulfillmentNumber: 7010,
+      orderNumber: 3010,
+      city: "Salmiya",
+      address1: "Block 1 Street 2 House 3",
+      provinceCode: "KW-HA",
+    };
+    programShopify([unclear, good]);
+    await receive(good);
+    await receive(unclear);
+    await testWorker().drain();
+    const list = await (
+      await callRoute(listLoader, await adminFetchRequest(shop, "/app/deliveries"))
+    ).json();
+    expect(list.deliveries.map((d: { state: string }) => d.state)).toEqual([
+      "needs_address",
+      "created",
+    ]);
+    const attention = await (
+      await callRoute(listLoader, await adminFetchRequest(shop, "/app/deliveries?state=attention"))
+    ).json();
+    expect(attention.total).toBe(1);
+    const searched = await (
+      await callRoute(listLoader, await adminFetchRequest(shop, "/app/deliveries?q=3010"))
+    ).json();
+    expect(searched.deliveries.map((d: { orderName: string }) => d.orderName)).toEqual(["#3010"]);
+  });
+
+  it("show a delivery's timeline to its shop only", async () => {
+    await readyShop(shop);
+    const good = {
+      ...unclear,
+      city: "Salmiya",
+      address1: "Block 1 Street 2 House 3",
+      provinceCode: "KW-HA",
+    };
+    programShopify([good]);
+    await receive(good);
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    const page = await (
+      await callRoute(
+        deliveryLoader,
+        await adminFetchRequest(shop, `/app/deliveries/${delivery.id}`),
+        { id: delivery.id },
+      )
+    ).json();
+    expect(page.delivery.courierOrderNumber).toBe(delivery.courierOrderNumber);
+    expect(page.events.map((e: { kind: string }) => e.kind)).toContain("tracking");
+
+    const other = shopDomain("someone-else");
+    await installShop(other);
+    const foreign = await callRoute(
+      deliveryLoader,
+      await adminFetchRequest(other, `/app/deliveries/${delivery.id}`),
+      { id: delivery.id },
+    );
+    expect(foreign.status).toBe(404);
+  });
+
+  it("send a rejected delivery again once the merchant fixed the cause", async () => {
+    await readyShop(shop);
+    const good = {
+      ...unclear,
+      city: "Salmiya",
+      address1: "Block 1 Street 2 House 3",
+      provinceCode: "KW-HA",
+    };
+    programShopify([good]);
+    sandbox().faults.add({ endpoint: "createOrder", kind: "error", status: 400 });
+    await receive(good);
+    await testWorker().drain();
+    const rejected = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(rejected.state).toBe("rejected");
+    const response = await callRoute(
+      deliveryAction,
+      await adminFetchRequest(shop, `/app/deliveries/${rejected.id}`, { form: {} }),
+      { id: rejected.id },
+    );
+    expect(response.status).toBe(200);
+    await testWorker().drain();
+    expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("created");
+    expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("the public tracking page shows progress without personal data", async () => {
+    await readyShop(shop);
+    const good = {
+      ...unclear,
+      city: "Salmiya",
+      address1: "Block 1 Street 2 House 3",
+      provinceCode: "KW-HA",
+    };
+    programShopify([good]);
+    await receive(good);
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    const response = await callRoute(
+      trackingLoader,
+      new Request(new URL(`/tracking/${delivery.id}`, APP_URL)),
+      { id: delivery.id },
+    );
+    const text = JSON.stringify(await response.json());
+    expect(text).toContain(delivery.courierOrderNumber!);
+    expect(text).not.toMatch(/Fatima|9999|Salmiya|Block 1/);
+    const missing = await callRoute(
+      trackingLoader,
+      new Request(new URL("/tracking/nope", APP_URL)),
+      { id: "nope" },
+    );
+    expect(missing.status).toBe(404);
+  });
+});
