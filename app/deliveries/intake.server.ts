@@ -3,6 +3,7 @@ import { recordDelivery } from "../models/deliveries.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings } from "../models/shop.server";
 import { deliveryReference } from "./request";
+import { attachToSentIntent } from "./send.server";
 
 /** The fields of Shopify's fulfillments/create webhook the app reads (REST shape). */
 export const fulfillmentWebhook = z.object({
@@ -38,6 +39,11 @@ export async function receiveFulfillment(
   const settings = await getShopSettings(shop);
   if (!settings || settings.uninstalledAt)
     return { state: "ignored", reason: "shop not installed", duplicate: false };
+  const orderId = `gid://shopify/Order/${payload.order_id}`;
+  // A fulfillment the app made itself ("Send to courier") belongs to the row written before it.
+  if (await attachToSentIntent(shop, orderId, payload.admin_graphql_api_id)) {
+    return { state: "pending", duplicate: true };
+  }
   const locationId = payload.location_id ? `gid://shopify/Location/${payload.location_id}` : null;
   const country = payload.destination?.country_code?.toUpperCase() ?? null;
 
@@ -58,7 +64,7 @@ export async function receiveFulfillment(
 
   const { delivery, created } = await recordDelivery({
     shop,
-    orderId: `gid://shopify/Order/${payload.order_id}`,
+    orderId,
     orderName: payload.name?.replace(/\.\d+$/, "") ?? null,
     fulfillmentId: payload.admin_graphql_api_id,
     locationId,
