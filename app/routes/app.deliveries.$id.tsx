@@ -12,6 +12,7 @@ import {
   Page,
   Text,
 } from "@shopify/polaris";
+import { cancelDelivery } from "../deliveries/cancel.server";
 import { retryDelivery } from "../deliveries/review.server";
 import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
 import { getDelivery } from "../models/deliveries.server";
@@ -50,7 +51,11 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session, admin } = await authenticate.admin(request);
-  const outcome = await retryDelivery(session.shop, admin, params.id ?? "");
+  const intent = (await request.formData()).get("intent");
+  const outcome =
+    intent === "cancel"
+      ? await cancelDelivery(session.shop, params.id ?? "", "cancelled by the merchant in the app")
+      : await retryDelivery(session.shop, admin, params.id ?? "");
   return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
 };
 
@@ -64,6 +69,7 @@ export default function DeliveryPage() {
   const { delivery, events } = useLoaderData<typeof loader>();
   const result = useActionData<{ ok: boolean; error?: string }>();
   const canRetry = delivery.state === "rejected" || delivery.state === "needs_review";
+  const canCancel = !["cancelled", "skipped", "delivered", "returned"].includes(delivery.state);
   return (
     <Page
       title={`Delivery for ${delivery.orderName ?? "order"}`}
@@ -77,19 +83,30 @@ export default function DeliveryPage() {
         <Layout.Section>
           <BlockStack gap="400">
             {result?.error && <Banner tone="critical">{result.error}</Banner>}
-            {result?.ok && <Banner tone="success">Sent again.</Banner>}
+            {result?.ok && <Banner tone="success">Done.</Banner>}
             {delivery.stateReason && (
               <Banner tone={canRetry || delivery.state === "needs_address" ? "warning" : "info"}>
                 {delivery.stateReason}
               </Banner>
             )}
-            {canRetry && (
-              <Form method="post">
-                <Button submit variant="primary">
-                  Send again
-                </Button>
-              </Form>
-            )}
+            <InlineStack gap="300">
+              {canRetry && (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="retry" />
+                  <Button submit variant="primary">
+                    Send again
+                  </Button>
+                </Form>
+              )}
+              {canCancel && (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="cancel" />
+                  <Button submit tone="critical">
+                    Cancel delivery
+                  </Button>
+                </Form>
+              )}
+            </InlineStack>
             <Card>
               <BlockStack gap="300">
                 <Text as="h2" variant="headingMd">
