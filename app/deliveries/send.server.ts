@@ -14,6 +14,7 @@ import {
   fulfillFulfillmentOrder,
   type SendableOrder,
 } from "../shopify/orders";
+import { BULK_LIMIT } from "./limits";
 import { DEFAULT_WEIGHT_KG } from "./request";
 import { kickDeliveryWorker } from "./runner.server";
 
@@ -23,6 +24,8 @@ import { kickDeliveryWorker } from "./runner.server";
  * before the fulfillment exists, so the fulfillments/create webhook that follows finds it
  * instead of recording a second delivery.
  */
+export { BULK_LIMIT };
+
 export type SendOutcome =
   | { orderId: string; orderName: string | null; ok: true; deliveryId: string }
   | {
@@ -31,8 +34,6 @@ export type SendOutcome =
       ok: false;
       error: string;
     };
-
-export const BULK_LIMIT = 250;
 
 export async function sendOrdersToCourier(
   shop: string,

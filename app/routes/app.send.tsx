@@ -21,8 +21,8 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { z } from "zod";
+import { BULK_LIMIT } from "../deliveries/limits";
 import {
-  BULK_LIMIT,
   quoteOrder,
   sendOrdersToCourier,
   type QuoteOutcome,
