@@ -11,6 +11,7 @@ import {
 import { listAreaOverrides } from "../models/area-overrides.server";
 import {
   claimDueDeliveries,
+  getDeliveryRow,
   releaseLease,
   StaleDeliveryError,
   transition,
@@ -100,8 +101,7 @@ export type Actor = { owner: string | null; now?: () => Date };
 const now = (deps: Actor) => deps.now?.() ?? new Date();
 
 async function reload(delivery: Delivery): Promise<Delivery> {
-  const { default: prisma } = await import("../db.server");
-  return prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+  return getDeliveryRow(delivery.shop, delivery.id);
 }
 
 async function move(

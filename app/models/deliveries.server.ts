@@ -202,6 +202,10 @@ export async function addDeliveryEvent(
   await prisma.deliveryEvent.create({ data: { shop, deliveryId, kind, message, at } });
 }
 
+export async function getDeliveryRow(shop: string, id: string): Promise<Delivery> {
+  return prisma.delivery.findFirstOrThrow({ where: { shop, id } });
+}
+
 export async function getDelivery(shop: string, id: string): Promise<DeliveryWithEvents | null> {
   return prisma.delivery.findFirst({
     where: { shop, id },
