@@ -1,0 +1,57 @@
+export {
+  ALL_STANDIN_SCOPES,
+  startShopifyStandIn,
+  type ShopifyStandIn,
+  type ShopifyStandInOptions,
+} from "./server";
+export { ShopifyStandInStore, StandInError, type ShopifyStandInStoreOptions } from "./store";
+export {
+  FULFILLMENT_EVENT_STATUSES,
+  ORDER_CANCEL_REASONS,
+  STANDIN_API_VERSION,
+  WEBHOOK_TOPICS,
+  weightInGrams,
+  type FulfillOptions,
+  type FulfillmentEventInput,
+  type FulfillmentEventStatus,
+  type GraphqlOperationRecord,
+  type LineItemInput,
+  type LocationInput,
+  type OrderInput,
+  type StandInAddress,
+  type StandInFulfillment,
+  type StandInFulfillmentEvent,
+  type StandInFulfillmentOrder,
+  type StandInLineItem,
+  type StandInLocation,
+  type StandInOrder,
+  type StandInTrackingInfo,
+  type StoreEvent,
+  type TrackingInput,
+  type UserErrorRecord,
+  type WebhookTopic,
+} from "./records";
+export {
+  AdminGraphqlApi,
+  adminSchema,
+  type AdminGraphqlReply,
+  type AdminGraphqlRequest,
+  type CostLimits,
+  type ThrottleStatus,
+} from "./graphql";
+export {
+  HMAC_HEADER,
+  signWebhookBody,
+  WEBHOOK_ID_HEADER,
+  WebhookSender,
+  webhookPayload,
+  type OutgoingWebhook,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookTransport,
+} from "./webhooks";
+export { signSessionToken, StandInAuth, verifySessionToken, type IssuedAccessToken } from "./auth";
+export { routeShopifyToStandIn, type RouteShopifyOptions } from "./redirect";
+export { seedDemoStore } from "./demo-data";
+export { subscriptionsFromAppToml, type AppSubscriptions } from "./subscriptions";
+export { gid, parseGid } from "./ids";

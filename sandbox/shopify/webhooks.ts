@@ -1,0 +1,452 @@
+import { createHmac, randomUUID } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
+import { gid } from "./ids";
+import { fromMinor } from "./money";
+import type { ShopifyStandInStore } from "./store";
+import {
+  weightInGrams,
+  WEBHOOK_TOPICS,
+  type StandInAddress,
+  type StandInFulfillment,
+  type StandInLineItem,
+  type StandInOrder,
+  type StoreEvent,
+  type WebhookTopic,
+} from "./records";
+
+/** One HTTP request the stand-in sends to the app. */
+export interface OutgoingWebhook {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends one webhook and resolves with the receiver's HTTP status; rejects when unreachable. */
+export type WebhookTransport = (webhook: OutgoingWebhook) => Promise<{ status: number }>;
+
+export interface WebhookAttempt {
+  at: string;
+  /** The receiver's status, or null when it could not be reached or timed out. */
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface WebhookDelivery {
+  seq: number;
+  topic: WebhookTopic;
+  /** `X-Shopify-Webhook-Id`: the same on every retry and redelivery of one webhook. */
+  webhookId: string;
+  /** `X-Shopify-Event-Id`: the event that caused it. */
+  eventId: string;
+  triggeredAt: string;
+  /** Where it went; null when the stand-in has no app URL and no transport. */
+  url: string | null;
+  headers: Record<string, string>;
+  body: string;
+  payload: unknown;
+  /** The webhook id this delivery repeats (a redelivery), or null for the first delivery. */
+  redeliveryOf: string | null;
+  state: "pending" | "delivered" | "failed" | "unsent";
+  attempts: WebhookAttempt[];
+}
+
+export interface WebhookSenderOptions {
+  store: ShopifyStandInStore;
+  /** The app's API secret: the HMAC key. */
+  apiSecret: string;
+  apiVersion: string;
+  /** Deliveries go to `${appUrl}${path(topic)}`. */
+  appUrl?: string | null;
+  /** The topics the app subscribed to (default all the stand-in sends). */
+  topics?: readonly WebhookTopic[];
+  /** The path (or full URL) for a topic (default `/webhooks/<topic>`); see `subscriptionsFromAppToml`. */
+  path?: (topic: WebhookTopic) => string;
+  /** Default: an HTTP(S) POST with a 5 s timeout. */
+  transport?: WebhookTransport;
+  /** Attempts per delivery, the first included (default 4). */
+  attempts?: number;
+  /** Wait before the first retry; doubles after each (default 100 ms). */
+  retryDelayMs?: number;
+  timeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export const HMAC_HEADER = "X-Shopify-Hmac-Sha256";
+export const WEBHOOK_ID_HEADER = "X-Shopify-Webhook-Id";
+
+/** Base64 HMAC-SHA256 of the raw body under the app's secret, as Shopify signs webhooks. */
+export function signWebhookBody(body: string | Buffer, apiSecret: string): string {
+  return createHmac("sha256", apiSecret).update(body).digest("base64");
+}
+
+/**
+ * Delivers the store's events to the app as Shopify does: a signed JSON POST per subscribed topic,
+ * retried with exponential backoff on a non-2xx reply or no reply at all, then given up. Deliveries
+ * run independently, so like Shopify's they may arrive out of order.
+ */
+export class WebhookSender {
+  readonly deliveries: WebhookDelivery[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly options: Required<Omit<WebhookSenderOptions, "appUrl" | "transport" | "log">> &
+    Pick<WebhookSenderOptions, "appUrl" | "transport" | "log">;
+  private seq = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(options: WebhookSenderOptions) {
+    this.options = {
+      topics: WEBHOOK_TOPICS,
+      path: (topic) => `/webhooks/${topic}`,
+      attempts: 4,
+      retryDelayMs: 100,
+      timeoutMs: 5000,
+      ...options,
+    };
+    this.unsubscribe = options.store.onEvent((event) => {
+      this.send(event);
+    });
+  }
+
+  /** Turns a store event into a delivery (null when the app did not subscribe to its topic). */
+  send(event: StoreEvent): WebhookDelivery | null {
+    if (!this.options.topics.includes(event.topic)) return null;
+    const payload = webhookPayload(this.options.store, event);
+    const body = JSON.stringify(payload);
+    const webhookId = randomUUID();
+    const triggeredAt = event.at.toISOString();
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json",
+      "User-Agent": "Shopify-Captain-Hook",
+      "X-Shopify-Topic": event.topic,
+      [HMAC_HEADER]: signWebhookBody(body, this.options.apiSecret),
+      "X-Shopify-Shop-Domain": this.options.store.shop.domain,
+      "X-Shopify-API-Version": this.options.apiVersion,
+      [WEBHOOK_ID_HEADER]: webhookId,
+      "X-Shopify-Triggered-At": triggeredAt,
+      "X-Shopify-Event-Id": randomUUID(),
+    };
+    const delivery = this.record({
+      topic: event.topic,
+      webhookId,
+      headers,
+      body,
+      payload,
+      redeliveryOf: null,
+    });
+    this.start(delivery);
+    return delivery;
+  }
+
+  /**
+   * Sends a webhook again, `times` times (default 1), one after another or all at once: same body,
+   * same signature, same webhook id, as Shopify's retries and manual redeliveries are.
+   */
+  async redeliver(
+    webhookId: string,
+    { times = 1, concurrent = false }: { times?: number; concurrent?: boolean } = {},
+  ): Promise<WebhookDelivery[]> {
+    const original = this.deliveries.find(
+      (d) => d.webhookId === webhookId && d.redeliveryOf === null,
+    );
+    if (!original) throw new Error(`No webhook ${webhookId} to redeliver`);
+    const copies = Array.from({ length: times }, () =>
+      this.record({ ...original, redeliveryOf: webhookId }),
+    );
+    if (concurrent) {
+      await Promise.all(copies.map((copy) => this.start(copy)));
+    } else {
+      for (const copy of copies) await this.start(copy);
+    }
+    return copies;
+  }
+
+  /** Resolves once every delivery started so far has succeeded or been given up. */
+  async flush(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /** Deliveries of one topic, first deliveries only unless `withRedeliveries`. */
+  of(topic: WebhookTopic, withRedeliveries = false): WebhookDelivery[] {
+    return this.deliveries.filter(
+      (d) => d.topic === topic && (withRedeliveries || d.redeliveryOf === null),
+    );
+  }
+
+  /** Stops listening to the store. */
+  detach(): void {
+    this.unsubscribe();
+  }
+
+  private record(
+    fields: Pick<
+      WebhookDelivery,
+      "topic" | "webhookId" | "headers" | "body" | "payload" | "redeliveryOf"
+    >,
+  ): WebhookDelivery {
+    const path = this.options.path(fields.topic);
+    // A subscription's uri may be a full URL of its own, or a path on the app.
+    const destination = /^https?:\/\//.test(path)
+      ? path
+      : this.options.appUrl || this.options.transport
+        ? `${(this.options.appUrl ?? "").replace(/\/+$/, "")}${path}`
+        : null;
+    const delivery: WebhookDelivery = {
+      seq: ++this.seq,
+      topic: fields.topic,
+      webhookId: fields.webhookId,
+      eventId: fields.headers["X-Shopify-Event-Id"] ?? "",
+      triggeredAt: fields.headers["X-Shopify-Triggered-At"] ?? "",
+      url: destination,
+      headers: fields.headers,
+      body: fields.body,
+      payload: fields.payload,
+      redeliveryOf: fields.redeliveryOf,
+      state: destination ? "pending" : "unsent",
+      attempts: [],
+    };
+    this.deliveries.push(delivery);
+    return delivery;
+  }
+
+  private start(delivery: WebhookDelivery): Promise<void> {
+    if (delivery.url === null) return Promise.resolve();
+    const running = this.deliver(delivery, delivery.url).finally(() =>
+      this.inFlight.delete(running),
+    );
+    this.inFlight.add(running);
+    return running;
+  }
+
+  private async deliver(delivery: WebhookDelivery, url: string): Promise<void> {
+    const transport =
+      this.options.transport ?? ((w: OutgoingWebhook) => post(w, this.options.timeoutMs));
+    for (let attempt = 0; attempt < this.options.attempts; attempt++) {
+      if (attempt > 0) await sleep(this.options.retryDelayMs * 2 ** (attempt - 1));
+      const started = performance.now();
+      const at = new Date().toISOString();
+      let status: number | null = null;
+      let error: string | null = null;
+      try {
+        status = (await transport({ url, headers: delivery.headers, body: delivery.body })).status;
+      } catch (caught) {
+        error = caught instanceof Error ? caught.message : String(caught);
+      }
+      delivery.attempts.push({
+        at,
+        status,
+        error,
+        durationMs: Math.round(performance.now() - started),
+      });
+      this.options.log?.(
+        `webhook ${delivery.topic} ${delivery.webhookId} attempt ${attempt + 1}: ${status ?? error}`,
+      );
+      // Shopify counts only a 2xx as delivered; it does not follow redirects.
+      if (status !== null && status >= 200 && status < 300) {
+        delivery.state = "delivered";
+        return;
+      }
+    }
+    delivery.state = "failed";
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function post(webhook: OutgoingWebhook, timeoutMs: number): Promise<{ status: number }> {
+  const url = new URL(webhook.url);
+  const transport = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = transport.request(
+      url,
+      {
+        method: "POST",
+        headers: { ...webhook.headers, "Content-Length": String(Buffer.byteLength(webhook.body)) },
+        timeout: timeoutMs,
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve({ status: response.statusCode ?? 0 }));
+      },
+    );
+    request.on("timeout", () => request.destroy(new Error(`no reply within ${timeoutMs} ms`)));
+    request.on("error", reject);
+    request.end(webhook.body);
+  });
+}
+
+// --- Payloads in the REST shape Shopify's webhooks use ---------------------------------------------
+
+/** "2026-10-01T12:30:00+03:00": REST payloads give times in the shop's zone (Asia/Kuwait). */
+export function shopTime(date: Date | null): string | null {
+  if (!date) return null;
+  return new Date(date.getTime() + 3 * 3600_000).toISOString().replace(/\.\d{3}Z$/, "+03:00");
+}
+
+/** The JSON body Shopify would send for the event, as of the moment it happened. */
+export function webhookPayload(
+  store: ShopifyStandInStore,
+  event: StoreEvent,
+): Record<string, unknown> {
+  if (event.topic === "fulfillments/create" || event.topic === "fulfillments/update") {
+    return restFulfillment(store, event.order, event.fulfillment);
+  }
+  return restOrder(store, event.order);
+}
+
+function price(amount: string, currency: string) {
+  const money = { amount, currency_code: currency };
+  return { shop_money: money, presentment_money: money };
+}
+
+function restAddress(address: StandInAddress | null) {
+  if (!address) return null;
+  return {
+    first_name: address.firstName,
+    address1: address.address1,
+    phone: address.phone,
+    city: address.city,
+    zip: address.zip,
+    province: address.province,
+    country: address.country,
+    last_name: address.lastName,
+    address2: address.address2,
+    company: address.company,
+    latitude: address.latitude,
+    longitude: address.longitude,
+    name: [address.firstName, address.lastName].filter(Boolean).join(" "),
+    country_code: address.countryCode,
+    province_code: address.provinceCode,
+  };
+}
+
+function restLineItem(
+  store: ShopifyStandInStore,
+  order: StandInOrder,
+  item: StandInLineItem,
+  quantity = item.quantity,
+) {
+  const fulfilled = store.fulfilledQuantity(order, item.id);
+  const zero = fromMinor(0, order.currencyCode);
+  return {
+    id: item.id,
+    admin_graphql_api_id: gid("LineItem", item.id),
+    variant_id: item.variantId,
+    product_id: null,
+    title: item.title,
+    variant_title: item.variantTitle,
+    name: item.variantTitle ? `${item.title} - ${item.variantTitle}` : item.title,
+    sku: item.sku,
+    vendor: item.vendor,
+    quantity,
+    current_quantity: item.quantity,
+    price: item.price,
+    price_set: price(item.price, order.currencyCode),
+    grams: weightInGrams(item.weight),
+    requires_shipping: item.requiresShipping,
+    taxable: true,
+    gift_card: false,
+    product_exists: false,
+    fulfillment_service: "manual",
+    fulfillment_status: fulfilled >= item.quantity ? "fulfilled" : fulfilled > 0 ? "partial" : null,
+    fulfillable_quantity: order.cancelledAt ? 0 : Math.max(0, item.quantity - fulfilled),
+    variant_inventory_management: "shopify",
+    properties: [],
+    total_discount: zero,
+    total_discount_set: price(zero, order.currencyCode),
+    discount_allocations: [],
+    duties: [],
+    tax_lines: [],
+  };
+}
+
+function restFulfillment(
+  store: ShopifyStandInStore,
+  order: StandInOrder,
+  fulfillment: StandInFulfillment,
+) {
+  const latest = fulfillment.events.at(-1);
+  const first = fulfillment.trackingInfo[0];
+  const origin = fulfillment.originAddress;
+  return {
+    id: fulfillment.id,
+    admin_graphql_api_id: gid("Fulfillment", fulfillment.id),
+    order_id: order.id,
+    name: fulfillment.name,
+    status: fulfillment.status === "CANCELLED" ? "cancelled" : "success",
+    service: "manual",
+    created_at: shopTime(fulfillment.createdAt),
+    updated_at: shopTime(fulfillment.updatedAt),
+    location_id: fulfillment.locationId,
+    shipment_status: latest ? latest.status.toLowerCase() : null,
+    email: order.email,
+    destination: restAddress(order.shippingAddress),
+    origin_address: origin
+      ? {
+          address1: origin.address1,
+          address2: origin.address2,
+          city: origin.city,
+          country_code: origin.countryCode,
+          province_code: origin.provinceCode,
+          zip: origin.zip,
+        }
+      : null,
+    tracking_company: first?.company ?? null,
+    tracking_number: first?.number ?? null,
+    tracking_numbers: fulfillment.trackingInfo.flatMap((t) => (t.number ? [t.number] : [])),
+    tracking_url: first?.url ?? null,
+    tracking_urls: fulfillment.trackingInfo.flatMap((t) => (t.url ? [t.url] : [])),
+    line_items: fulfillment.lineItems.flatMap((line) => {
+      const item = order.lineItems.find((li) => li.id === line.lineItemId);
+      return item ? [restLineItem(store, order, item, line.quantity)] : [];
+    }),
+    receipt: {},
+  };
+}
+
+function restOrder(store: ShopifyStandInStore, order: StandInOrder) {
+  const currency = order.currencyCode;
+  const status = store.displayFulfillmentStatus(order);
+  return {
+    id: order.id,
+    admin_graphql_api_id: gid("Order", order.id),
+    name: order.name,
+    order_number: order.number,
+    number: order.number - 1000,
+    email: order.email,
+    contact_email: order.email,
+    phone: order.phone,
+    note: order.note,
+    tags: order.tags.join(", "),
+    created_at: shopTime(order.createdAt),
+    updated_at: shopTime(order.updatedAt),
+    processed_at: shopTime(order.processedAt),
+    closed_at: shopTime(order.closedAt),
+    cancelled_at: shopTime(order.cancelledAt),
+    cancel_reason: order.cancelReason?.toLowerCase() ?? null,
+    confirmed: true,
+    test: false,
+    currency,
+    presentment_currency: currency,
+    financial_status: order.financialStatus.toLowerCase(),
+    fulfillment_status:
+      status === "FULFILLED" ? "fulfilled" : status === "PARTIALLY_FULFILLED" ? "partial" : null,
+    payment_gateway_names: order.paymentGatewayNames,
+    subtotal_price: order.subtotalPrice,
+    total_price: order.totalPrice,
+    current_total_price:
+      order.financialStatus === "REFUNDED" ? fromMinor(0, currency) : order.totalPrice,
+    total_outstanding: order.totalOutstanding,
+    total_price_set: price(order.totalPrice, currency),
+    total_shipping_price_set: price(order.shippingPrice, currency),
+    total_weight: order.lineItems.reduce(
+      (sum, li) => sum + weightInGrams(li.weight) * li.quantity,
+      0,
+    ),
+    shipping_address: restAddress(order.shippingAddress),
+    line_items: order.lineItems.map((item) => restLineItem(store, order, item)),
+    fulfillments: order.fulfillments.map((f) => restFulfillment(store, order, f)),
+  };
+}
