@@ -9,11 +9,7 @@ import { getShopSettings, type CourierEnvironment } from "../models/shop.server"
 import { courierClientFor } from "../services/courier-connection.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import type { AdminGraphql } from "../shopify/graphql";
-import {
-  fetchSendableOrders,
-  fulfillFulfillmentOrder,
-  type SendableOrder,
-} from "../shopify/orders";
+import { fetchOrdersByIds, fulfillFulfillmentOrder, type SendableOrder } from "../shopify/orders";
 import { BULK_LIMIT } from "./limits";
 import { DEFAULT_WEIGHT_KG } from "./request";
 import { kickDeliveryWorker } from "./runner.server";
@@ -51,7 +47,7 @@ export async function sendOrdersToCourier(
     }));
   }
   const settings = await getShopSettings(shop);
-  const orders = await fetchSendableOrders(admin, BULK_LIMIT);
+  const orders = await fetchOrdersByIds(admin, orderIds);
   const outcomes: SendOutcome[] = [];
   for (const orderId of orderIds) {
     const order = orders.find((o) => o.id === orderId);
@@ -197,7 +193,7 @@ export async function quoteOrder(
 ): Promise<QuoteOutcome> {
   const [settings, orders, apiKey] = await Promise.all([
     getShopSettings(shop),
-    fetchSendableOrders(admin, BULK_LIMIT),
+    fetchOrdersByIds(admin, [orderId]),
     readCourierApiKey(shop),
   ]);
   const order = orders.find((o) => o.id === orderId);

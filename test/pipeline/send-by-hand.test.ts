@@ -28,36 +28,34 @@ const order: FakeOrder = {
 
 function programSendable(options: { duringFulfil?: () => void } = {}) {
   const fulfilled: string[] = [];
-  adminApi.on("SendableOrders", () => ({
+  const orderNode = () => ({
+    id: `gid://shopify/Order/${order.orderNumber}`,
+    name: `#${order.orderNumber}`,
+    createdAt: "2026-11-22T08:00:00Z",
+    displayFinancialStatus: "PAID",
+    totalPriceSet: { shopMoney: { amount: "24.500", currencyCode: "KWD" } },
+    shippingAddress: {
+      address1: order.address1,
+      address2: null,
+      city: order.city,
+      zip: null,
+      provinceCode: "KW-HA",
+      countryCodeV2: "KW",
+    },
+    fulfillmentOrders: {
+      nodes: [
+        {
+          id: "gid://shopify/FulfillmentOrder/9001",
+          status: fulfilled.length ? "CLOSED" : "OPEN",
+          assignedLocation: { location: { id: PICKUP_LOCATION_ID } },
+        },
+      ],
+    },
+  });
+  adminApi.on("SendableOrders", () => ({ data: { orders: { nodes: [orderNode()] } } }));
+  adminApi.on("SendOrdersById", (variables) => ({
     data: {
-      orders: {
-        nodes: [
-          {
-            id: `gid://shopify/Order/${order.orderNumber}`,
-            name: `#${order.orderNumber}`,
-            createdAt: "2026-11-22T08:00:00Z",
-            displayFinancialStatus: "PAID",
-            totalPriceSet: { shopMoney: { amount: "24.500", currencyCode: "KWD" } },
-            shippingAddress: {
-              address1: order.address1,
-              address2: null,
-              city: order.city,
-              zip: null,
-              provinceCode: "KW-HA",
-              countryCodeV2: "KW",
-            },
-            fulfillmentOrders: {
-              nodes: [
-                {
-                  id: "gid://shopify/FulfillmentOrder/9001",
-                  status: fulfilled.length ? "CLOSED" : "OPEN",
-                  assignedLocation: { location: { id: PICKUP_LOCATION_ID } },
-                },
-              ],
-            },
-          },
-        ],
-      },
+      nodes: (variables.ids as string[]).map((id) => (id === orderNode().id ? orderNode() : null)),
     },
   }));
   adminApi.on("SendFulfillment", (variables) => {
