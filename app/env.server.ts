@@ -94,6 +94,8 @@ const envSchema = z
     COURIER_DISPLAY_NAME: z.string().trim().min(1).max(60).default("Courier"),
     // "off" stops the in-process delivery worker (tests, or when separate workers run).
     DELIVERY_WORKER: z.enum(["on", "off"]).default("on"),
+    // Offline demo only: where pages load App Bridge from instead of Shopify's CDN.
+    APP_BRIDGE_URL: httpUrl("the App Bridge script URL").optional(),
   })
   .superRefine((env, ctx) => {
     if (env.COURIER_PRODUCTION_URL && !env.COURIER_PRODUCTION_URL.startsWith("https://")) {

@@ -14,13 +14,17 @@ export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   await ensureShopInstalled(session.shop);
-  return { apiKey: env().SHOPIFY_API_KEY };
+  return { apiKey: env().SHOPIFY_API_KEY, appBridgeUrl: env().APP_BRIDGE_URL ?? null };
 };
 
 export default function AppLayout() {
-  const { apiKey } = useLoaderData<typeof loader>();
+  const { apiKey, appBridgeUrl } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey}>
+    <AppProvider
+      isEmbeddedApp
+      apiKey={apiKey}
+      {...(appBridgeUrl ? { __APP_BRIDGE_URL: appBridgeUrl } : {})}
+    >
       <NavMenu>
         {NAVIGATION.map((item) => (
           <Link key={item.to} to={item.to} rel={item.to === "/app" ? "home" : undefined}>

@@ -55,7 +55,10 @@ describe("admin routes with a valid session token", () => {
     await installShop(shop);
     const response = await callRoute(appLayoutLoader, await adminDocumentRequest(shop, "/app"));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ apiKey: process.env.SHOPIFY_API_KEY });
+    expect(await response.json()).toEqual({
+      apiKey: process.env.SHOPIFY_API_KEY,
+      appBridgeUrl: null,
+    });
     const settings = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
     expect(settings.uninstalledAt).toBeNull();
     expect(adminApi.tokenExchanges).toHaveLength(0);

@@ -1,0 +1,276 @@
+/**
+ * `npm run demo`: the app's main job, offline, on its embedded defaults. Starts the courier
+ * sandbox, a Shopify stand-in store (locations and a few dozen Kuwaiti orders) and the built app
+ * on SQLite, configures the demo merchant (courier key, pickup locations, automatic sending),
+ * fulfils a few orders so deliveries appear at once, and prints the URL to open.
+ *
+ * Flags: --port 3000 (app), --fresh (start from an empty database).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({ options: { port: { type: "string" }, fresh: { type: "boolean" } } });
+const root = path.resolve(import.meta.dirname, "..");
+const dataDir = path.join(root, "data", "demo");
+const appPort = Number(values.port ?? 3000);
+const appUrl = `http://127.0.0.1:${appPort}`;
+const API_KEY = "demo-client-id";
+const API_SECRET = "demo-client-secret";
+const SCOPES = fs
+  .readFileSync(path.join(root, "shopify.app.toml"), "utf8")
+  .match(/^scopes = "([^"]+)"/m)?.[1];
+const COURIER_KEY = "sandbox-test-key";
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+const step = (text: string) => console.log(`• ${text}`);
+
+if (values.fresh) fs.rmSync(dataDir, { recursive: true, force: true });
+fs.mkdirSync(dataDir, { recursive: true });
+// The demo's own encryption key, kept so a restart can still read the stored courier key.
+const keyFile = path.join(dataDir, "encryption-key");
+if (!fs.existsSync(keyFile))
+  fs.writeFileSync(keyFile, `demo:${randomBytes(32).toString("base64")}`, { mode: 0o600 });
+
+const demoEnv: Record<string, string> = {
+  SHOPIFY_API_KEY: API_KEY,
+  SHOPIFY_API_SECRET: API_SECRET,
+  SHOPIFY_APP_URL: appUrl,
+  SCOPES: SCOPES ?? "read_orders",
+  DATABASE_URL: `file:${path.join(dataDir, "app.sqlite")}`,
+  ENCRYPTION_KEYS: fs.readFileSync(keyFile, "utf8").trim(),
+  COURIER_DISPLAY_NAME: "Kuwait Courier (sandbox)",
+};
+
+const buildIsStale = () => {
+  const built = path.join(root, "build", "server", "index.js");
+  if (!fs.existsSync(built)) return true;
+  const builtAt = fs.statSync(built).mtimeMs;
+  const newest = (dir: string): number =>
+    fs.readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
+      const full = path.join(dir, entry.name);
+      return Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
+    }, 0);
+  return newest(path.join(root, "app")) > builtAt;
+};
+if (buildIsStale()) {
+  step("building the app (npm run build)…");
+  execFileSync(bin("remix"), ["vite:build"], { cwd: root, stdio: "ignore" });
+}
+execFileSync(bin("prisma"), ["migrate", "deploy"], {
+  cwd: root,
+  env: { ...process.env, ...demoEnv },
+  stdio: "ignore",
+});
+
+const { startCourierSandbox } = await import("../sandbox/courier");
+const courier = await startCourierSandbox({
+  port: 4010,
+  acceptedKeys: [COURIER_KEY],
+  stepIntervalMs: 30_000,
+});
+step(`courier sandbox on ${courier.url} (orders move one status every 30 s)`);
+
+const { gid, startShopifyStandIn, seedDemoStore, ShopifyStandInStore, subscriptionsFromAppToml } =
+  await import("../sandbox/shopify");
+const store = new ShopifyStandInStore({
+  shop: "demo-store.myshopify.com",
+  name: "Demo Kuwait Store",
+});
+seedDemoStore(store);
+addMoreDemoOrders(store, 30);
+const subscriptions = subscriptionsFromAppToml(path.join(root, "shopify.app.toml"));
+const shopify = await startShopifyStandIn({
+  store,
+  apiKey: API_KEY,
+  apiSecret: API_SECRET,
+  scopes: demoEnv.SCOPES,
+  appUrl,
+  port: 4020,
+  webhooks: { topics: subscriptions.topics, path: subscriptions.path },
+});
+step(
+  `Shopify stand-in store on ${shopify.url} (${store.orders().length} orders, ${store.locations().length} locations)`,
+);
+
+// Pages load App Bridge from Shopify's CDN; offline, the stand-in script is served from here.
+const appBridge = fs.readFileSync(path.join(root, "sandbox", "shopify", "app-bridge-standin.js"));
+const bridgeServer = http.createServer((_req, res) => {
+  res.writeHead(200, { "content-type": "text/javascript", "access-control-allow-origin": "*" });
+  res.end(appBridge);
+});
+await new Promise<void>((resolve) => bridgeServer.listen(4030, "127.0.0.1", resolve));
+
+const app = spawn(
+  process.execPath,
+  ["--import", "tsx", "--import", "./sandbox/shopify/preload.ts", "server.js"],
+  {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...demoEnv,
+      NODE_ENV: "production",
+      PORT: String(appPort),
+      HOST: "127.0.0.1",
+      COURIER_SANDBOX_URL: courier.url,
+      SHOPIFY_STANDIN_URL: shopify.url,
+      APP_BRIDGE_URL: "http://127.0.0.1:4030/app-bridge.js",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  },
+);
+const appLog = fs.createWriteStream(path.join(dataDir, "app.log"));
+app.stdout?.pipe(appLog);
+app.stderr?.pipe(appLog);
+
+async function shutdown(code = 0) {
+  app.kill("SIGTERM");
+  bridgeServer.close();
+  await Promise.allSettled([shopify.close(), courier.close()]);
+  process.exit(code);
+}
+process.once("SIGINT", () => void shutdown());
+process.once("SIGTERM", () => void shutdown());
+app.once("exit", (code) => {
+  console.error(`The app stopped (exit ${code}); its log is ${path.join(dataDir, "app.log")}`);
+  void shutdown(1);
+});
+
+for (let i = 0; ; i += 1) {
+  if (
+    await fetch(`${appUrl}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  if (i > 150) {
+    console.error(`The app did not start; see ${path.join(dataDir, "app.log")}`);
+    await shutdown(1);
+  }
+  await new Promise((r) => setTimeout(r, 200));
+}
+step(`app on ${appUrl} (SQLite in ${dataDir})`);
+
+// The merchant installs the app: the first admin load exchanges the session token for a token.
+const browserLike = { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36" };
+await fetch(shopify.adminUrl("/app"), { headers: browserLike, redirect: "manual" });
+
+// …and configures it, through the app's own services (the same code the Settings pages call).
+Object.assign(process.env, demoEnv, { COURIER_SANDBOX_URL: courier.url, DELIVERY_WORKER: "off" });
+const { connectCourier } = await import("../app/services/courier-connection.server");
+const { saveDeliveryOptions } = await import("../app/models/shop.server");
+const { loadCourierDirectory } = await import("../app/services/courier-directory.server");
+const { proposeForLocation } = await import("../app/services/pickup-mapping");
+const { confirmPickupLocation, getPickupLocation } =
+  await import("../app/models/pickup-locations.server");
+const shop = store.shop.domain;
+const connected = await connectCourier({ shop, environment: "sandbox", apiKey: COURIER_KEY });
+if (!connected.ok) throw new Error(connected.error);
+await saveDeliveryOptions(shop, {
+  autoSend: true,
+  paymentCodeCod: "COD",
+  paymentCodePrepaid: "PREPAID",
+  preparationMinutes: 120,
+  notifyCustomer: true,
+});
+const directory = (await loadCourierDirectory(shop, "sandbox"))!;
+for (const location of store.locations()) {
+  const locationId = gid("Location", location.id);
+  if (await getPickupLocation(shop, locationId)) continue;
+  const proposal = proposeForLocation(
+    {
+      id: locationId,
+      name: location.name,
+      isActive: true,
+      fulfillsOnlineOrders: true,
+      address: location.address,
+    },
+    directory,
+  );
+  if (proposal.values.governanceId === null || proposal.values.areaId === null) continue;
+  const { normalizeContactPhone } = await import("../app/courier");
+  const phone = normalizeContactPhone(proposal.values.contactPhone || "22200000");
+  await confirmPickupLocation(shop, {
+    locationId,
+    name: location.name,
+    governanceId: proposal.values.governanceId,
+    areaId: proposal.values.areaId,
+    block: proposal.values.block || "1",
+    street: proposal.values.street || "1",
+    building: proposal.values.building,
+    avenue: proposal.values.avenue,
+    floor: proposal.values.floor,
+    contactName: location.name,
+    contactPhone: phone.ok ? phone.contactPhone : "22200000",
+    latitude: null,
+    longitude: null,
+  });
+}
+step("merchant configured: courier key tested, pickup locations confirmed, automatic sending on");
+
+// A few orders fulfilled, as the merchant would in the admin: each sends a signed webhook.
+const open = store.orders().filter((o) => store.displayFulfillmentStatus(o) === "UNFULFILLED");
+for (const order of open.slice(0, 3)) store.fulfillOrder(order.id);
+step(
+  `fulfilled ${Math.min(3, open.length)} orders in the stand-in; their deliveries are on the way`,
+);
+
+console.log(`
+Open the app (the link carries a session token valid for 12 hours):
+  ${shopify.adminUrl("/app").replace(/id_token=[^&]+/, `id_token=${shopify.auth.sessionToken({ expiresInSeconds: 12 * 3600 })}`)}
+
+Fulfil another order in the stand-in (sends the fulfillments/create webhook):
+  curl -X POST '${shopify.url}/__standin/orders/%23${open[3]?.name.replace("#", "") ?? "1004"}/fulfill'
+Move courier orders on:  curl -X POST '${courier.url}/__sandbox/advance' -d '{"target":"all"}'
+App log: ${path.join(dataDir, "app.log")}. Stop with Ctrl-C.
+`);
+
+/** A few dozen more orders with addresses typed the ways Kuwaiti shoppers type them. */
+function addMoreDemoOrders(target: InstanceType<typeof ShopifyStandInStore>, count: number) {
+  const addresses = [
+    { city: "Salmiya", address1: "Block 10, Street 5, House 12", provinceCode: "KW-HA" },
+    { city: "السالمية", address1: "ق١٠ ش٥ م١٢", provinceCode: "KW-HA" },
+    { city: "Jabriya", address1: "blk 1 st 1 ave 3 h 15", provinceCode: "KW-HA" },
+    { city: "Mangaf", address1: "Block 4 Street 14 Building 22, Apt 5", provinceCode: "KW-AH" },
+    { city: "Fahaheel", address1: "Block 11 Street 3 House 40", provinceCode: "KW-AH" },
+    { city: "Khaitan", address1: "Blk 7 St 79 House 10", provinceCode: "KW-FA" },
+    { city: "الجهراء", address1: "قطعة 3 شارع 12 منزل 7", provinceCode: "KW-JA" },
+    { city: "Surra", address1: "Block 2, Street 10, Avenue 4, House 6", provinceCode: "KW-KU" },
+    { city: "Kuwait", address1: "Mishref block 3 street 5 house 9", provinceCode: "KW-MU" },
+    { city: "Kuwait", address1: "near the co-op, house 3", provinceCode: null },
+    { city: "Sabah Al Salem", address1: "Block 12 Street 1 House 33", provinceCode: "KW-MU" },
+    { city: "Rumaithiya", address1: "B8 S82 H5", provinceCode: "KW-HA" },
+  ];
+  const names = [
+    ["Fatima", "Al-Sabah"],
+    ["Ahmad", "Al-Mutairi"],
+    ["Maryam", "Al-Enezi"],
+    ["Yousef", "Al-Rashidi"],
+    ["Hessa", "Al-Ajmi"],
+    ["Khalid", "Al-Shammari"],
+  ];
+  for (let i = 0; i < count; i += 1) {
+    const address = addresses[i % addresses.length]!;
+    const [firstName, lastName] = names[i % names.length]!;
+    target.addOrder({
+      payment: i % 3 === 0 ? "cod" : "paid",
+      shippingAddress: {
+        firstName,
+        lastName,
+        ...address,
+        provinceCode: address.provinceCode ?? undefined,
+        phone: `+965 9${String(1000000 + i * 7919).slice(0, 7)}`,
+      },
+      lineItems: [
+        {
+          title: i % 2 ? "Oud Perfume 100ml" : "Dates Gift Box",
+          price: i % 2 ? "35.000" : "12.500",
+          grams: i % 2 ? 450 : 1200,
+        },
+      ],
+    });
+  }
+}
