@@ -24,7 +24,11 @@ export const addressFix = z.object({
   building: text,
   floor: text,
   apartment: text,
-  remember: z.literal("on").optional(),
+  // A checked box is sent (Polaris sends an empty value), an unchecked one is not.
+  remember: z
+    .string()
+    .optional()
+    .transform((value) => value !== undefined),
 });
 
 export type FixOutcome = { ok: true } | { ok: false; error: string };

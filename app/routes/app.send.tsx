@@ -33,7 +33,7 @@ import { fetchSendableOrders } from "../shopify/orders";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin } = await authenticate.admin(request);
-  const orders = await fetchSendableOrders(admin, 100);
+  const orders = await fetchSendableOrders(admin, 40);
   return {
     orders: orders.map((o) => ({
       id: o.id,

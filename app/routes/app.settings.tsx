@@ -40,8 +40,15 @@ const settingsAction = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("refresh-master-data") }),
   z.object({
     intent: z.literal("delivery-options"),
-    autoSend: z.literal("on").optional(),
-    notifyCustomer: z.literal("on").optional(),
+    // A checked box is sent (Polaris sends an empty value), an unchecked one is not.
+    autoSend: z
+      .string()
+      .optional()
+      .transform((value) => value !== undefined),
+    notifyCustomer: z
+      .string()
+      .optional()
+      .transform((value) => value !== undefined),
     paymentCodeCod: z
       .string()
       .trim()
@@ -115,8 +122,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     });
   } else if (form.intent === "delivery-options") {
     await saveDeliveryOptions(session.shop, {
-      autoSend: form.autoSend === "on",
-      notifyCustomer: form.notifyCustomer === "on",
+      autoSend: form.autoSend,
+      notifyCustomer: form.notifyCustomer,
       paymentCodeCod: form.paymentCodeCod || null,
       paymentCodePrepaid: form.paymentCodePrepaid || null,
       preparationMinutes: form.preparationMinutes,

@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newAdminPage, screenshot } from "../support/browser";
 import { ARTIFACTS_DIR } from "../support/paths";
-import { SANDBOX_KEY, TEST_SCOPES } from "../support/test-env";
+import { SANDBOX_KEY } from "../support/test-env";
 
 const appUrl = inject("appUrl");
 const SHOP_NAME = "browser-shop";
@@ -42,20 +42,7 @@ async function openEmbedded(path: string): Promise<Page> {
 }
 
 beforeAll(async () => {
-  // The shop is installed: an offline session exists, as token exchange would have left it.
-  await prisma.session.upsert({
-    where: { id: `offline_${shop}` },
-    create: {
-      id: `offline_${shop}`,
-      shop,
-      state: "",
-      isOnline: false,
-      scope: TEST_SCOPES,
-      accessToken: "offline-token",
-      expires: new Date(Date.now() + 24 * 3600 * 1000),
-    },
-    update: {},
-  });
+  // The first page load installs the shop: token exchange with the Shopify stand-in.
   browser = await launchBrowser();
 });
 

@@ -3,14 +3,18 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { API_KEY, API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import { startCourierSandbox } from "../../sandbox/courier";
+import { startShopifyStandIn, subscriptionsFromAppToml } from "../../sandbox/shopify";
 import { ARTIFACTS_DIR, ROOT, TEMPLATE_DB, TEST_DATA_DIR } from "../support/paths";
-import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
+import { SANDBOX_KEY, TEST_SCOPES, testEnvironment } from "../support/test-env";
 
 declare module "vitest" {
   export interface ProvidedContext {
     appUrl: string;
     appDatabaseFile: string;
+    standInUrl: string;
+    courierSandboxUrl: string;
   }
 }
 
@@ -30,21 +34,38 @@ export default async function setup(project: TestProject) {
   const sandbox = await startCourierSandbox({ acceptedKeys: [SANDBOX_KEY] });
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(process.execPath, [path.join(ROOT, "server.js")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...testEnvironment({
-        DATABASE_URL: `file:${databaseFile}`,
-        SHOPIFY_APP_URL: appUrl,
-        COURIER_SANDBOX_URL: sandbox.url,
-      }),
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const subscriptions = subscriptionsFromAppToml(path.join(ROOT, "shopify.app.toml"));
+  // A Shopify stand-in store for the shop, reached through the preload's redirect: token exchange,
+  // Admin GraphQL, and signed webhooks back to the app.
+  const standIn = await startShopifyStandIn({
+    shop: "browser-shop.myshopify.com",
+    apiKey: API_KEY,
+    apiSecret: API_SECRET_KEY,
+    scopes: TEST_SCOPES,
+    appUrl,
+    webhooks: { topics: subscriptions.topics, path: subscriptions.path },
   });
+  const server: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", "--import", "./sandbox/shopify/preload.ts", path.join(ROOT, "server.js")],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...testEnvironment({
+          DATABASE_URL: `file:${databaseFile}`,
+          SHOPIFY_APP_URL: appUrl,
+          COURIER_SANDBOX_URL: sandbox.url,
+          DELIVERY_WORKER: "on",
+        }),
+        SHOPIFY_STANDIN_URL: standIn.url,
+        NODE_ENV: "production",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   // The server's output is kept as a test artifact, for reading after a failure.
   const logFile = path.join(ARTIFACTS_DIR, "browser", "app-server.log");
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
@@ -60,11 +81,13 @@ export default async function setup(project: TestProject) {
   await waitForHealth(`${appUrl}/healthz`, () => output);
   project.provide("appUrl", appUrl);
   project.provide("appDatabaseFile", databaseFile);
+  project.provide("standInUrl", standIn.url);
+  project.provide("courierSandboxUrl", sandbox.url);
 
   return async () => {
     server.kill("SIGTERM");
     await new Promise((resolve) => server.once("exit", resolve));
-    await sandbox.close();
+    await Promise.all([sandbox.close(), standIn.close()]);
   };
 }
 

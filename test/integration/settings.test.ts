@@ -181,7 +181,8 @@ describe("the settings page's courier connection", () => {
     await installShop(shop);
     const saved = await post({
       intent: "delivery-options",
-      autoSend: "on",
+      // What a checked Polaris checkbox sends: its empty value.
+      autoSend: "",
       paymentCodeCod: "COD",
       paymentCodePrepaid: "PP",
       preparationMinutes: "90",

@@ -64,3 +64,28 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+/** Opens an app page as the Shopify admin would: in its frame URL, with a fresh session token. */
+export async function openEmbeddedPage(
+  browser: Browser,
+  appUrl: string,
+  shopName: string,
+  pagePath: string,
+  pageErrors: string[] = [],
+): Promise<Page> {
+  const { getJwt, API_KEY, API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
+  const { token } = await getJwt(shopName, API_KEY, API_SECRET_KEY);
+  const url = new URL(pagePath, appUrl);
+  url.searchParams.set("embedded", "1");
+  url.searchParams.set("shop", `${shopName}.myshopify.com`);
+  url.searchParams.set(
+    "host",
+    Buffer.from(`admin.shopify.com/store/${shopName}`).toString("base64"),
+  );
+  url.searchParams.set("id_token", token);
+  const page = await newAdminPage(browser);
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  const response = await page.goto(url.href);
+  if (response?.status() !== 200) throw new Error(`${pagePath} answered ${response?.status()}`);
+  return page;
+}

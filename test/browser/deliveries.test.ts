@@ -1,0 +1,221 @@
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaClient } from "@prisma/client";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { normalizeArabic } from "../../app/addresses";
+import { createCourierClient, fetchMasterData } from "../../app/courier";
+import { parseEnv } from "../../app/env.server";
+import { sealSecret } from "../../app/security/secret-box";
+import { launchBrowser, openEmbeddedPage, screenshot } from "../support/browser";
+import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
+
+const appUrl = inject("appUrl");
+const standInUrl = inject("standInUrl");
+const SHOP_NAME = "browser-shop";
+const shop = `${SHOP_NAME}.myshopify.com`;
+const prisma = new PrismaClient({
+  adapter: new PrismaBetterSQLite3({ url: inject("appDatabaseFile") }),
+});
+let browser: Browser;
+const pageErrors: string[] = [];
+let hawalliName = "";
+let salmiyaName = "";
+
+async function standIn(path: string, body?: unknown) {
+  const response = await fetch(`${standInUrl}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`stand-in ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function waitForDelivery(orderName: string, state: string) {
+  for (let i = 0; i < 60; i += 1) {
+    const delivery = await prisma.delivery.findFirst({ where: { shop, orderName } });
+    if (delivery?.state === state) return delivery;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const last = await prisma.delivery.findFirst({ where: { shop, orderName } });
+  const pickups = await prisma.pickupLocation.findMany({
+    where: { shop },
+    select: { locationId: true },
+  });
+  throw new Error(
+    `${orderName} did not reach ${state}; it is ${last?.state} (${last?.stateReason ?? last?.lastError}) ` +
+      `from ${last?.locationId}; pickups ${JSON.stringify(pickups)}`,
+  );
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  // Install (token exchange through the stand-in), then configure the merchant as Settings would.
+  await (await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app")).close();
+  const masterData = await fetchMasterData(
+    createCourierClient({ baseUrl: inject("courierSandboxUrl"), apiKey: SANDBOX_KEY }),
+  );
+  const keys = parseEnv(testEnvironment()).ENCRYPTION_KEYS;
+  const settings = {
+    courierEnvironment: "sandbox",
+    courierApiKeySealed: sealSecret(SANDBOX_KEY, `shop:${shop}|courier-api-key`, keys),
+    courierApiKeyHint: "••••••••-key",
+    autoSend: true,
+    paymentCodeCod: "COD",
+    paymentCodePrepaid: "PREPAID",
+  };
+  await prisma.shopSettings.upsert({
+    where: { shop },
+    create: { shop, ...settings },
+    update: settings,
+  });
+  await prisma.courierMasterData.upsert({
+    where: { shop_environment: { shop, environment: "sandbox" } },
+    create: {
+      shop,
+      environment: "sandbox",
+      governances: JSON.stringify(masterData.governances),
+      areas: JSON.stringify(masterData.areas),
+      fetchedAt: new Date(),
+    },
+    update: {},
+  });
+  const named =
+    (name: string) => (x: { governanceName?: string | null; areaName?: string | null }) =>
+      normalizeArabic(x.governanceName ?? x.areaName ?? "") === normalizeArabic(name);
+  const hawalli = masterData.governances.find(named("حولي"))!;
+  const salmiya = masterData.areas.find(named("السالمية"))!;
+  hawalliName = hawalli.governanceName;
+  salmiyaName = salmiya.areaName!;
+  // The store's shop in Salmiya; orders ship from the first active location.
+  if (((await standIn("/__standin/locations")) as unknown[]).length === 0) {
+    await standIn("/__standin/locations", {
+      name: "Salmiya Shop",
+      address: {
+        address1: "Salem Al Mubarak Street, Block 10",
+        city: "Salmiya",
+        provinceCode: "KW-HA",
+      },
+    });
+  }
+  const locations = (await standIn("/__standin/locations")) as { id: number; name: string }[];
+  for (const location of locations) {
+    const locationId = `gid://shopify/Location/${location.id}`;
+    await prisma.pickupLocation.upsert({
+      where: { shop_locationId: { shop, locationId } },
+      create: {
+        shop,
+        locationId,
+        name: location.name,
+        governanceId: hawalli.governanceId,
+        areaId: salmiya.areaId!,
+        block: "10",
+        street: "Salem Al Mubarak",
+        contactName: location.name,
+        contactPhone: "22211111",
+        confirmedAt: new Date(),
+      },
+      update: {},
+    });
+  }
+});
+
+afterAll(async () => {
+  // Leave the shop as the other browser test file expects to find it: not connected yet.
+  await prisma.$transaction([
+    prisma.deliveryEvent.deleteMany({ where: { shop } }),
+    prisma.delivery.deleteMany({ where: { shop } }),
+    prisma.areaOverride.deleteMany({ where: { shop } }),
+    prisma.pickupLocation.deleteMany({ where: { shop } }),
+    prisma.courierMasterData.deleteMany({ where: { shop } }),
+    prisma.shopSettings.updateMany({
+      where: { shop },
+      data: {
+        courierApiKeySealed: null,
+        courierApiKeyHint: null,
+        courierApiKeySetAt: null,
+        autoSend: false,
+      },
+    }),
+  ]);
+  await browser?.close();
+  await prisma.$disconnect();
+});
+
+describe("deliveries in Chromium", () => {
+  it("sends an unfulfilled order by hand and shows it created at the courier", async () => {
+    const order = await standIn("/__standin/orders", {
+      shippingAddress: {
+        firstName: "Fatima",
+        lastName: "Al-Sabah",
+        city: "Salmiya",
+        address1: "Block 10, Street 5, House 12",
+        provinceCode: "KW-HA",
+        phone: "+96599991234",
+      },
+    });
+    const page = await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app/send", pageErrors);
+    await page.getByLabel(`Select ${order.name}`).check();
+    await page.getByRole("button", { name: "Send 1 to courier" }).click();
+    await expect.poll(() => page.getByText("1 of 1 sent").count()).toBe(1);
+    await screenshot(page, "send-by-hand");
+    const delivery = await waitForDelivery(order.name, "created");
+    expect(delivery.source).toBe("manual");
+
+    await page.getByRole("link", { name: "Deliveries" }).first().click();
+    await page.waitForURL(/\/app\/deliveries/);
+    await expect.poll(() => page.getByRole("link", { name: order.name }).count()).toBe(1);
+    await page.getByRole("link", { name: order.name }).click();
+    await expect
+      .poll(() => page.getByText(/Tracking number .* added to the Shopify fulfillment/).count())
+      .toBe(1);
+    await screenshot(page, "delivery-timeline");
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("asks the merchant about an address it cannot place, then sends it with their answer", async () => {
+    const order = await standIn("/__standin/orders", {
+      shippingAddress: {
+        firstName: "Hessa",
+        lastName: "Al-Ajmi",
+        city: "Kuwait",
+        address1: "near the big mosque blk 3 st 5 house 9",
+        provinceCode: null,
+        phone: "+96566012345",
+      },
+    });
+    await standIn(`/__standin/orders/${encodeURIComponent(order.name)}/fulfill`, {});
+    await waitForDelivery(order.name, "needs_address");
+
+    const page = await openEmbeddedPage(
+      browser,
+      appUrl,
+      SHOP_NAME,
+      "/app/address-review",
+      pageErrors,
+    );
+    await expect
+      .poll(() =>
+        page.getByText("near the big mosque blk 3 st 5 house 9", { exact: false }).count(),
+      )
+      .toBeGreaterThan(0);
+    await page.getByLabel("Governance").selectOption({ label: hawalliName });
+    await page.getByLabel("Area").selectOption({ label: salmiyaName });
+    await page.getByRole("button", { name: "Send with this address" }).click();
+    await page.waitForLoadState("networkidle");
+    await screenshot(page, "address-review");
+    await expect.poll(() => page.getByText("Address placed").count()).toBe(1);
+    await screenshot(page, "address-review");
+    const delivery = await waitForDelivery(order.name, "created");
+    expect(JSON.parse(delivery.request!).deliveryAddress).toMatchObject({
+      block: "3",
+      street: "5",
+      house: "9",
+    });
+    expect(await prisma.areaOverride.count({ where: { shop } })).toBe(1);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+});
