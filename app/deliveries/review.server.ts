@@ -31,6 +31,50 @@ export const addressFix = z.object({
     .transform((value) => value !== undefined),
 });
 
+/** What rebuilding a request needs from Shopify and the shop, or why it cannot be rebuilt. */
+async function rebuildContext(
+  shop: string,
+  admin: AdminGraphql,
+  delivery: { fulfillmentId: string | null; locationId: string | null },
+) {
+  const fulfillment = delivery.fulfillmentId
+    ? await fetchDeliveryFulfillment(admin, delivery.fulfillmentId)
+    : null;
+  if (!fulfillment) return { ok: false, error: "Shopify no longer has this fulfillment." } as const;
+  const [settings, pickup] = await Promise.all([
+    getShopSettings(shop),
+    getPickupLocation(shop, fulfillment.locationId ?? delivery.locationId ?? ""),
+  ]);
+  if (!settings || !pickup) {
+    return {
+      ok: false,
+      error: "Confirm the pickup address of the location this order ships from first.",
+    } as const;
+  }
+  return { ok: true, fulfillment, settings, pickup } as const;
+}
+
+const PART_FIELDS = [
+  "block",
+  "street",
+  "avenue",
+  "house",
+  "building",
+  "floor",
+  "apartment",
+  "paci",
+] as const;
+
+/** Address parts from a form or a stored record: empty text is no part. */
+function partsFrom(
+  source: Partial<Record<(typeof PART_FIELDS)[number], string | null | undefined>>,
+) {
+  return Object.fromEntries(PART_FIELDS.map((name) => [name, source[name] || null])) as Record<
+    (typeof PART_FIELDS)[number],
+    string | null
+  >;
+}
+
 export type FixOutcome = { ok: true } | { ok: false; error: string };
 
 export async function fixDeliveryAddress(
@@ -51,20 +95,8 @@ export async function fixDeliveryAddress(
   if (!directory || !area || area.governanceId !== fix.governanceId) {
     return { ok: false, error: "Choose an area of the chosen governance from the courier's list." };
   }
-  const fulfillment = delivery.fulfillmentId
-    ? await fetchDeliveryFulfillment(admin, delivery.fulfillmentId)
-    : null;
-  if (!fulfillment) return { ok: false, error: "Shopify no longer has this fulfillment." };
-  const [settings, pickup] = await Promise.all([
-    getShopSettings(shop),
-    getPickupLocation(shop, fulfillment.locationId ?? delivery.locationId ?? ""),
-  ]);
-  if (!settings || !pickup) {
-    return {
-      ok: false,
-      error: "Confirm the pickup address of the location this order ships from first.",
-    };
-  }
+  const context = await rebuildContext(shop, admin, delivery);
+  if (!context.ok) return { ok: false, error: context.error };
 
   const previous = delivery.addressMatch
     ? (JSON.parse(delivery.addressMatch) as { overrideKey?: string })
@@ -80,33 +112,15 @@ export async function fixDeliveryAddress(
     delivery,
     { owner: null },
     {
-      order: fulfillment.order,
-      settings,
-      pickup,
-      destination: {
-        governanceId: fix.governanceId,
-        areaId: fix.areaId,
-        parts: {
-          block: fix.block || null,
-          street: fix.street || null,
-          avenue: fix.avenue || null,
-          house: fix.house || null,
-          building: fix.building || null,
-          floor: fix.floor || null,
-          apartment: fix.apartment || null,
-          paci: null,
-        },
-      },
-      matchRecord: {
-        ...previous,
-        fixedByMerchant: true,
-        courier: { governanceId: fix.governanceId, areaId: fix.areaId },
-      },
+      order: context.fulfillment.order,
+      settings: context.settings,
+      pickup: context.pickup,
+      destination: { governanceId: fix.governanceId, areaId: fix.areaId, parts: partsFrom(fix) },
+      matchRecord: { ...previous, fixedByMerchant: true },
     },
   );
-  if (queued?.state !== "ready") {
+  if (queued?.state !== "ready")
     return { ok: false, error: queued?.stateReason ?? "The request could not be built." };
-  }
   kickDeliveryWorker();
   return { ok: true };
 }
@@ -128,44 +142,21 @@ export async function retryDelivery(
       error: "Only a rejected delivery, or one waiting for your decision, can be sent again.",
     };
   }
-  const previous = delivery.addressMatch
-    ? (JSON.parse(delivery.addressMatch) as {
-        courier?: { governanceId: number; areaId: number } | null;
-        parts?: Record<string, string | null>;
-      })
-    : {};
-  const fulfillment = delivery.fulfillmentId
-    ? await fetchDeliveryFulfillment(admin, delivery.fulfillmentId)
-    : null;
-  if (!fulfillment) return { ok: false, error: "Shopify no longer has this fulfillment." };
-  const [settings, pickup] = await Promise.all([
-    getShopSettings(shop),
-    getPickupLocation(shop, fulfillment.locationId ?? delivery.locationId ?? ""),
-  ]);
-  if (!settings || !pickup || !previous.courier) {
-    return { ok: false, error: "Confirm the pickup address and the delivery address first." };
-  }
-  const parts = previous.parts ?? {};
+  const previous = (delivery.addressMatch ? JSON.parse(delivery.addressMatch) : {}) as {
+    courier?: { governanceId: number; areaId: number } | null;
+    parts?: Record<string, string | null>;
+  };
+  if (!previous.courier) return { ok: false, error: "Place the delivery address first." };
+  const context = await rebuildContext(shop, admin, delivery);
+  if (!context.ok) return { ok: false, error: context.error };
   const queued = await buildAndQueue(
     delivery,
     { owner: null },
     {
-      order: fulfillment.order,
-      settings,
-      pickup,
-      destination: {
-        ...previous.courier,
-        parts: {
-          block: parts.block ?? null,
-          street: parts.street ?? null,
-          avenue: parts.avenue ?? null,
-          house: parts.house ?? null,
-          building: parts.building ?? null,
-          floor: parts.floor ?? null,
-          apartment: parts.apartment ?? null,
-          paci: parts.paci ?? null,
-        },
-      },
+      order: context.fulfillment.order,
+      settings: context.settings,
+      pickup: context.pickup,
+      destination: { ...previous.courier, parts: partsFrom(previous.parts ?? {}) },
       matchRecord: previous,
     },
   );
