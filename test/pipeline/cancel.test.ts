@@ -84,6 +84,22 @@ describe("cancelling deliveries", () => {
     );
   });
 
+  it("asks the courier once when Shopify redelivers the cancellation", async () => {
+    const delivery = await createdDelivery();
+    sandbox().advance(delivery.courierOrderId!, "picked_up");
+    const payload = { ...fulfillmentPayload(order), status: "cancelled" };
+    for (let i = 0; i < 3; i += 1) {
+      const request = webhookRequest({
+        topic: "fulfillments/update",
+        shop,
+        payload,
+        webhookId: "cancel-once",
+      });
+      expect((await callRoute(fulfillmentsUpdate, request)).status).toBe(200);
+    }
+    expect(sandbox().requestLog.filter((r) => r.endpoint === "cancel")).toHaveLength(1);
+  });
+
   it("follows an order cancelled in Shopify", async () => {
     const delivery = await createdDelivery();
     const payload = {
