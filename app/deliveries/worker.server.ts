@@ -53,8 +53,146 @@ export function backoffMs(attempts: number, base = 2_000, max = 15 * 60_000): nu
 export async function runDueDeliveries(deps: WorkerDependencies, limit = 10): Promise<number> {
   const now = deps.now?.() ?? new Date();
   const leased = await claimDueDeliveries(deps.owner, limit, deps.leaseMs ?? DEFAULTS.leaseMs, now);
-  await Promise.all(leased.map((delivery) => processDelivery(delivery, deps)));
+  // Several ready deliveries of one shop go to the courier in one create-bulk call.
+  const batches = new Map<string, Delivery[]>();
+  const single: Delivery[] = [];
+  for (const delivery of leased) {
+    if (delivery.state !== "ready" || !delivery.request) {
+      single.push(delivery);
+      continue;
+    }
+    const key = `${delivery.shop}|${delivery.environment}`;
+    batches.set(key, [...(batches.get(key) ?? []), delivery]);
+  }
+  const work: Promise<void>[] = single.map((delivery) => processDelivery(delivery, deps));
+  for (const batch of batches.values()) {
+    if (batch.length === 1) work.push(processDelivery(batch[0]!, deps));
+    else
+      for (let i = 0; i < batch.length; i += BULK_BATCH)
+        work.push(processBulk(batch.slice(i, i + BULK_BATCH), deps));
+  }
+  await Promise.all(work);
   return leased.length;
+}
+
+/** How many deliveries one create-bulk call carries. */
+export const BULK_BATCH = 25;
+
+/**
+ * Creates a batch of ready deliveries with one create-bulk call. Each item's fate is its own:
+ * created, rejected (with the courier's message) or unknown (reconciled through history like a
+ * single create). A batch the courier refuses as a whole is sent one by one, so each delivery gets
+ * its own answer.
+ */
+async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise<void> {
+  const first = batch[0]!;
+  const client = await deps.courierFor(first.shop, first.environment as CourierEnvironment);
+  if (!client) {
+    await Promise.all(
+      batch.map((d) =>
+        wait(d, deps, 15 * 60_000, "No courier API key is stored: add it in Settings."),
+      ),
+    );
+    return;
+  }
+  const sending: Delivery[] = [];
+  for (const delivery of batch) {
+    sending.push(
+      await move(
+        delivery,
+        deps,
+        "creating",
+        {
+          kind: "sending",
+          message: `Sending to the courier in a batch of ${batch.length} (attempt ${delivery.attempts + 1}).`,
+        },
+        { attempts: { increment: 1 }, unknownSince: now(deps) },
+      ),
+    );
+  }
+  let after: (Delivery | null)[];
+  try {
+    const result = await client.createBulk(
+      sending.map((d) => JSON.parse(d.request!) as CreateOrderBody),
+    );
+    after = await Promise.all(
+      sending.map(async (delivery, index) => {
+        const item = result.items[index];
+        if (item?.outcome === "created") {
+          return move(
+            delivery,
+            deps,
+            "created",
+            {
+              kind: "created",
+              message: `Created at the courier as order ${item.orderNumber ?? item.orderId} (batch).`,
+            },
+            {
+              courierOrderId: item.orderId,
+              courierOrderNumber: item.orderNumber ?? item.orderId,
+              courierStatus: item.status,
+              unknownSince: null,
+              lastError: null,
+              nextAttemptAt: now(deps),
+            },
+          );
+        }
+        if (item?.outcome === "rejected") {
+          return move(
+            delivery,
+            deps,
+            "rejected",
+            { kind: "rejected", message: item.message },
+            {
+              stateReason: item.message,
+              lastError: item.message,
+              unknownSince: null,
+              nextAttemptAt: null,
+              leaseOwner: null,
+              leaseExpiresAt: null,
+            },
+          );
+        }
+        return unknownOutcome(
+          delivery,
+          deps,
+          item?.message ?? "The courier did not say what became of this order.",
+        );
+      }),
+    );
+  } catch (error) {
+    if (!isCourierError(error)) throw error;
+    if (error.outcome === "unknown") {
+      await Promise.all(sending.map((d) => unknownOutcome(d, deps, error.message)));
+      return;
+    }
+    const backToReady = await Promise.all(
+      sending.map((d) =>
+        move(
+          d,
+          deps,
+          "ready",
+          { kind: "retry", message: error.message },
+          { lastError: error.message, unknownSince: null },
+        ),
+      ),
+    );
+    if (error instanceof CourierValidationError) {
+      // Refused as a whole: one by one, so the bad order is named and the others go out.
+      for (const delivery of backToReady) await processDelivery(delivery, deps);
+      return;
+    }
+    const retryIn =
+      error instanceof CourierUnavailableError && error.retryAfterMs
+        ? error.retryAfterMs
+        : backoffMs(first.attempts + 1);
+    await Promise.all(backToReady.map((d) => wait(d, deps, retryIn)));
+    return;
+  }
+  // Created ones go on to put tracking on Shopify; the rest have released their lease.
+  await Promise.all(
+    after.filter((d): d is Delivery => d !== null).map((d) => processDelivery(d, deps)),
+  );
 }
 
 /** Processes one leased delivery until it waits for something (time, the courier, the merchant). */
@@ -62,7 +200,13 @@ export async function processDelivery(leased: Delivery, deps: WorkerDependencies
   let delivery: Delivery | null = leased;
   try {
     for (let step = 0; delivery && step < 6; step += 1) {
+      const before: string = delivery.state;
       delivery = await advance(delivery, deps);
+      // Just prepared: it waits for the next pass, where the ready ones of a shop go in one batch.
+      if (delivery && before === "pending" && delivery.state === "ready") {
+        await releaseLease(delivery.shop, delivery.id, deps.owner, { nextAttemptAt: now(deps) });
+        delivery = null;
+      }
     }
   } catch (error) {
     if (!(error instanceof StaleDeliveryError)) {

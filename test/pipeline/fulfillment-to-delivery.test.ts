@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
 import {
@@ -163,6 +164,50 @@ describe("a fulfilled order becomes a courier delivery", () => {
   });
 });
 
+describe("several deliveries at once", () => {
+  it("go to the courier in one create-bulk call, each with its own outcome", async () => {
+    await readyShop(shop);
+    const orders = [0, 1, 2, 3, 4].map((i) => ({
+      ...salmiya,
+      fulfillmentNumber: 6100 + i,
+      orderNumber: 2100 + i,
+    }));
+    const { trackingUpdates } = programShopify(orders);
+    for (const order of orders) await sendWebhook(order);
+    const worker = testWorker();
+    // First pass: every request is built; then one is spoilt, as a courier would refuse it.
+    await runDueDeliveries(worker.deps, 20);
+    const spoilt = await prisma.delivery.findFirstOrThrow({
+      where: { shop, orderId: "gid://shopify/Order/2103" },
+    });
+    const body = JSON.parse(spoilt.request!);
+    body.deliveryAddress.areaId = 999_999;
+    await prisma.delivery.update({
+      where: { id: spoilt.id },
+      data: { request: JSON.stringify(body) },
+    });
+
+    await worker.drain();
+    const bulkCalls = sandbox().requestLog.filter((r) => r.endpoint === "createBulk");
+    expect(bulkCalls).toHaveLength(1);
+    expect(creates()).toHaveLength(0);
+    const deliveries = await prisma.delivery.findMany({
+      where: { shop },
+      orderBy: { orderId: "asc" },
+    });
+    expect(deliveries.map((d) => d.state)).toEqual([
+      "created",
+      "created",
+      "created",
+      "rejected",
+      "created",
+    ]);
+    expect(deliveries[3]!.stateReason).toBeTruthy();
+    expect(sandbox().orders.size).toBe(4);
+    expect(trackingUpdates).toHaveLength(4);
+  });
+});
+
 describe("when the courier misbehaves", () => {
   it("reconciles a create that committed and then timed out: one delivery, no second create", async () => {
     await readyShop(shop);
@@ -189,7 +234,8 @@ describe("when the courier misbehaves", () => {
     }));
     programShopify(orders);
     for (const order of orders) await sendWebhook(order);
-    sandbox().faults.add({ endpoint: "createOrder", kind: "error", status: 503, times: 4 });
+    sandbox().faults.add({ endpoint: "createBulk", kind: "error", status: 503, times: 3 });
+    sandbox().faults.add({ endpoint: "createOrder", kind: "error", status: 503, times: 3 });
     const worker = testWorker();
     for (let round = 0; round < 10; round += 1) {
       await worker.drain();
