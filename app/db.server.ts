@@ -1,19 +1,67 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "@prisma/client";
+import Database from "better-sqlite3";
+import { configureSqliteConnection } from "./db/sqlite-connection";
 import { sqliteFilePath } from "./db/sqlite-path";
 import { env } from "./env.server";
+
+/**
+ * Prisma's better-sqlite3 adapter, with the connection it opens set up for the app (WAL,
+ * app/db/sqlite-connection.ts) before Prisma's first query, and kept at hand: the few hot paths
+ * that write raw SQL (webhook intake's group commit) use the very same connection, so they never
+ * wait on a lock held by Prisma, nor Prisma on theirs.
+ */
+class AppSqliteAdapterFactory extends PrismaBetterSQLite3 {
+  database: Database.Database | null = null;
+
+  override async connect() {
+    const adapter = await super.connect();
+    // The adapter keeps its better-sqlite3 Database as `client` (6.19); checked, not assumed.
+    const client = (adapter as unknown as { client?: unknown }).client;
+    if (!(client instanceof Database)) {
+      throw new Error("The Prisma SQLite adapter no longer exposes its better-sqlite3 connection.");
+    }
+    configureSqliteConnection(client);
+    this.database = client;
+    return adapter;
+  }
+}
+
+interface AppDatabase {
+  prisma: PrismaClient;
+  adapter: AppSqliteAdapterFactory;
+}
 
 declare global {
   // Survives Vite's module reloads in development so that one connection is kept.
   var __prisma: PrismaClient | undefined;
+  var __appDatabase: AppDatabase | undefined;
 }
 
-function createClient(): PrismaClient {
-  const adapter = new PrismaBetterSQLite3({ url: sqliteFilePath(env().DATABASE_URL) });
-  return new PrismaClient({ adapter });
+function createClient(): AppDatabase {
+  const adapter = new AppSqliteAdapterFactory({ url: sqliteFilePath(env().DATABASE_URL) });
+  return { prisma: new PrismaClient({ adapter }), adapter };
 }
 
-const prisma: PrismaClient = globalThis.__prisma ?? createClient();
-if (env().NODE_ENV !== "production") globalThis.__prisma = prisma;
+// The test harness resets __prisma between test files; a new client comes with its own adapter.
+const database: AppDatabase =
+  globalThis.__prisma && globalThis.__appDatabase?.prisma === globalThis.__prisma
+    ? globalThis.__appDatabase
+    : createClient();
+const prisma: PrismaClient = database.prisma;
+if (env().NODE_ENV !== "production") {
+  globalThis.__prisma = prisma;
+  globalThis.__appDatabase = database;
+}
+
+/** Prisma's own SQLite connection (opened if need be), for raw SQL on the hot paths. */
+export async function sqliteConnection(): Promise<Database.Database> {
+  const current = database.adapter.database;
+  if (current?.open) return current;
+  await prisma.$connect();
+  const opened = database.adapter.database;
+  if (!opened?.open) throw new Error("Prisma did not open its SQLite connection.");
+  return opened;
+}
 
 export default prisma;

@@ -1,9 +1,6 @@
 import { z } from "zod";
-import { recordDelivery } from "../models/deliveries.server";
-import { getPickupLocation } from "../models/pickup-locations.server";
-import { getShopSettings } from "../models/shop.server";
+import { commitIntake, type IntakeShop } from "../models/delivery-intake.server";
 import { deliveryReference } from "./request";
-import { attachToSentIntent } from "./send.server";
 
 /** The fields of Shopify's fulfillments/create webhook the app reads (REST shape). */
 export const fulfillmentWebhook = z.object({
@@ -30,53 +27,62 @@ export type IntakeOutcome = {
 /**
  * fulfillments/create: decides from the webhook and the shop's own settings — no Shopify or
  * courier call — whether the fulfillment goes to the courier, and records it either way (a
- * skipped one with the reason the merchant will read). Runs in the webhook request: milliseconds.
+ * skipped one with the reason the merchant will read). Runs in the webhook request: the settings
+ * are read and the row written in one transaction shared with the other webhooks arriving at the
+ * same moment (group commit), and this resolves once that transaction is on disk.
  */
 export async function receiveFulfillment(
   shop: string,
   payload: FulfillmentWebhook,
 ): Promise<IntakeOutcome> {
-  const settings = await getShopSettings(shop);
-  if (!settings || settings.uninstalledAt)
-    return { state: "ignored", reason: "shop not installed", duplicate: false };
-  const orderId = `gid://shopify/Order/${payload.order_id}`;
-  // A fulfillment the app made itself ("Send to courier") belongs to the row written before it.
-  if (await attachToSentIntent(shop, orderId, payload.admin_graphql_api_id)) {
-    return { state: "pending", duplicate: true };
-  }
+  const fulfillmentId = payload.admin_graphql_api_id;
   const locationId = payload.location_id ? `gid://shopify/Location/${payload.location_id}` : null;
-  const country = payload.destination?.country_code?.toUpperCase() ?? null;
+  const result = await commitIntake({
+    shop,
+    orderId: `gid://shopify/Order/${payload.order_id}`,
+    fulfillmentId,
+    locationId,
+    decide: (settings) => {
+      const reason = skipReason(payload, settings);
+      return {
+        orderName: payload.name?.replace(/\.\d+$/, "") ?? null,
+        source: "webhook",
+        state: reason ? "skipped" : "pending",
+        stateReason: reason,
+        environment: settings.courierEnvironment,
+        reference: deliveryReference(shop, fulfillmentId),
+      };
+    },
+  });
+  switch (result.kind) {
+    case "ignored":
+      return { state: "ignored", reason: "shop not installed", duplicate: false };
+    case "attached":
+      return { state: "pending", duplicate: true };
+    case "recorded":
+      return {
+        state: result.state === "skipped" ? "skipped" : "pending",
+        reason: result.stateReason ?? undefined,
+        duplicate: !result.created,
+      };
+  }
+}
 
-  let reason: string | null = null;
+/** Why a fulfillment does not go to the courier, in the merchant's words; null when it does. */
+export function skipReason(payload: FulfillmentWebhook, shop: IntakeShop): string | null {
+  const country = payload.destination?.country_code?.toUpperCase() ?? null;
   if (payload.status && !["success", "pending", "open"].includes(payload.status)) {
-    reason = `The fulfillment is ${payload.status}.`;
-  } else if (!settings.autoSend) {
-    reason = "Automatic sending is off (Settings).";
-  } else if (!settings.courierApiKeySealed) {
-    reason = "No courier API key is stored (Settings).";
-  } else if (country !== "KW") {
-    reason = country
+    return `The fulfillment is ${payload.status}.`;
+  }
+  if (!shop.autoSend) return "Automatic sending is off (Settings).";
+  if (!shop.hasCourierKey) return "No courier API key is stored (Settings).";
+  if (country !== "KW") {
+    return country
       ? `The destination is outside Kuwait (${country}).`
       : "The fulfillment has no destination address.";
-  } else if (!locationId || !(await getPickupLocation(shop, locationId))) {
-    reason = "The location it ships from has no confirmed pickup address (Pickup locations).";
   }
-
-  const { delivery, created } = await recordDelivery({
-    shop,
-    orderId,
-    orderName: payload.name?.replace(/\.\d+$/, "") ?? null,
-    fulfillmentId: payload.admin_graphql_api_id,
-    locationId,
-    source: "webhook",
-    state: reason ? "skipped" : "pending",
-    stateReason: reason,
-    environment: settings.courierEnvironment,
-    reference: deliveryReference(shop, payload.admin_graphql_api_id),
-  });
-  return {
-    state: delivery.state === "skipped" ? "skipped" : "pending",
-    reason: reason ?? undefined,
-    duplicate: !created,
-  };
+  if (!payload.location_id || !shop.pickupConfirmed) {
+    return "The location it ships from has no confirmed pickup address (Pickup locations).";
+  }
+  return null;
 }

@@ -15,8 +15,10 @@ globalThis.__prisma = undefined;
 
 adminApi.install();
 
-// Every test starts with empty tables (the migrations table stays).
+// Every test starts with empty tables (the migrations table stays). The copy is switched to WAL
+// here, as the app's connection would (app/db/sqlite-connection.ts), before either opens it twice.
 const database = new Database(databaseFile);
+database.pragma("journal_mode = WAL");
 const tables = database
   .prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_prisma_migrations'",
@@ -48,5 +50,6 @@ afterAll(async () => {
   await globalThis.__prisma?.$disconnect();
   globalThis.__prisma = undefined;
   database.close();
-  fs.rmSync(databaseFile, { force: true });
+  // WAL leaves a log and a shared-memory index beside the file while connections were open.
+  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(databaseFile + suffix, { force: true });
 });

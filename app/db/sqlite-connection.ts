@@ -1,0 +1,32 @@
+import type Database from "better-sqlite3";
+
+/**
+ * How the app's one SQLite connection is set up when Prisma opens it (app/db.server.ts).
+ *
+ * - WAL: readers (the admin pages, the browser tests' own client) never wait for the writer, and
+ *   a commit appends to the log instead of rewriting pages through a rollback journal.
+ * - synchronous=NORMAL: a commit is safe from a crash of the process; only a power loss or an OS
+ *   crash can take back the last commits before a checkpoint. The writes that acknowledge
+ *   something to Shopify (webhook intake) are made with {@link durableTransaction} instead, which
+ *   syncs the log before it returns.
+ */
+export function configureSqliteConnection(db: Database.Database): void {
+  // An in-memory database answers "memory" and stays so; a file switches (the mode is persistent).
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+}
+
+/**
+ * Runs `work` in one transaction on `db` and returns after the commit is on disk (the WAL synced,
+ * as synchronous=FULL does), so what it wrote survives a power loss too. Synchronous from BEGIN
+ * to COMMIT: nothing else on this thread can run in between.
+ */
+export function durableTransaction<T>(db: Database.Database, work: () => T): T {
+  if (db.inTransaction) throw new Error("durableTransaction cannot run inside a transaction");
+  db.pragma("synchronous = FULL");
+  try {
+    return db.transaction(work).immediate();
+  } finally {
+    db.pragma("synchronous = NORMAL");
+  }
+}

@@ -1,0 +1,249 @@
+import { randomBytes } from "node:crypto";
+import type Database from "better-sqlite3";
+import { sqliteConnection } from "../db.server";
+import { durableTransaction } from "../db/sqlite-connection";
+import type { NewDelivery } from "./deliveries.server";
+
+/**
+ * Webhook intake's writes, group-committed (ADR 0007). Every intake waiting on this thread is
+ * decided and written in one durable transaction on Prisma's own connection, in raw SQL: the
+ * shop's settings and pickup location are read in the same transaction as the row is written, a
+ * fulfillment the app made itself is attached to its intent row, and any other fulfillment gets
+ * its Delivery row and first event once (INSERT … ON CONFLICT DO NOTHING on the unique
+ * (shop, fulfillment id) and (shop, reference)). Each caller's promise settles only after the
+ * COMMIT is on disk: nothing acknowledged can be lost.
+ */
+
+/** What intake reads about the shop, in the transaction that writes the row. */
+export interface IntakeShop {
+  autoSend: boolean;
+  hasCourierKey: boolean;
+  courierEnvironment: string;
+  /** The fulfillment's location has a confirmed pickup address. */
+  pickupConfirmed: boolean;
+}
+
+export interface IntakeRequest {
+  shop: string;
+  orderId: string;
+  fulfillmentId: string;
+  locationId: string | null;
+  /** The row to record, decided from the shop as read in the transaction. */
+  decide(shop: IntakeShop): Omit<NewDelivery, "shop" | "orderId" | "fulfillmentId" | "locationId">;
+}
+
+export type IntakeResult =
+  /** No settings row, or the shop uninstalled the app: nothing written. */
+  | { kind: "ignored" }
+  /** A "Send to courier" intent for the order took the fulfillment. */
+  | { kind: "attached" }
+  | {
+      kind: "recorded";
+      deliveryId: string;
+      state: string;
+      stateReason: string | null;
+      /** False when the fulfillment already had its row (a redelivery or a concurrent twin). */
+      created: boolean;
+    };
+
+interface Waiting {
+  request: IntakeRequest;
+  resolve: (result: IntakeResult) => void;
+  reject: (error: unknown) => void;
+}
+
+let queue: Waiting[] = [];
+let scheduled = false;
+
+/** Records one fulfillment; resolves once it is durably committed with the others of its turn. */
+export function commitIntake(request: IntakeRequest): Promise<IntakeResult> {
+  return new Promise((resolve, reject) => {
+    queue.push({ request, resolve, reject });
+    if (!scheduled) {
+      scheduled = true;
+      // After the requests that arrived in this turn of the event loop have queued theirs.
+      setImmediate(() => void flush());
+    }
+  });
+}
+
+async function flush(): Promise<void> {
+  let db: Database.Database;
+  try {
+    db = await sqliteConnection();
+  } catch (error) {
+    settleAll(error);
+    return;
+  }
+  // A Prisma interactive transaction is open on the connection (it awaits between statements):
+  // written now, these rows would commit or roll back with it. Wait for it to end.
+  if (db.inTransaction) {
+    setTimeout(() => void flush(), 1);
+    return;
+  }
+  const batch = queue;
+  queue = [];
+  scheduled = false;
+  const results: ({ ok: true; result: IntakeResult } | { ok: false; error: unknown })[] = [];
+  try {
+    const sql = statements(db);
+    // Each intake in a savepoint of its own: one that fails takes nobody else's row with it.
+    const one = db.transaction((request: IntakeRequest, at: string) => recordOne(sql, request, at));
+    durableTransaction(db, () => {
+      const at = sqliteTime(new Date());
+      for (const { request } of batch) {
+        try {
+          results.push({ ok: true, result: one(request, at) });
+        } catch (error) {
+          results.push({ ok: false, error });
+        }
+      }
+    });
+  } catch (error) {
+    // The commit itself failed: nothing of the batch is written, every caller hears so.
+    for (const waiting of batch) waiting.reject(error);
+    return;
+  }
+  batch.forEach((waiting, i) => {
+    const outcome = results[i]!;
+    if (outcome.ok) waiting.resolve(outcome.result);
+    else waiting.reject(outcome.error);
+  });
+}
+
+function settleAll(error: unknown) {
+  const batch = queue;
+  queue = [];
+  scheduled = false;
+  for (const waiting of batch) waiting.reject(error);
+}
+
+function recordOne(sql: Statements, request: IntakeRequest, at: string): IntakeResult {
+  const { shop, orderId, fulfillmentId, locationId } = request;
+  const settings = sql.shop.get(locationId ?? "", shop) as ShopRow | undefined;
+  if (!settings || settings.uninstalledAt !== null) return { kind: "ignored" };
+  // A fulfillment the app made itself ("Send to courier") belongs to the row written before it.
+  if (sql.attach.run(fulfillmentId, at, at, shop, orderId).changes > 0) return { kind: "attached" };
+
+  const row = request.decide({
+    autoSend: settings.autoSend === 1,
+    hasCourierKey: settings.hasKey === 1,
+    courierEnvironment: settings.courierEnvironment,
+    pickupConfirmed: settings.pickup === 1,
+  });
+  const id = newRowId();
+  const inserted = sql.insertDelivery.run({
+    id,
+    shop,
+    orderId,
+    orderName: row.orderName ?? null,
+    fulfillmentId,
+    locationId,
+    source: row.source,
+    state: row.state,
+    stateReason: row.stateReason ?? null,
+    environment: row.environment,
+    reference: row.reference,
+    nextAttemptAt: row.state === "pending" ? at : null,
+    at,
+  });
+  if (inserted.changes === 0) {
+    const existing = sql.existing.get(shop, fulfillmentId, row.reference) as
+      { id: string; state: string; stateReason: string | null } | undefined;
+    if (!existing) throw new Error(`Delivery for ${fulfillmentId} neither inserted nor found.`);
+    return { kind: "recorded", deliveryId: existing.id, ...existing, created: false };
+  }
+  sql.insertEvent.run({
+    id: newRowId(),
+    shop,
+    deliveryId: id,
+    at,
+    kind: row.state === "skipped" ? "skipped" : "received",
+    message:
+      row.state === "skipped"
+        ? `Not sent to the courier: ${row.stateReason ?? "no reason given"}`
+        : `Fulfillment received from Shopify (${row.source}).`,
+  });
+  return {
+    kind: "recorded",
+    deliveryId: id,
+    state: row.state,
+    stateReason: row.stateReason ?? null,
+    created: true,
+  };
+}
+
+interface ShopRow {
+  autoSend: number;
+  hasKey: number;
+  uninstalledAt: string | null;
+  courierEnvironment: string;
+  pickup: number;
+}
+
+type Statements = ReturnType<typeof prepare>;
+const prepared = new WeakMap<Database.Database, Statements>();
+
+function statements(db: Database.Database): Statements {
+  let sql = prepared.get(db);
+  if (!sql) {
+    sql = prepare(db);
+    prepared.set(db, sql);
+  }
+  return sql;
+}
+
+function prepare(db: Database.Database) {
+  // Plain numbers: Prisma's adapter turns on BigInt integers for the whole connection.
+  const plain = (statement: Database.Statement) =>
+    statement.reader ? statement.safeIntegers(false) : statement;
+  return {
+    shop: plain(
+      db.prepare(`
+        SELECT s."autoSend", s."courierApiKeySealed" IS NOT NULL AS "hasKey", s."uninstalledAt",
+          s."courierEnvironment",
+          EXISTS (SELECT 1 FROM "PickupLocation" p WHERE p."shop" = s."shop" AND p."locationId" = ?)
+            AS "pickup"
+        FROM "ShopSettings" s WHERE s."shop" = ?`),
+    ),
+    // As attachToSentIntent (app/deliveries/send.server.ts), in the intake's transaction.
+    attach: db.prepare(`
+      UPDATE "Delivery" SET "fulfillmentId" = ?, "nextAttemptAt" = ?, "updatedAt" = ?
+      WHERE "shop" = ? AND "orderId" = ? AND "source" IN ('manual', 'bulk')
+        AND "fulfillmentId" IS NULL AND "state" = 'pending'`),
+    insertDelivery: db.prepare(`
+      INSERT INTO "Delivery" ("id", "shop", "orderId", "orderName", "fulfillmentId", "locationId",
+        "source", "state", "stateReason", "environment", "reference", "attempts", "nextAttemptAt",
+        "createdAt", "updatedAt")
+      VALUES (@id, @shop, @orderId, @orderName, @fulfillmentId, @locationId, @source, @state,
+        @stateReason, @environment, @reference, 0, @nextAttemptAt, @at, @at)
+      ON CONFLICT DO NOTHING`),
+    existing: plain(
+      db.prepare(`
+        SELECT "id", "state", "stateReason" FROM "Delivery"
+        WHERE "shop" = ? AND ("fulfillmentId" = ? OR "reference" = ?) LIMIT 1`),
+    ),
+    insertEvent: db.prepare(`
+      INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
+      VALUES (@id, @shop, @deliveryId, @at, @kind, @message)`),
+  };
+}
+
+/** DateTime as Prisma's SQLite adapter writes it (ISO 8601, "+00:00"), so rows read back alike. */
+function sqliteTime(at: Date): string {
+  return at.toISOString().replace("Z", "+00:00");
+}
+
+const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * A row id shaped like Prisma's cuid ("c" and 24 lowercase base-36 characters): a time prefix so
+ * ids sort roughly by creation, then 16 random characters (about 82 bits), so a delivery id in a
+ * public tracking URL cannot be guessed.
+ */
+export function newRowId(now = Date.now()): string {
+  const time = now.toString(36).padStart(8, "0").slice(-8);
+  let random = "";
+  for (const byte of randomBytes(16)) random += ALPHABET[byte % 36];
+  return `c${time}${random}`;
+}

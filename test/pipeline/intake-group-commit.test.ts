@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { receiveFulfillment } from "../../app/deliveries/intake.server";
+import { deliveryReference } from "../../app/deliveries/request";
+import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
+import {
+  fulfillmentPayload,
+  PICKUP_LOCATION_ID,
+  readyShop,
+  type FakeOrder,
+} from "../support/pipeline";
+import { setUpCourierSandbox } from "../support/courier-sandbox";
+import { callRoute, shopDomain, webhookRequest } from "../support/shopify";
+
+const shop = shopDomain("group-commit");
+// readyShop tests the courier key against it.
+setUpCourierSandbox();
+
+const order = (n: number, extra: Partial<FakeOrder> = {}): FakeOrder => ({
+  fulfillmentNumber: 7000 + n,
+  orderNumber: 3000 + n,
+  city: "Salmiya",
+  address1: "Block 10, Street 5, House 12",
+  provinceCode: "KW-HA",
+  ...extra,
+});
+
+function send(o: FakeOrder, webhookId?: string, secret?: string) {
+  return callRoute(
+    fulfillmentsCreate,
+    webhookRequest({
+      topic: "fulfillments/create",
+      shop,
+      payload: fulfillmentPayload(o),
+      webhookId,
+      secret,
+    }),
+  );
+}
+
+describe("webhook intake, group-committed", () => {
+  it("records forty concurrent webhooks and their redeliveries as one delivery and one event each", async () => {
+    await readyShop(shop);
+    const orders = Array.from({ length: 40 }, (_, i) => order(i));
+    const responses = await Promise.all([
+      ...orders.map((o) => send(o, `webhook-${o.fulfillmentNumber}`)),
+      // Redeliveries of ten of them, in flight at the same time as the originals.
+      ...orders.slice(0, 10).map((o) => send(o, `webhook-${o.fulfillmentNumber}`)),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual(Array(50).fill(200));
+
+    const deliveries = await prisma.delivery.findMany({
+      where: { shop },
+      include: { events: true },
+      orderBy: { fulfillmentId: "asc" },
+    });
+    expect(deliveries.map((d) => d.fulfillmentId)).toEqual(
+      orders.map((o) => `gid://shopify/Fulfillment/${o.fulfillmentNumber}`).sort(),
+    );
+    for (const delivery of deliveries) {
+      // Read back through Prisma exactly as rows it wrote itself.
+      expect(delivery).toMatchObject({
+        source: "webhook",
+        state: "pending",
+        environment: "sandbox",
+        locationId: PICKUP_LOCATION_ID,
+        reference: deliveryReference(shop, delivery.fulfillmentId!),
+        attempts: 0,
+      });
+      expect(delivery.orderName).toMatch(/^#\d+$/);
+      expect(delivery.id).toMatch(/^c[0-9a-z]{24}$/);
+      expect(delivery.createdAt).toBeInstanceOf(Date);
+      expect(delivery.nextAttemptAt?.getTime()).toBe(delivery.createdAt.getTime());
+      expect(delivery.events.map((e) => [e.kind, e.message])).toEqual([
+        ["received", "Fulfillment received from Shopify (webhook)."],
+      ]);
+    }
+    // Shared commits: a transaction stamps all of its rows with one time.
+    expect(new Set(deliveries.map((d) => d.createdAt.getTime())).size).toBeLessThan(40);
+    expect(new Set(deliveries.map((d) => d.id)).size).toBe(40);
+  });
+
+  it("answers 401 to a forged webhook among good ones and writes nothing for it", async () => {
+    await readyShop(shop);
+    const [forged, good] = await Promise.all([
+      send(order(1), undefined, "not-the-app-secret"),
+      send(order(2)),
+    ]);
+    expect(forged.status).toBe(401);
+    expect(good.status).toBe(200);
+    const rows = await prisma.delivery.findMany({ where: { shop } });
+    expect(rows.map((r) => r.fulfillmentId)).toEqual([`gid://shopify/Fulfillment/${7002}`]);
+  });
+
+  it("records the skip reason, and ignores shops that are not installed", async () => {
+    await readyShop(shop);
+    const elsewhere = order(3, {});
+    const payload = fulfillmentPayload(elsewhere) as { location_id: number };
+    payload.location_id = 999;
+    const response = await callRoute(
+      fulfillmentsCreate,
+      webhookRequest({ topic: "fulfillments/create", shop, payload }),
+    );
+    expect(response.status).toBe(200);
+    const skipped = await prisma.delivery.findFirstOrThrow({
+      where: { shop },
+      include: { events: true },
+    });
+    expect(skipped).toMatchObject({
+      state: "skipped",
+      stateReason: "The location it ships from has no confirmed pickup address (Pickup locations).",
+      nextAttemptAt: null,
+    });
+    expect(skipped.events.map((e) => e.kind)).toEqual(["skipped"]);
+
+    const stranger = shopDomain("never-installed");
+    const outcome = await receiveFulfillment(stranger, {
+      id: "1",
+      admin_graphql_api_id: "gid://shopify/Fulfillment/1",
+      order_id: "1",
+      location_id: "701",
+      name: "#1.1",
+      status: "success",
+      destination: { country_code: "KW" },
+    });
+    expect(outcome).toEqual({ state: "ignored", reason: "shop not installed", duplicate: false });
+    expect(await prisma.delivery.count({ where: { shop: stranger } })).toBe(0);
+  });
+
+  it("does not write into, nor roll back with, a Prisma transaction open at the time", async () => {
+    await readyShop(shop);
+    let webhook: Promise<Response> | undefined;
+    await expect(
+      prisma.$transaction(async (tx) => {
+        await tx.shopSettings.update({ where: { shop }, data: { preparationMinutes: 5 } });
+        webhook = send(order(4));
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        throw new Error("the merchant's save failed");
+      }),
+    ).rejects.toThrow("the merchant's save failed");
+    expect((await webhook!).status).toBe(200);
+    expect(await prisma.delivery.count({ where: { shop } })).toBe(1);
+    const settings = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect(settings.preparationMinutes).not.toBe(5);
+  });
+
+  it("keeps the others of a commit when one intake fails", async () => {
+    await readyShop(shop);
+    // Two "Send to courier" intents for one order, both still without their fulfillment: the
+    // webhook's attach would give both the same fulfillment id, which the unique index refuses.
+    for (const suffix of ["a", "b"]) {
+      await prisma.delivery.create({
+        data: {
+          shop,
+          orderId: `gid://shopify/Order/${3005}`,
+          source: "manual",
+          state: "pending",
+          environment: "sandbox",
+          reference: `SHPFY-intent-${suffix}`,
+        },
+      });
+    }
+    const [failed, good] = await Promise.allSettled([send(order(5)), send(order(6))]);
+    expect(failed.status).toBe("rejected");
+    expect(good).toMatchObject({ status: "fulfilled", value: { status: 200 } });
+    const rows = await prisma.delivery.findMany({ where: { shop }, orderBy: { reference: "asc" } });
+    expect(rows.map((r) => [r.source, r.fulfillmentId])).toEqual([
+      ["webhook", `gid://shopify/Fulfillment/${7006}`],
+      ["manual", null],
+      ["manual", null],
+    ]);
+  });
+
+  it("runs SQLite in WAL mode with normal sync between durable commits", async () => {
+    await readyShop(shop);
+    await send(order(7));
+    const [journal] =
+      await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
+    const [sync] =
+      await prisma.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA synchronous");
+    expect(journal?.journal_mode).toBe("wal");
+    // 1 = NORMAL (2 = FULL is only held for the intake's commits).
+    expect(Number(sync?.synchronous)).toBe(1);
+  });
+});
