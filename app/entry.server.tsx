@@ -4,12 +4,14 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startDeliveryWorker } from "./deliveries/runner.server";
+import { startTrackingSync } from "./deliveries/sync-runner.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 export const streamTimeout = 5000;
 
 // The server module loads once per process: the delivery worker starts with it (ADR 0003).
 startDeliveryWorker();
+startTrackingSync();
 
 export default async function handleRequest(
   request: Request,

@@ -63,3 +63,4 @@ export type {
   TrackingEvent,
   VehicleType,
 } from "./results";
+export { PUSH_EVENT_ID_HEADER, PUSH_SIGNATURE_HEADER, signPush, verifyPushSignature } from "./push";

@@ -8,6 +8,7 @@ import { z } from "zod";
  *      │            ▲             ▲         │   ▲                    out_for_delivery ─► delivered
  *      ▼            │             │         ▼   │                              ├─► failed ─► returned
  *   skipped    (merchant fixes)   │      unknown ─► needs_review               └─► cancelled
+ *                                                              (a failed attempt may go out again)
  *                                 └─ rejected / needs_review (merchant retries)
  */
 export const DELIVERY_STATES = [
@@ -50,11 +51,12 @@ const MOVES: Record<DeliveryState, readonly DeliveryState[]> = {
     "returned",
     "cancelled",
   ],
-  picked_up: ["in_transit", "out_for_delivery", "delivered", "failed", "returned"],
-  in_transit: ["out_for_delivery", "delivered", "failed", "returned"],
-  out_for_delivery: ["delivered", "failed", "returned"],
+  picked_up: ["in_transit", "out_for_delivery", "delivered", "failed", "returned", "cancelled"],
+  in_transit: ["out_for_delivery", "delivered", "failed", "returned", "cancelled"],
+  out_for_delivery: ["delivered", "failed", "returned", "cancelled"],
   delivered: [],
-  failed: ["returned"],
+  // A failed attempt is not the end: the courier may go out again, or return the parcel.
+  failed: ["in_transit", "out_for_delivery", "delivered", "returned", "cancelled"],
   returned: [],
   cancelled: [],
 };

@@ -614,6 +614,9 @@ const reconcile: Step = async (delivery, deps) => {
   }
 };
 
+/** How soon after creation the tracking sync first asks the courier. */
+export const FIRST_TRACKING_LOOK_MS = 60_000;
+
 /** created: the courier's order number and tracking URL go on the Shopify fulfillment. */
 const pushTracking: Step = async (delivery, deps) => {
   if (!delivery.fulfillmentId || !delivery.courierOrderNumber) return wait(delivery, deps, null);
@@ -642,6 +645,8 @@ const pushTracking: Step = async (delivery, deps) => {
     data: {
       trackingPushedAt: now(deps),
       trackingUrl: url,
+      // The tracking sync takes over from here (sync.server.ts); a first look soon.
+      syncAt: new Date(now(deps).getTime() + FIRST_TRACKING_LOOK_MS),
       leaseOwner: null,
       leaseExpiresAt: null,
       nextAttemptAt: null,

@@ -1,6 +1,7 @@
 import { Prisma, type Delivery, type DeliveryEvent } from "@prisma/client";
 import prisma from "../db.server";
 import { ATTENTION_STATES, canMove, type DeliveryState } from "../deliveries/states";
+import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
 
 /**
  * Deliveries: the durable record of each Shopify fulfillment sent (or not) to the courier, and
@@ -219,32 +220,82 @@ export interface DeliveryListQuery {
   search?: string;
   page?: number;
   pageSize?: number;
+  now?: Date;
+}
+
+/**
+ * Needs the merchant: a state that waits for them (address, review, rejected, failed, returned),
+ * or a parcel the courier has not moved for STUCK_AFTER_MS.
+ */
+export function attentionWhere(now: Date): Prisma.DeliveryWhereInput {
+  const cutoff = new Date(now.getTime() - STUCK_AFTER_MS);
+  return {
+    OR: [
+      { state: { in: [...ATTENTION_STATES] } },
+      {
+        state: { in: [...ACTIVE_TRACKED_STATES] },
+        trackingPushedAt: { not: null },
+        OR: [
+          { courierStatusAt: { lt: cutoff } },
+          { courierStatusAt: null, trackingPushedAt: { lt: cutoff } },
+        ],
+      },
+    ],
+  };
+}
+
+/** The complement of attentionWhere, written without NOT: SQL's NULLs would drop rows from it. */
+function notAttentionWhere(now: Date): Prisma.DeliveryWhereInput {
+  const cutoff = new Date(now.getTime() - STUCK_AFTER_MS);
+  return {
+    state: { notIn: [...ATTENTION_STATES] },
+    OR: [
+      { state: { notIn: [...ACTIVE_TRACKED_STATES] } },
+      { trackingPushedAt: null },
+      { courierStatusAt: { gte: cutoff } },
+      { courierStatusAt: null, trackingPushedAt: { gte: cutoff } },
+    ],
+  };
+}
+
+/** Whether a delivery is stuck: tracked, not final, and unmoved for STUCK_AFTER_MS. */
+export function isStuck(
+  delivery: Pick<Delivery, "state" | "courierStatusAt" | "trackingPushedAt">,
+  now = new Date(),
+): boolean {
+  const since = delivery.courierStatusAt ?? delivery.trackingPushedAt;
+  return (
+    ACTIVE_TRACKED_STATES.includes(delivery.state as DeliveryState) &&
+    since !== null &&
+    now.getTime() - since.getTime() > STUCK_AFTER_MS
+  );
 }
 
 /** The deliveries page: those needing attention first, then the newest. */
 export async function listDeliveries(query: DeliveryListQuery) {
   const pageSize = query.pageSize ?? 25;
   const page = Math.max(1, query.page ?? 1);
+  const attentionClause = attentionWhere(query.now ?? new Date());
   const where: Prisma.DeliveryWhereInput = {
     shop: query.shop,
-    ...(query.state === "attention"
-      ? { state: { in: [...ATTENTION_STATES] } }
-      : query.state
-        ? { state: query.state }
-        : {}),
+    ...(query.state === "attention" ? attentionClause : query.state ? { state: query.state } : {}),
     ...(query.search
       ? {
-          OR: [
-            { orderName: { contains: query.search } },
-            { courierOrderNumber: { contains: query.search } },
-            { reference: { contains: query.search } },
+          AND: [
+            {
+              OR: [
+                { orderName: { contains: query.search } },
+                { courierOrderNumber: { contains: query.search } },
+                { reference: { contains: query.search } },
+              ],
+            },
           ],
         }
       : {}),
   };
   const [attention, total] = await Promise.all([
     prisma.delivery.findMany({
-      where: { AND: [where, { state: { in: [...ATTENTION_STATES] } }] },
+      where: { AND: [where, attentionClause] },
       orderBy: { updatedAt: "desc" },
     }),
     prisma.delivery.count({ where }),
@@ -256,7 +307,7 @@ export async function listDeliveries(query: DeliveryListQuery) {
   const rest =
     fromAttention.length < pageSize
       ? await prisma.delivery.findMany({
-          where: { AND: [where, { state: { notIn: [...ATTENTION_STATES] } }] },
+          where: { AND: [where, notAttentionWhere(query.now ?? new Date())] },
           orderBy: { createdAt: "desc" },
           skip: restSkip,
           take: pageSize - fromAttention.length,

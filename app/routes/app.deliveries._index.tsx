@@ -21,7 +21,7 @@ import {
   STATE_LABELS,
   type DeliveryState,
 } from "../deliveries/states";
-import { listDeliveries } from "../models/deliveries.server";
+import { isStuck, listDeliveries } from "../models/deliveries.server";
 import { authenticate } from "../shopify.server";
 
 const listQuery = z.object({
@@ -50,6 +50,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       state: d.state as DeliveryState,
       stateReason: d.stateReason,
       courierOrderNumber: d.courierOrderNumber,
+      stuck: isStuck(d),
       updatedAt: d.updatedAt.toISOString(),
     })),
   };
@@ -135,6 +136,12 @@ export default function Deliveries() {
                     <BlockStack gap="100">
                       <span>
                         <Badge tone={tone(d.state)}>{STATE_LABELS[d.state]}</Badge>
+                        {d.stuck && (
+                          <>
+                            {" "}
+                            <Badge tone="warning">No movement for 3 days</Badge>
+                          </>
+                        )}
                       </span>
                       {d.stateReason && (
                         <Text as="span" tone="subdued" variant="bodySm">

@@ -9,8 +9,10 @@ import {
   ChoiceList,
   FormLayout,
   InlineStack,
+  Badge,
   Layout,
   Page,
+  Select,
   Text,
   TextField,
 } from "@shopify/polaris";
@@ -25,6 +27,21 @@ import {
   type ConnectionOutcome,
 } from "../services/courier-connection.server";
 import { getShopSettings, saveDeliveryOptions } from "../models/shop.server";
+import {
+  createPushCredentials,
+  listStatusMappings,
+  readPushCredentials,
+  removePushCredentials,
+  saveMarkCodPaid,
+  saveStatusMappings,
+} from "../models/tracking.server";
+import {
+  SHOPIFY_EVENT_LABELS,
+  SHOPIFY_EVENT_STATUSES,
+  TRACKED_STATES,
+  type ShopifyEventStatus,
+} from "../deliveries/tracking";
+import { STATE_LABELS } from "../deliveries/states";
 import { authenticate } from "../shopify.server";
 
 const environmentField = z.enum(["sandbox", "production"], {
@@ -66,14 +83,68 @@ const settingsAction = z.discriminatedUnion("intent", [
       .max(10_080, "Preparation time is at most a week (10080 minutes)."),
   }),
   z.object({ intent: z.literal("remove-key") }),
+  z.object({
+    intent: z.literal("tracking-options"),
+    markCodPaid: z
+      .string()
+      .optional()
+      .transform((value) => value !== undefined),
+  }),
+  z.object({ intent: z.literal("push-on") }),
+  z.object({ intent: z.literal("push-off") }),
+  // Fields `state:<code>` and `shopify:<code>` per courier status, read by statusMappingForm.
+  z.looseObject({ intent: z.literal("status-mapping") }),
 ]);
+
+const mappedState = z.enum([...TRACKED_STATES, "unchanged"]);
+const shopifyStatus = z.enum(SHOPIFY_EVENT_STATUSES);
+
+/** The mapping table's fields; an unknown choice names the status it was made for. */
+function statusMappingForm(fields: Record<string, unknown>) {
+  const entries: {
+    code: string;
+    state: z.infer<typeof mappedState> | null;
+    shopifyStatus: ShopifyEventStatus | null;
+  }[] = [];
+  for (const [key, value] of Object.entries(fields)) {
+    if (!key.startsWith("state:")) continue;
+    const code = key.slice("state:".length);
+    const state = value === "" ? null : mappedState.safeParse(value);
+    const shopify = fields[`shopify:${code}`];
+    const event = shopify === "" || shopify === undefined ? null : shopifyStatus.safeParse(shopify);
+    if (state && !state.success) return { error: `Choose what "${code}" means in the app.` };
+    if (event && !event.success) return { error: `Choose a Shopify status for "${code}".` };
+    entries.push({
+      code,
+      state: state ? state.data : null,
+      shopifyStatus: event ? event.data : null,
+    });
+  }
+  return { entries };
+}
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const account = await getCourierAccount(session.shop);
   const masterData = await getCachedMasterData(session.shop, account.environment);
   const settings = await getShopSettings(session.shop);
+  const push = await readPushCredentials(session.shop);
+  const mappings = await listStatusMappings(session.shop);
   return {
+    tracking: {
+      markCodPaid: settings?.markCodPaid ?? false,
+      push: push
+        ? { url: `${env().SHOPIFY_APP_URL}/courier/webhooks/${push.token}`, secret: push.secret }
+        : null,
+      mappings: mappings.map((m) => ({
+        code: m.code,
+        name: m.name,
+        state: m.state,
+        shopifyStatus: m.shopifyStatus,
+        source: m.source,
+        lastSeenAt: m.lastSeenAt?.toISOString() ?? null,
+      })),
+    },
     deliveryOptions: {
       autoSend: settings?.autoSend ?? false,
       notifyCustomer: settings?.notifyCustomer ?? true,
@@ -100,7 +171,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 };
 
 export type SettingsActionResult =
-  ConnectionOutcome | { ok: true; removed: true } | { ok: true; saved: "delivery-options" };
+  | ConnectionOutcome
+  | { ok: true; removed: true }
+  | { ok: true; saved: "delivery-options" | "tracking-options" | "status-mapping" | "push-off" }
+  | { ok: true; saved: "push-on" }
+  | { ok: false; error: string; section: "tracking" };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -131,6 +206,23 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     outcome = { ok: true, saved: "delivery-options" };
   } else if (form.intent === "refresh-master-data") {
     outcome = await refreshCourierMasterData(session.shop);
+  } else if (form.intent === "tracking-options") {
+    await saveMarkCodPaid(session.shop, form.markCodPaid);
+    outcome = { ok: true, saved: "tracking-options" };
+  } else if (form.intent === "status-mapping") {
+    const mapping = statusMappingForm(form);
+    if ("error" in mapping) {
+      outcome = { ok: false, error: mapping.error ?? "Invalid mapping.", section: "tracking" };
+    } else {
+      await saveStatusMappings(session.shop, mapping.entries);
+      outcome = { ok: true, saved: "status-mapping" };
+    }
+  } else if (form.intent === "push-on") {
+    await createPushCredentials(session.shop);
+    outcome = { ok: true, saved: "push-on" };
+  } else if (form.intent === "push-off") {
+    await removePushCredentials(session.shop);
+    outcome = { ok: true, saved: "push-off" };
   } else {
     await disconnectCourier(session.shop);
     outcome = { ok: true, removed: true };
@@ -144,8 +236,16 @@ const dateTime = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Asia/Kuwait",
 });
 
+const SAVED_MESSAGES = {
+  "delivery-options": "Delivery options saved.",
+  "tracking-options": "Tracking options saved.",
+  "status-mapping": "Status mapping saved. It applies to the next status the courier reports.",
+  "push-on": "Status pushes are on: give the courier the URL and secret below.",
+  "push-off": "Status pushes are off. Tracking continues by asking the courier.",
+} as const;
+
 function successMessage(result: Extract<SettingsActionResult, { ok: true }>): string {
-  if ("saved" in result) return "Delivery options saved.";
+  if ("saved" in result) return SAVED_MESSAGES[result.saved];
   if ("removed" in result)
     return "The API key was removed. Deliveries cannot be sent until you add one.";
   const where = result.environment === "production" ? "production" : "sandbox";
@@ -175,8 +275,10 @@ export default function Settings() {
             <Form method="post">
               <input type="hidden" name="intent" value="connect" />
               <BlockStack gap="400">
-                {result?.ok && <Banner tone="success">{successMessage(result)}</Banner>}
-                {result && !result.ok && (
+                {result?.ok && !("saved" in result) && (
+                  <Banner tone="success">{successMessage(result)}</Banner>
+                )}
+                {result && !result.ok && !("section" in result) && (
                   <Banner tone="critical" title="The connection did not work">
                     {result.error}
                   </Banner>
@@ -274,6 +376,7 @@ export default function Settings() {
           </Card>
         </Layout.AnnotatedSection>
         <DeliveryOptionsSection options={data.deliveryOptions} result={result} />
+        <TrackingSection tracking={data.tracking} result={result} />
       </Layout>
     </Page>
   );
@@ -349,6 +452,233 @@ function DeliveryOptionsSection(props: {
           </BlockStack>
         </Form>
       </Card>
+    </Layout.AnnotatedSection>
+  );
+}
+
+type TrackingData = ReturnType<typeof useLoaderData<typeof loader>>["tracking"];
+
+const STATE_CHOICES = [
+  { label: "Not mapped", value: "" },
+  ...TRACKED_STATES.map((state) => ({ label: STATE_LABELS[state], value: state })),
+  { label: "No change (Shopify event only)", value: "unchanged" },
+];
+const SHOPIFY_CHOICES = [
+  { label: "No Shopify event", value: "" },
+  ...SHOPIFY_EVENT_STATUSES.map((status) => ({
+    label: SHOPIFY_EVENT_LABELS[status],
+    value: status,
+  })),
+];
+
+function TrackingSection(props: {
+  tracking: TrackingData;
+  result: SettingsActionResult | undefined;
+}) {
+  const { tracking, result } = props;
+  const navigation = useNavigation();
+  const busy = (intent: string) =>
+    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const [markCodPaid, setMarkCodPaid] = useState(tracking.markCodPaid);
+  const [choices, setChoices] = useState(() =>
+    Object.fromEntries(
+      tracking.mappings.map((m) => [
+        m.code,
+        { state: m.state ?? "", shopify: m.shopifyStatus ?? "" },
+      ]),
+    ),
+  );
+  useEffect(() => {
+    setChoices(
+      Object.fromEntries(
+        tracking.mappings.map((m) => [
+          m.code,
+          { state: m.state ?? "", shopify: m.shopifyStatus ?? "" },
+        ]),
+      ),
+    );
+  }, [tracking.mappings]);
+  const unmapped = tracking.mappings.filter((m) => !m.state);
+  const saved = result?.ok && "saved" in result ? result.saved : null;
+  return (
+    <Layout.AnnotatedSection
+      title="Tracking"
+      description="How the courier's statuses show in the app and on the customer's Shopify shipment. The app asks the courier about every active delivery, sooner when it is out for delivery; status pushes from the courier make it immediate."
+    >
+      <BlockStack gap="400">
+        <Card>
+          <Form method="post">
+            <input type="hidden" name="intent" value="status-mapping" />
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Courier statuses
+              </Text>
+              {saved === "status-mapping" && (
+                <Banner tone="success">{SAVED_MESSAGES[saved]}</Banner>
+              )}
+              {unmapped.length > 0 && (
+                <Banner tone="warning" title="Some courier statuses are not mapped">
+                  {unmapped.map((m) => m.name ?? m.code).join(", ")}: deliveries that reach them
+                  keep their state and nothing is sent to Shopify until you choose what they mean.
+                </Banner>
+              )}
+              {tracking.mappings.length === 0 ? (
+                <Text as="p" tone="subdued">
+                  No courier statuses yet. They are read when you connect or refresh the master
+                  data, and learned as tracking meets them.
+                </Text>
+              ) : (
+                <table
+                  className="status-mapping"
+                  style={{ width: "100%", borderCollapse: "collapse" }}
+                >
+                  <thead>
+                    <tr>
+                      <th style={{ textAlign: "start" }}>Courier status</th>
+                      <th style={{ textAlign: "start" }}>In the app</th>
+                      <th style={{ textAlign: "start" }}>On Shopify</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {tracking.mappings.map((m) => (
+                      <tr key={m.code} data-status={m.code}>
+                        <td style={{ padding: "4px 8px 4px 0" }}>
+                          <BlockStack gap="100">
+                            <Text as="span" variant="bodyMd" fontWeight="medium">
+                              <span dir="auto">{m.name ?? m.code}</span>
+                            </Text>
+                            <InlineStack gap="100">
+                              <Text as="span" tone="subdued" variant="bodySm">
+                                {m.code}
+                              </Text>
+                              {!m.state ? (
+                                <Badge tone="critical">Not mapped</Badge>
+                              ) : m.source === "merchant" ? (
+                                <Badge tone="info">Your choice</Badge>
+                              ) : null}
+                            </InlineStack>
+                          </BlockStack>
+                        </td>
+                        <td style={{ padding: "4px 8px 4px 0" }}>
+                          <Select
+                            label={`In the app: ${m.code}`}
+                            labelHidden
+                            name={`state:${m.code}`}
+                            options={STATE_CHOICES}
+                            value={choices[m.code]?.state ?? ""}
+                            onChange={(state) =>
+                              setChoices((c) => ({
+                                ...c,
+                                [m.code]: { shopify: "", ...c[m.code], state },
+                              }))
+                            }
+                          />
+                        </td>
+                        <td style={{ padding: "4px 0" }}>
+                          <Select
+                            label={`On Shopify: ${m.code}`}
+                            labelHidden
+                            name={`shopify:${m.code}`}
+                            options={SHOPIFY_CHOICES}
+                            value={choices[m.code]?.shopify ?? ""}
+                            onChange={(shopify) =>
+                              setChoices((c) => ({
+                                ...c,
+                                [m.code]: { state: "", ...c[m.code], shopify },
+                              }))
+                            }
+                          />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+              {tracking.mappings.length > 0 && (
+                <div>
+                  <Button submit loading={busy("status-mapping")}>
+                    Save status mapping
+                  </Button>
+                </div>
+              )}
+            </BlockStack>
+          </Form>
+        </Card>
+        <Card>
+          <Form method="post">
+            <input type="hidden" name="intent" value="tracking-options" />
+            <BlockStack gap="300">
+              {saved === "tracking-options" && (
+                <Banner tone="success">{SAVED_MESSAGES[saved]}</Banner>
+              )}
+              <Checkbox
+                label="Mark cash-on-delivery orders paid in Shopify once the courier delivers them"
+                name="markCodPaid"
+                checked={markCodPaid}
+                onChange={setMarkCodPaid}
+              />
+              <div>
+                <Button submit loading={busy("tracking-options")}>
+                  Save tracking options
+                </Button>
+              </div>
+            </BlockStack>
+          </Form>
+        </Card>
+        <Card>
+          <BlockStack gap="300">
+            <Text as="h2" variant="headingMd">
+              Status pushes from the courier
+            </Text>
+            {(saved === "push-on" || saved === "push-off") && (
+              <Banner tone="success">{SAVED_MESSAGES[saved]}</Banner>
+            )}
+            {tracking.push ? (
+              <>
+                <TextField
+                  label="Webhook URL"
+                  value={tracking.push.url}
+                  readOnly
+                  autoComplete="off"
+                />
+                <TextField
+                  label="Signing secret (HMAC-SHA256 of the body, header X-Courier-Signature)"
+                  value={tracking.push.secret}
+                  readOnly
+                  autoComplete="off"
+                />
+                <InlineStack gap="200">
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="push-on" />
+                    <Button submit loading={busy("push-on")}>
+                      New URL and secret
+                    </Button>
+                  </Form>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="push-off" />
+                    <Button submit tone="critical" variant="plain" loading={busy("push-off")}>
+                      Turn off pushes
+                    </Button>
+                  </Form>
+                </InlineStack>
+              </>
+            ) : (
+              <BlockStack gap="200">
+                <Text as="p">
+                  Off: the app asks the courier for each active delivery. Turn pushes on to get a
+                  URL and secret for the courier, so changes show at once.
+                </Text>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="push-on" />
+                  <Button submit loading={busy("push-on")}>
+                    Turn on status pushes
+                  </Button>
+                </Form>
+              </BlockStack>
+            )}
+          </BlockStack>
+        </Card>
+      </BlockStack>
     </Layout.AnnotatedSection>
   );
 }

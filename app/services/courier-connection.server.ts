@@ -13,6 +13,8 @@ import {
   saveVerifiedConnection,
 } from "../models/courier-account.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
+import { rememberStatus } from "../models/tracking.server";
+import { recognizeStatus } from "../deliveries/tracking";
 
 /**
  * The merchant's courier connection: a key is only kept once the courier accepted it, and the
@@ -78,6 +80,7 @@ export async function connectCourier(input: {
   try {
     const masterData = await fetchMasterData(client);
     await saveVerifiedConnection({ shop, environment, newApiKey, masterData, at });
+    await learnOrderStatuses(shop, client);
     return {
       ok: true,
       environment,
@@ -106,6 +109,7 @@ export async function refreshCourierMasterData(
   try {
     const masterData = await fetchMasterData(client);
     await saveMasterData(shop, environment, masterData, now);
+    await learnOrderStatuses(shop, client);
     return {
       ok: true,
       environment,
@@ -117,6 +121,34 @@ export async function refreshCourierMasterData(
     await recordFailedCheck(shop, error.message, now);
     return { ok: false, error: error.message };
   }
+}
+
+/**
+ * The courier's order statuses (master data), each with the meaning recognized from its code and
+ * name, for the mapping on Settings. The merchant's own choices are kept. Optional: when the
+ * courier does not serve them, statuses are learned as tracking meets them.
+ */
+export async function learnOrderStatuses(shop: string, client: CourierClient): Promise<number> {
+  let statuses;
+  try {
+    statuses = await client.orderStatuses();
+  } catch (error) {
+    if (isCourierError(error)) return 0;
+    throw error;
+  }
+  let learned = 0;
+  for (const status of statuses) {
+    if (!status.code) continue;
+    await rememberStatus(
+      shop,
+      status.code,
+      status.name,
+      recognizeStatus(status.code, status.name),
+      null,
+    );
+    learned += 1;
+  }
+  return learned;
 }
 
 export async function disconnectCourier(shop: string): Promise<void> {

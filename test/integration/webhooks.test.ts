@@ -94,6 +94,9 @@ async function seedShop(name: string) {
   await prisma.areaOverride.create({
     data: { shop: name, spelling: "salmya", governorate: "KW-HA", area: "Salmiya" },
   });
+  await prisma.courierStatusMapping.create({
+    data: { shop: name, code: "held_at_customs", source: "unmapped" },
+  });
   await prisma.processedWebhook.create({
     data: { shop: name, webhookId: `seed-${name}`, topic: "fulfillments/create" },
   });

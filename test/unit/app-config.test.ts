@@ -40,6 +40,7 @@ describe("shopify.app.toml", () => {
       "read_orders",
       "write_merchant_managed_fulfillment_orders",
       "read_fulfillments",
+      "write_fulfillments",
       "read_locations",
     ]) {
       expect(scopes.split(",")).toContain(needed);

@@ -1,0 +1,313 @@
+import { normalizeArabic } from "../addresses";
+import { isFinal, type DeliveryState } from "./states";
+
+/**
+ * Tracking, the pure part: what a courier status means (recognized from its code and name, or as
+ * the merchant set it), which courier events are news for a delivery, what each one changes in
+ * the app and in Shopify, and when to look again. No I/O here; the sync and the courier webhook
+ * (sync.server.ts) both feed their events through `planTrackingUpdate`.
+ */
+
+/** Shopify's FulfillmentEventStatus values the app writes (Admin API 2026-10). */
+export const SHOPIFY_EVENT_STATUSES = [
+  "CONFIRMED",
+  "CARRIER_PICKED_UP",
+  "IN_TRANSIT",
+  "OUT_FOR_DELIVERY",
+  "ATTEMPTED_DELIVERY",
+  "DELAYED",
+  "DELIVERED",
+  "FAILURE",
+] as const;
+export type ShopifyEventStatus = (typeof SHOPIFY_EVENT_STATUSES)[number];
+
+export const SHOPIFY_EVENT_LABELS: Record<ShopifyEventStatus, string> = {
+  CONFIRMED: "Confirmed",
+  CARRIER_PICKED_UP: "Picked up by carrier",
+  IN_TRANSIT: "In transit",
+  OUT_FOR_DELIVERY: "Out for delivery",
+  ATTEMPTED_DELIVERY: "Attempted delivery",
+  DELAYED: "Delayed",
+  DELIVERED: "Delivered",
+  FAILURE: "Failure",
+};
+
+/** The delivery states a courier status can put a delivery in. */
+export const TRACKED_STATES = [
+  "created",
+  "picked_up",
+  "in_transit",
+  "out_for_delivery",
+  "failed",
+  "delivered",
+  "returned",
+  "cancelled",
+] as const satisfies readonly DeliveryState[];
+export type TrackedState = (typeof TRACKED_STATES)[number];
+
+/** States the sync keeps following (not final). */
+export const ACTIVE_TRACKED_STATES: readonly DeliveryState[] = TRACKED_STATES.filter(
+  (s) => !isFinal(s),
+);
+
+/** What one courier status means. `state: "unchanged"` only writes the Shopify event (delays). */
+export interface StatusMeaning {
+  state: TrackedState | "unchanged";
+  shopify: ShopifyEventStatus | null;
+}
+
+/** How each status code of a shop reads; `null` marks a status seen but not mapped. */
+export type StatusMappings = ReadonlyMap<string, StatusMeaning | null>;
+
+interface Rule {
+  test: RegExp;
+  meaning: StatusMeaning;
+}
+
+// Order matters: "not delivered" must be a failure before "delivered" is a delivery, and "out for
+// delivery" before either. Codes, English names and normalized Arabic names (no article) are tested.
+const RULES: Rule[] = [
+  {
+    test: /fail|attempt|undeliver|not.?deliver|unable|تعذر|فشل|لم يتم|محاوله/,
+    meaning: { state: "failed", shopify: "ATTEMPTED_DELIVERY" },
+  },
+  {
+    test: /return|مرتجع|اعيد|ارجاع|مرجع/,
+    meaning: { state: "returned", shopify: "FAILURE" },
+  },
+  { test: /cancel|void|ملغي|الغاء|ملغا/, meaning: { state: "cancelled", shopify: null } },
+  {
+    test: /out.?for.?deliver|with.?driver.?for|خرج توصيل|جاري توصيل|قيد توصيل/,
+    meaning: { state: "out_for_delivery", shopify: "OUT_FOR_DELIVERY" },
+  },
+  {
+    test: /^delivered$|delivered|complete|تم توصيل|تم تسليم|سلمت/,
+    meaning: { state: "delivered", shopify: "DELIVERED" },
+  },
+  {
+    test: /transit|on.?the.?way|shipped|hub|sort|في طريق|قيد نقل|مستودع/,
+    meaning: { state: "in_transit", shopify: "IN_TRANSIT" },
+  },
+  {
+    test: /pick(ed)?.?up|collected|تم استلام|استلام/,
+    meaning: { state: "picked_up", shopify: "CARRIER_PICKED_UP" },
+  },
+  { test: /delay|late|تاخير|متاخر/, meaning: { state: "unchanged", shopify: "DELAYED" } },
+  {
+    test: /accept|confirm|assign|تم قبول|قبول|تاكيد|تعيين/,
+    meaning: { state: "created", shopify: "CONFIRMED" },
+  },
+  {
+    test: /pending|new|created|waiting|انتظار|جديد/,
+    meaning: { state: "created", shopify: null },
+  },
+];
+
+const normalizeName = (text: string) =>
+  normalizeArabic(text.toLowerCase().replace(/[_-]+/g, " ")).replace(/\s+/g, " ").trim();
+
+/**
+ * The default meaning of a courier status, recognized from its code and names; null when nothing
+ * matches (the status is then recorded as unmapped, not guessed). The code is tried first, since
+ * names are free text.
+ */
+export function recognizeStatus(code: string, ...names: (string | null | undefined)[]) {
+  for (const text of [code, ...names]) {
+    if (!text) continue;
+    const normalized = normalizeName(text);
+    const rule = RULES.find((r) => r.test.test(normalized));
+    if (rule) return rule.meaning;
+  }
+  return null;
+}
+
+const RANK: Record<TrackedState, number> = {
+  created: 0,
+  picked_up: 1,
+  in_transit: 2,
+  out_for_delivery: 3,
+  failed: 4,
+  delivered: 9,
+  returned: 9,
+  cancelled: 9,
+};
+
+/**
+ * Whether a newer courier event may move a delivery from `from` to `to`. Final states never
+ * move; otherwise only forward, except that a failed attempt may go out again (re-delivery).
+ */
+export function trackingMoveAllowed(from: DeliveryState, to: TrackedState): boolean {
+  if (isFinal(from) || from === to) return false;
+  if (!(TRACKED_STATES as readonly string[]).includes(from)) return false;
+  if (from === "failed" && (to === "out_for_delivery" || to === "in_transit")) return true;
+  return RANK[to] > RANK[from as TrackedState];
+}
+
+/** One status change as the courier reports it (tracking history or a push). */
+export interface CourierEvent {
+  status: string;
+  /** When it happened; null when the courier did not say. */
+  at: Date | null;
+  name?: string | null;
+  note?: string | null;
+}
+
+/** Where a delivery stands, as far as tracking is concerned. */
+export interface TrackingSnapshot {
+  state: DeliveryState;
+  courierStatus: string | null;
+  courierStatusAt: Date | null;
+  shopifyEventStatus: string | null;
+}
+
+/** One piece of news: its timeline entry, and possibly a state move and a Shopify event. */
+export interface TrackingStep {
+  event: CourierEvent;
+  /** The state to move to, or null when it stays. */
+  moveTo: TrackedState | null;
+  /** The Shopify fulfillment event to write, or null. */
+  shopify: ShopifyEventStatus | null;
+  /** False when nobody mapped the status: recorded and shown, nothing else. */
+  mapped: boolean;
+  message: string;
+  /** The snapshot after this step. */
+  after: TrackingSnapshot;
+}
+
+/**
+ * Turns what the courier reported into the steps to apply, oldest first. News is what comes after
+ * the current status in the courier's history (found by status and time), or, when the current
+ * status is not in what was reported (a push), what happened later. Repeated and late events give
+ * no step, no step moves a delivery backwards, and a Shopify event is written only when its status
+ * differs from the last one written. Courier times often have whole seconds: several statuses in
+ * one second keep the courier's order.
+ */
+export function planTrackingUpdate(
+  snapshot: TrackingSnapshot,
+  events: readonly CourierEvent[],
+  meaningOf: (event: CourierEvent) => StatusMeaning | null,
+): TrackingStep[] {
+  const time = (event: CourierEvent) => event.at?.getTime() ?? null;
+  const ordered = events
+    .map((event, index) => ({ event, index }))
+    .sort((a, b) => {
+      const ta = time(a.event);
+      const tb = time(b.event);
+      if (ta === null || tb === null) return a.index - b.index;
+      return ta - tb || a.index - b.index;
+    })
+    .map((x) => x.event);
+
+  const currentAt = snapshot.courierStatusAt?.getTime() ?? null;
+  let anchor = -1;
+  if (snapshot.courierStatus !== null) {
+    for (let i = ordered.length - 1; i >= 0; i -= 1) {
+      const event = ordered[i]!;
+      if (event.status === snapshot.courierStatus && time(event) === currentAt) {
+        anchor = i;
+        break;
+      }
+    }
+  }
+
+  const steps: TrackingStep[] = [];
+  let current = { ...snapshot };
+  for (const event of ordered.slice(anchor + 1)) {
+    if (isFinal(current.state)) break;
+    const at = time(event);
+    const lastAt = current.courierStatusAt?.getTime() ?? null;
+    if (at !== null && lastAt !== null && at < lastAt) continue;
+    if (event.status === current.courierStatus && (at === null || lastAt === null || at === lastAt))
+      continue;
+    const meaning = meaningOf(event);
+    const label = event.name ? `${event.name} (${event.status})` : event.status;
+    const moveTo =
+      meaning && meaning.state !== "unchanged" && trackingMoveAllowed(current.state, meaning.state)
+        ? meaning.state
+        : null;
+    // A status that maps to an earlier state than the delivery's is old news told late.
+    const backwards =
+      meaning !== null &&
+      meaning.state !== "unchanged" &&
+      moveTo === null &&
+      meaning.state !== current.state;
+    // Same second as the current status, outside the history it came from: only forward news.
+    if (at !== null && at === lastAt && anchor < 0 && !moveTo) continue;
+    const shopify =
+      meaning?.shopify && !backwards && meaning.shopify !== current.shopifyEventStatus
+        ? meaning.shopify
+        : null;
+    const after: TrackingSnapshot = {
+      state: moveTo ?? current.state,
+      courierStatus: backwards ? current.courierStatus : event.status,
+      courierStatusAt: event.at ?? current.courierStatusAt,
+      shopifyEventStatus: shopify ?? current.shopifyEventStatus,
+    };
+    const message = !meaning
+      ? `The courier reported "${label}", a status that is not mapped: choose what it means in Settings.`
+      : backwards
+        ? `The courier reported "${label}" after the delivery was already further along; kept as it was.`
+        : `Courier status: ${label}.`;
+    steps.push({ event, moveTo, shopify, mapped: meaning !== null, message, after });
+    current = after;
+  }
+  return steps;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** A delivery whose status has not moved for this long needs the merchant's attention. */
+export const STUCK_AFTER_MS = 3 * 24 * HOUR;
+
+/**
+ * When to look again: soon when the parcel is out for delivery, slower while nothing moves, never
+ * once it is final.
+ */
+export function nextSyncDelayMs(state: DeliveryState, lastChangeAt: Date | null, now: Date) {
+  if (isFinal(state)) return null;
+  const base: Partial<Record<DeliveryState, number>> = {
+    out_for_delivery: 5 * MINUTE,
+    failed: 15 * MINUTE,
+    in_transit: 15 * MINUTE,
+    picked_up: 15 * MINUTE,
+    created: 30 * MINUTE,
+  };
+  const delay = base[state] ?? 30 * MINUTE;
+  const quietFor = lastChangeAt ? now.getTime() - lastChangeAt.getTime() : 0;
+  if (quietFor > STUCK_AFTER_MS) return Math.max(delay, 6 * HOUR);
+  if (quietFor > 24 * HOUR) return Math.max(delay, 2 * HOUR);
+  return delay;
+}
+
+const KUWAIT_OFFSET_MS = 3 * HOUR;
+
+/**
+ * A courier timestamp: ISO 8601 with an offset or `Z`, or Kuwait local time without one
+ * (`YYYY-MM-DDTHH:MM:SS`, UTC+3 all year). Null when it is neither.
+ */
+export function parseCourierTime(text: string | null | undefined): Date | null {
+  if (!text) return null;
+  const m =
+    /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(
+      text.trim(),
+    );
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s = "0", ms = "0", zone] = m;
+  const utc = Date.UTC(
+    Number(y),
+    Number(mo) - 1,
+    Number(d),
+    Number(h),
+    Number(mi),
+    Number(s),
+    Number(ms.padEnd(3, "0")),
+  );
+  if (Number.isNaN(utc)) return null;
+  if (!zone) return new Date(utc - KUWAIT_OFFSET_MS);
+  if (zone === "Z") return new Date(utc);
+  const sign = zone.startsWith("-") ? -1 : 1;
+  const digits = zone.slice(1).replace(":", "");
+  const offset = (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * MINUTE;
+  return new Date(utc - sign * offset);
+}

@@ -1,0 +1,36 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { PUSH_EVENT_ID_HEADER, PUSH_SIGNATURE_HEADER, verifyPushSignature } from "../courier";
+import { productionDependencies } from "../deliveries/runner.server";
+import { kickTrackingSync } from "../deliveries/sync-runner.server";
+import { applyPushedStatus, courierPush } from "../deliveries/sync.server";
+import { shopForPushToken } from "../models/tracking.server";
+import { parseWebhookPayload } from "../shopify/webhook-response";
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * The courier's status pushes for one shop (the URL and secret are on Settings). Unknown URL:
+ * 404; bad signature: 401 and nothing written; a body without what the app needs: 422 saying what.
+ */
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  if (request.method !== "POST") return new Response("Method not allowed", { status: 405 });
+  const target = params.token ? await shopForPushToken(params.token) : null;
+  if (!target) return new Response("Not found", { status: 404 });
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES)
+    return new Response("Body too large", { status: 413 });
+  const raw = await request.text();
+  if (!verifyPushSignature(raw, request.headers.get(PUSH_SIGNATURE_HEADER), target.secret))
+    return new Response("Invalid signature", { status: 401 });
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return new Response("The body is not JSON.", { status: 400 });
+  }
+  const push = parseWebhookPayload(courierPush, body);
+  push.eventId ??= request.headers.get(PUSH_EVENT_ID_HEADER) ?? undefined;
+  const { owner, courierFor, adminFor } = productionDependencies();
+  const outcome = await applyPushedStatus(target.shop, push, { owner, courierFor, adminFor });
+  if (outcome === "queued") kickTrackingSync();
+  return Response.json({ outcome });
+};

@@ -1,0 +1,412 @@
+import { describe, expect, it } from "vitest";
+import { signPush } from "../../app/courier";
+import prisma from "../../app/db.server";
+import { runTrackingSync } from "../../app/deliveries/sync.server";
+import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/worker.server";
+import { listDeliveries } from "../../app/models/deliveries.server";
+import { createPushCredentials } from "../../app/models/tracking.server";
+import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
+import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
+import { adminApi } from "../support/admin-api";
+import { setUpCourierSandbox } from "../support/courier-sandbox";
+import {
+  fulfillmentPayload,
+  programShopify,
+  readyShop,
+  testWorker,
+  type FakeOrder,
+} from "../support/pipeline";
+import { callRoute, shopDomain, webhookRequest } from "../support/shopify";
+
+const shop = shopDomain("tracking");
+// The sandbox's clock moves only when a test says so, so every status has its own time.
+const courierClock = { now: Date.UTC(2026, 10, 22, 6, 0, 0) };
+const sandbox = setUpCourierSandbox({ clock: () => courierClock.now });
+
+const order: FakeOrder = {
+  fulfillmentNumber: 7001,
+  orderNumber: 3001,
+  city: "Salmiya",
+  address1: "Block 10, Street 5, House 12",
+  provinceCode: "KW-HA",
+};
+
+interface ShopifyEvent {
+  fulfillmentId: string;
+  status: string;
+  happenedAt?: string;
+  message: string;
+}
+
+/** Records fulfillment events and mark-paid calls the app makes. */
+function recordShopifyWrites() {
+  const events: ShopifyEvent[] = [];
+  const paid: string[] = [];
+  adminApi.on("DeliveryFulfillmentEvent", (variables) => {
+    const input = variables.fulfillmentEvent as ShopifyEvent;
+    events.push(input);
+    return {
+      data: {
+        fulfillmentEventCreate: {
+          fulfillmentEvent: {
+            id: `gid://shopify/FulfillmentEvent/${events.length}`,
+            status: input.status,
+            happenedAt: input.happenedAt ?? null,
+          },
+          userErrors: [],
+        },
+      },
+    };
+  });
+  adminApi.on("DeliveryMarkPaid", (variables) => {
+    const input = variables.input as { id: string };
+    paid.push(input.id);
+    return {
+      data: {
+        orderMarkAsPaid: {
+          order: { id: input.id, displayFinancialStatus: "PAID" },
+          userErrors: [],
+        },
+      },
+    };
+  });
+  return { events, paid };
+}
+
+/** A shop with one delivery created at the courier, tracking on Shopify. */
+async function createdDelivery(fake: FakeOrder = order) {
+  await readyShop(shop);
+  programShopify([fake]);
+  const writes = recordShopifyWrites();
+  const response = await callRoute(
+    fulfillmentsCreate,
+    webhookRequest({ topic: "fulfillments/create", shop, payload: fulfillmentPayload(fake) }),
+  );
+  expect(response.status).toBe(200);
+  const worker = testWorker();
+  await worker.drain();
+  const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+  expect(delivery.state).toBe("created");
+  expect(delivery.syncAt).toBeInstanceOf(Date);
+  return { worker, writes, delivery, courierOrderId: delivery.courierOrderId! };
+}
+
+function step(courierOrderId: string, to?: Parameters<ReturnType<typeof sandbox>["advance"]>[1]) {
+  courierClock.now += 60_000;
+  sandbox().advance(courierOrderId, to);
+}
+
+const tracks = () => sandbox().requestLog.filter((r) => r.endpoint === "track").length;
+
+async function row() {
+  return prisma.delivery.findFirstOrThrow({ where: { shop }, include: { events: true } });
+}
+
+describe("tracking sync", () => {
+  it("walks a delivery through its whole life: the right Shopify events, in order, with the courier's times", async () => {
+    const { worker, writes, courierOrderId } = await createdDelivery();
+    // Not due yet: nothing is asked.
+    expect(await runTrackingSync(worker.deps)).toBe(0);
+    expect(tracks()).toBe(0);
+
+    const expected: string[] = [];
+    for (const [to, shopify] of [
+      ["accepted", "CONFIRMED"],
+      ["assigned", null],
+      ["picked_up", "CARRIER_PICKED_UP"],
+      ["in_transit", "IN_TRANSIT"],
+      ["out_for_delivery", "OUT_FOR_DELIVERY"],
+      ["delivered", "DELIVERED"],
+    ] as const) {
+      step(courierOrderId, to);
+      worker.advance(FIRST_TRACKING_LOOK_MS + 6 * 60 * 60_000);
+      expect(await runTrackingSync(worker.deps)).toBe(1);
+      if (shopify) expected.push(shopify);
+      expect(writes.events.map((e) => e.status)).toEqual(expected);
+      expect((await row()).courierStatus).toBe(to);
+    }
+    const done = await row();
+    expect(done.state).toBe("delivered");
+    expect(done.syncAt).toBeNull();
+    // Each Shopify event carries the time the courier gave (Kuwait local, UTC+3, read as such).
+    const deliveredAt = new Date(writes.events.at(-1)!.happenedAt!);
+    expect(deliveredAt.getTime()).toBe(courierClock.now - (courierClock.now % 1000));
+    expect(writes.events.every((e) => e.fulfillmentId === "gid://shopify/Fulfillment/7001")).toBe(
+      true,
+    );
+    expect(done.events.filter((e) => e.kind === "courier_status").map((e) => e.message)).toEqual([
+      "Courier status: تم قبول الطلب (accepted).",
+      "Courier status: تم تعيين السائق (assigned).",
+      "Courier status: تم الاستلام من المرسل (picked_up).",
+      "Courier status: في الطريق (in_transit).",
+      "Courier status: خرج للتوصيل (out_for_delivery).",
+      "Courier status: تم التوصيل (delivered).",
+    ]);
+
+    // Final: never asked again.
+    const before = tracks();
+    worker.advance(7 * 24 * 60 * 60_000);
+    expect(await runTrackingSync(worker.deps)).toBe(0);
+    expect(tracks()).toBe(before);
+  });
+
+  it("nothing changed: one courier call, no Shopify write, and the next look later", async () => {
+    const { worker, writes, courierOrderId } = await createdDelivery();
+    step(courierOrderId, "out_for_delivery");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(worker.deps);
+    const after = writes.events.length;
+    const first = await row();
+    expect(first.state).toBe("out_for_delivery");
+    // Out for delivery: looked at again within minutes.
+    expect(first.syncAt!.getTime() - worker.clock.now.getTime()).toBe(5 * 60_000);
+
+    worker.advance(5 * 60_000);
+    const callsBefore = tracks();
+    expect(await runTrackingSync(worker.deps)).toBe(1);
+    expect(tracks()).toBe(callsBefore + 1);
+    expect(writes.events).toHaveLength(after);
+    expect((await row()).events.filter((e) => e.kind === "courier_status")).toHaveLength(
+      first.events.filter((e) => e.kind === "courier_status").length,
+    );
+  });
+
+  it("a failed attempt, out again, delivered; cash on delivery is marked paid when asked", async () => {
+    // The marker in the address makes the sandbox fail the first attempt.
+    const cod = { ...order, outstanding: "24.500", address2: "[sandbox:fail-once]" };
+    const { worker, writes, courierOrderId, delivery } = await createdDelivery(cod);
+    expect(JSON.parse(delivery.request!).paymentMethod).toBe("COD");
+    await prisma.shopSettings.update({ where: { shop }, data: { markCodPaid: true } });
+    step(courierOrderId, "out_for_delivery");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(worker.deps);
+    step(courierOrderId, "delivery_failed");
+    worker.advance(60 * 60_000);
+    await runTrackingSync(worker.deps);
+    const failed = await row();
+    expect(failed.state).toBe("failed");
+    // Failed deliveries need the merchant.
+    const attention = await listDeliveries({ shop, state: "attention", now: worker.clock.now });
+    expect(attention.deliveries.map((d) => d.id)).toEqual([failed.id]);
+
+    step(courierOrderId, "out_for_delivery");
+    step(courierOrderId, "delivered");
+    worker.advance(60 * 60_000);
+    await runTrackingSync(worker.deps);
+    expect(writes.events.map((e) => e.status)).toEqual([
+      "CONFIRMED",
+      "CARRIER_PICKED_UP",
+      "IN_TRANSIT",
+      "OUT_FOR_DELIVERY",
+      "ATTEMPTED_DELIVERY",
+      "OUT_FOR_DELIVERY",
+      "DELIVERED",
+    ]);
+    const done = await row();
+    expect(done.state).toBe("delivered");
+    expect(done.paidMarkedAt).toBeInstanceOf(Date);
+    expect(writes.paid).toEqual(["gid://shopify/Order/3001"]);
+    expect(done.events.some((e) => e.kind === "paid")).toBe(true);
+  });
+
+  it("a prepaid order is never marked paid", async () => {
+    const { worker, writes, courierOrderId } = await createdDelivery();
+    await prisma.shopSettings.update({ where: { shop }, data: { markCodPaid: true } });
+    step(courierOrderId, "delivered");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(worker.deps);
+    expect((await row()).state).toBe("delivered");
+    expect(writes.paid).toEqual([]);
+  });
+
+  it("Shopify throttling slows the shop down instead of failing: the event follows, written once", async () => {
+    const { worker, writes, courierOrderId } = await createdDelivery();
+    step(courierOrderId, "picked_up");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    adminApi.throttleNext(1);
+    expect(await runTrackingSync(worker.deps)).toBe(1);
+    const paused = await row();
+    // The first event (CONFIRMED) was throttled: nothing applied, the look comes back soon.
+    expect(paused.state).toBe("created");
+    expect(paused.lastError).toContain("slow down");
+    expect(paused.syncAt!.getTime() - worker.clock.now.getTime()).toBe(10_000);
+    expect(writes.events).toEqual([]);
+
+    worker.advance(10_000);
+    await runTrackingSync(worker.deps);
+    expect(writes.events.map((e) => e.status)).toEqual(["CONFIRMED", "CARRIER_PICKED_UP"]);
+    const after = await row();
+    expect(after.state).toBe("picked_up");
+    expect(after.lastError).toBeNull();
+  });
+
+  it("a courier rate limit puts the look off by what the courier asked, without failing", async () => {
+    const { worker, courierOrderId } = await createdDelivery();
+    step(courierOrderId, "picked_up");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    sandbox().faults.add({ endpoint: "track", kind: "rateLimit", times: 5, retryAfter: 30 });
+    await runTrackingSync(worker.deps);
+    const limited = await row();
+    expect(limited.state).toBe("created");
+    expect(limited.syncAt!.getTime()).toBeGreaterThan(worker.clock.now.getTime());
+    expect(limited.lastError).toMatch(/slow|limit|try again/i);
+  });
+
+  it("an unmapped status is recorded and shown, not guessed; once the merchant maps it, it applies", async () => {
+    const { worker, writes, courierOrderId } = await createdDelivery();
+    const { token, secret } = await createPushCredentials(shop);
+    const push = (eventId: string, status: string, minute: number) => {
+      const body = JSON.stringify({
+        eventId,
+        event: "order.status_changed",
+        occurredAt: `2026-11-22T10:${String(minute).padStart(2, "0")}:00`,
+        order: { orderId: courierOrderId, status, previousStatus: null },
+      });
+      return callRoute(
+        courierWebhook,
+        new Request(`https://app.example/courier/webhooks/${token}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-courier-signature": signPush(body, secret),
+          },
+          body,
+        }),
+        { token },
+      );
+    };
+    expect((await push("e1", "held_at_customs", 10)).status).toBe(200);
+    const held = await row();
+    expect(held.state).toBe("created");
+    expect(held.courierStatus).toBe("held_at_customs");
+    expect(held.events.at(-1)).toMatchObject({ kind: "unmapped_status" });
+    expect(writes.events).toEqual([]);
+    const mapping = await prisma.courierStatusMapping.findUniqueOrThrow({
+      where: { shop_code: { shop, code: "held_at_customs" } },
+    });
+    expect(mapping).toMatchObject({ state: null, source: "unmapped" });
+
+    await prisma.courierStatusMapping.update({
+      where: { id: mapping.id },
+      data: { state: "unchanged", shopifyStatus: "DELAYED", source: "merchant" },
+    });
+    expect((await push("e2", "held_at_customs", 20)).status).toBe(200);
+    expect(writes.events.map((e) => e.status)).toEqual(["DELAYED"]);
+    void worker;
+  });
+});
+
+describe("the courier's status pushes", () => {
+  async function pushSetup() {
+    const setup = await createdDelivery();
+    const credentials = await createPushCredentials(shop);
+    const send = (body: object, secret = credentials.secret, token = credentials.token) => {
+      const raw = JSON.stringify(body);
+      return callRoute(
+        courierWebhook,
+        new Request(`https://app.example/courier/webhooks/${token}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-courier-signature": signPush(raw, secret),
+          },
+          body: raw,
+        }),
+        { token },
+      );
+    };
+    const event = (eventId: string, status: string, minute: number) => ({
+      eventId,
+      event: "order.status_changed",
+      occurredAt: `2026-11-22T10:${String(minute).padStart(2, "0")}:00`,
+      order: { orderId: setup.courierOrderId, status, previousStatus: null },
+    });
+    return { ...setup, send, event };
+  }
+
+  it("repeated and shuffled pushes: each change written to Shopify once, in the courier's order, never backwards", async () => {
+    const { send, event, writes } = await pushSetup();
+    const life = [
+      event("p1", "accepted", 1),
+      event("p2", "picked_up", 2),
+      event("p3", "in_transit", 3),
+      event("p4", "out_for_delivery", 4),
+      event("p5", "delivered", 5),
+    ];
+    // Out of order, with redeliveries.
+    for (const body of [
+      life[0],
+      life[2],
+      life[1],
+      life[2],
+      life[0],
+      life[3],
+      life[1],
+      life[4],
+      life[3],
+    ])
+      expect((await send(body!)).status).toBe(200);
+    expect(writes.events.map((e) => e.status)).toEqual([
+      "CONFIRMED",
+      "IN_TRANSIT",
+      "OUT_FOR_DELIVERY",
+      "DELIVERED",
+    ]);
+    const done = await row();
+    expect(done.state).toBe("delivered");
+    expect(done.events.filter((e) => e.kind === "courier_status")).toHaveLength(4);
+  });
+
+  it("a redelivered event id does nothing twice; same status, new id, same time: nothing either", async () => {
+    const { send, event, writes } = await pushSetup();
+    const first = await send(event("r1", "picked_up", 2));
+    expect(await first.json()).toEqual({ outcome: "applied" });
+    expect(await (await send(event("r1", "picked_up", 2))).json()).toEqual({
+      outcome: "duplicate",
+    });
+    await send(event("r2", "picked_up", 2));
+    expect(writes.events.map((e) => e.status)).toEqual(["CARRIER_PICKED_UP"]);
+    expect((await row()).events.filter((e) => e.kind === "courier_status")).toHaveLength(1);
+  });
+
+  it("refuses a bad signature (401) and an unknown URL (404) with nothing written; a bad body says what is wrong", async () => {
+    const { send, event, writes, courierOrderId } = await pushSetup();
+    expect((await send(event("x1", "delivered", 9), "wrong-secret")).status).toBe(401);
+    expect((await send(event("x2", "delivered", 9), undefined, "no-such-token")).status).toBe(404);
+    const bad = await send({ eventId: "x3", order: { orderId: courierOrderId } });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain("order.status");
+    expect(writes.events).toEqual([]);
+    expect((await row()).state).toBe("created");
+    expect(await prisma.processedWebhook.count({ where: { shop, topic: "courier/status" } })).toBe(
+      0,
+    );
+  });
+
+  it("a push for an order the app did not send is acknowledged and ignored", async () => {
+    const { send } = await pushSetup();
+    const response = await send({
+      eventId: "u1",
+      occurredAt: "2026-11-22T10:00:00",
+      order: { orderId: "not-ours", status: "delivered" },
+    });
+    expect(await response.json()).toEqual({ outcome: "unknown_order" });
+  });
+});
+
+describe("needs attention", () => {
+  it("lists a parcel the courier has not moved for three days, and not before", async () => {
+    const { worker, courierOrderId } = await createdDelivery();
+    step(courierOrderId, "in_transit");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(worker.deps);
+    const moved = await row();
+    const inTwoDays = new Date(moved.courierStatusAt!.getTime() + 2 * 86_400_000);
+    expect((await listDeliveries({ shop, state: "attention", now: inTwoDays })).deliveries).toEqual(
+      [],
+    );
+    const inFourDays = new Date(moved.courierStatusAt!.getTime() + 4 * 86_400_000);
+    const stuck = await listDeliveries({ shop, state: "attention", now: inFourDays });
+    expect(stuck.deliveries.map((d) => d.id)).toEqual([moved.id]);
+  });
+});

@@ -1,0 +1,269 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canMove } from "../../app/deliveries/states";
+import {
+  nextSyncDelayMs,
+  parseCourierTime,
+  planTrackingUpdate,
+  recognizeStatus,
+  trackingMoveAllowed,
+  type CourierEvent,
+  type StatusMeaning,
+  type TrackingSnapshot,
+} from "../../app/deliveries/tracking";
+
+// The sandbox's statuses (sandbox/README.md), with their Arabic and English names.
+const SANDBOX_STATUSES: [string, string, string, StatusMeaning][] = [
+  ["pending", "قيد الانتظار", "Pending", { state: "created", shopify: null }],
+  ["accepted", "تم قبول الطلب", "Accepted", { state: "created", shopify: "CONFIRMED" }],
+  ["assigned", "تم تعيين السائق", "Driver assigned", { state: "created", shopify: "CONFIRMED" }],
+  [
+    "picked_up",
+    "تم الاستلام من المرسل",
+    "Picked up",
+    { state: "picked_up", shopify: "CARRIER_PICKED_UP" },
+  ],
+  ["in_transit", "في الطريق", "In transit", { state: "in_transit", shopify: "IN_TRANSIT" }],
+  [
+    "out_for_delivery",
+    "خرج للتوصيل",
+    "Out for delivery",
+    { state: "out_for_delivery", shopify: "OUT_FOR_DELIVERY" },
+  ],
+  ["delivered", "تم التوصيل", "Delivered", { state: "delivered", shopify: "DELIVERED" }],
+  [
+    "delivery_failed",
+    "تعذر التوصيل",
+    "Delivery attempt failed",
+    { state: "failed", shopify: "ATTEMPTED_DELIVERY" },
+  ],
+  ["returned", "أعيد إلى المرسل", "Returned", { state: "returned", shopify: "FAILURE" }],
+  ["cancelled", "ملغي", "Cancelled", { state: "cancelled", shopify: null }],
+];
+
+describe("recognizing the courier's statuses", () => {
+  it.each(SANDBOX_STATUSES)(
+    "%s: from its code, its Arabic name and its English name",
+    (code, ar, en, meaning) => {
+      expect(recognizeStatus(code)).toEqual(meaning);
+      // An opaque code leaves the name to decide, in either language.
+      expect(recognizeStatus("S17", ar)).toEqual(meaning);
+      expect(recognizeStatus("S17", en)).toEqual(meaning);
+    },
+  );
+
+  it("reads other couriers' spellings: hamza forms, NOT DELIVERED before DELIVERED, delays", () => {
+    expect(recognizeStatus("NOT_DELIVERED")?.state).toBe("failed");
+    expect(recognizeStatus("X", "لم يتم التوصيل")?.state).toBe("failed");
+    expect(recognizeStatus("X", "تأخير في التوصيل")).toEqual({
+      state: "unchanged",
+      shopify: "DELAYED",
+    });
+    expect(recognizeStatus("RETURNED_TO_SHIPPER")?.state).toBe("returned");
+    expect(recognizeStatus("X", "أُعيد للمرسل")?.state).toBe("returned");
+  });
+
+  it("does not guess: a status it cannot read is unmapped", () => {
+    expect(recognizeStatus("held_at_customs")).toBeNull();
+    expect(recognizeStatus("S42", "حالة خاصة")).toBeNull();
+    expect(recognizeStatus("S42", null, "")).toBeNull();
+  });
+});
+
+describe("moves from tracking", () => {
+  it("go forward only; a failed attempt may go out again; final states never move", () => {
+    expect(trackingMoveAllowed("created", "in_transit")).toBe(true);
+    expect(trackingMoveAllowed("in_transit", "picked_up")).toBe(false);
+    expect(trackingMoveAllowed("out_for_delivery", "failed")).toBe(true);
+    expect(trackingMoveAllowed("failed", "out_for_delivery")).toBe(true);
+    expect(trackingMoveAllowed("failed", "picked_up")).toBe(false);
+    expect(trackingMoveAllowed("delivered", "returned")).toBe(false);
+    expect(trackingMoveAllowed("cancelled", "delivered")).toBe(false);
+    expect(trackingMoveAllowed("ready", "delivered")).toBe(false);
+  });
+
+  it("every move tracking allows, the state machine allows too", () => {
+    const states = ["created", "picked_up", "in_transit", "out_for_delivery", "failed"] as const;
+    const targets = [...states, "delivered", "returned", "cancelled"] as const;
+    for (const from of states)
+      for (const to of targets)
+        if (trackingMoveAllowed(from, to)) expect(canMove(from, to), `${from} → ${to}`).toBe(true);
+  });
+});
+
+const meanings = new Map(SANDBOX_STATUSES.map(([code, , , meaning]) => [code, meaning]));
+const meaningOf = (event: CourierEvent) => meanings.get(event.status) ?? null;
+const at = (second: number) => new Date(Date.UTC(2026, 10, 22, 9, 0, second));
+const fresh: TrackingSnapshot = {
+  state: "created",
+  courierStatus: "pending",
+  courierStatusAt: at(0),
+  shopifyEventStatus: null,
+};
+const LIFE: CourierEvent[] = [
+  { status: "pending", at: at(0) },
+  { status: "accepted", at: at(10) },
+  { status: "assigned", at: at(20) },
+  { status: "picked_up", at: at(30) },
+  { status: "in_transit", at: at(40) },
+  { status: "out_for_delivery", at: at(50) },
+  { status: "delivered", at: at(59) },
+];
+
+/** Applies steps in order, as the sync does, and returns the final snapshot and Shopify writes. */
+function run(snapshot: TrackingSnapshot, batches: CourierEvent[][]) {
+  let current = snapshot;
+  const writes: string[] = [];
+  const states: string[] = [current.state];
+  for (const batch of batches) {
+    for (const step of planTrackingUpdate(current, batch, meaningOf)) {
+      if (step.shopify) writes.push(step.shopify);
+      if (step.moveTo) states.push(step.moveTo);
+      current = step.after;
+    }
+  }
+  return { current, writes, states };
+}
+
+describe("planning a tracking update", () => {
+  it("a whole life: one Shopify event per change of Shopify status, in order, with the courier's times", () => {
+    const steps = planTrackingUpdate(fresh, LIFE, meaningOf);
+    expect(steps.map((s) => s.event.status)).toEqual(LIFE.slice(1).map((e) => e.status));
+    expect(steps.map((s) => s.shopify)).toEqual([
+      "CONFIRMED",
+      null, // assigned is CONFIRMED again: not written twice
+      "CARRIER_PICKED_UP",
+      "IN_TRANSIT",
+      "OUT_FOR_DELIVERY",
+      "DELIVERED",
+    ]);
+    expect(steps.at(-1)?.after).toEqual({
+      state: "delivered",
+      courierStatus: "delivered",
+      courierStatusAt: at(59),
+      shopifyEventStatus: "DELIVERED",
+    });
+  });
+
+  it("the same reply twice gives nothing the second time", () => {
+    const first = run(fresh, [LIFE.slice(0, 4)]);
+    expect(planTrackingUpdate(first.current, LIFE.slice(0, 4), meaningOf)).toEqual([]);
+  });
+
+  it("several statuses in the same second keep the courier's order, and are not repeated", () => {
+    const sameSecond = LIFE.map((e) => ({ ...e, at: at(5) }));
+    const once = run({ ...fresh, courierStatusAt: at(5) }, [sameSecond.slice(0, 3)]);
+    expect(once.current.courierStatus).toBe("assigned");
+    const twice = run(once.current, [sameSecond]);
+    expect(twice.states).toEqual([
+      "created",
+      "picked_up",
+      "in_transit",
+      "out_for_delivery",
+      "delivered",
+    ]);
+    expect(planTrackingUpdate(twice.current, sameSecond, meaningOf)).toEqual([]);
+  });
+
+  it("a late push of an older status never moves the delivery back nor writes to Shopify", () => {
+    const there = run(fresh, [LIFE.slice(0, 5)]).current; // in transit, since second 40
+    expect(planTrackingUpdate(there, [{ status: "picked_up", at: at(30) }], meaningOf)).toEqual([]);
+    expect(planTrackingUpdate(there, [{ status: "accepted", at: at(10) }], meaningOf)).toEqual([]);
+    // Dated after, yet earlier in the life: recorded, not applied.
+    const [odd] = planTrackingUpdate(there, [{ status: "picked_up", at: at(45) }], meaningOf);
+    expect(odd).toMatchObject({ moveTo: null, shopify: null, after: { state: "in_transit" } });
+  });
+
+  it("a failed attempt goes out again and is delivered: every Shopify status change written", () => {
+    const failOnce: CourierEvent[] = [
+      ...LIFE.slice(0, 6),
+      { status: "delivery_failed", at: at(52) },
+      { status: "out_for_delivery", at: at(55) },
+      { status: "delivered", at: at(59) },
+    ];
+    const { writes, current } = run(fresh, [failOnce]);
+    expect(writes).toEqual([
+      "CONFIRMED",
+      "CARRIER_PICKED_UP",
+      "IN_TRANSIT",
+      "OUT_FOR_DELIVERY",
+      "ATTEMPTED_DELIVERY",
+      "OUT_FOR_DELIVERY",
+      "DELIVERED",
+    ]);
+    expect(current.state).toBe("delivered");
+  });
+
+  it("an unmapped status is recorded, moves nothing, writes nothing, and does not block later news", () => {
+    const steps = planTrackingUpdate(
+      fresh,
+      [
+        { status: "held_at_customs", at: at(15), name: "Held" },
+        { status: "picked_up", at: at(30) },
+      ],
+      meaningOf,
+    );
+    expect(steps[0]).toMatchObject({ mapped: false, moveTo: null, shopify: null });
+    expect(steps[0]?.message).toContain("not mapped");
+    expect(steps[1]).toMatchObject({ mapped: true, moveTo: "picked_up" });
+  });
+
+  it("undated replies: only a different current status is news", () => {
+    const known = { ...fresh, courierStatus: "in_transit", state: "in_transit" as const };
+    expect(planTrackingUpdate(known, [{ status: "in_transit", at: null }], meaningOf)).toEqual([]);
+    const [step] = planTrackingUpdate(known, [{ status: "out_for_delivery", at: null }], meaningOf);
+    expect(step?.moveTo).toBe("out_for_delivery");
+    expect(step?.after.courierStatusAt).toEqual(known.courierStatusAt);
+  });
+
+  it("property: however events are repeated, shuffled or split, the end is the same and nothing goes back", () => {
+    const rank = ["created", "picked_up", "in_transit", "out_for_delivery", "delivered"];
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: LIFE.length - 1 }), { minLength: 0, maxLength: 30 }),
+        fc.integer({ min: 1, max: 5 }),
+        (picks, parts) => {
+          // Pushes in any order and repeated, then a full poll as the safety net.
+          const pushes = picks.map((i) => [LIFE[i]!]);
+          const chunks = Array.from({ length: parts }, () => [] as CourierEvent[][]);
+          pushes.forEach((p, i) => chunks[i % parts]!.push(p));
+          const { current, states, writes } = run(fresh, [...chunks.flat(), LIFE]);
+          expect(current.state).toBe("delivered");
+          const ranks = states.map((s) => rank.indexOf(s));
+          expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
+          expect(new Set(writes).size).toBe(writes.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("cadence", () => {
+  const now = at(0);
+  it("looks sooner when out for delivery, slower when nothing moves, never when final", () => {
+    expect(nextSyncDelayMs("out_for_delivery", now, now)).toBe(5 * 60_000);
+    expect(nextSyncDelayMs("created", now, now)).toBe(30 * 60_000);
+    const quiet = new Date(now.getTime() - 2 * 86_400_000);
+    expect(nextSyncDelayMs("in_transit", quiet, now)).toBe(2 * 3_600_000);
+    const stuck = new Date(now.getTime() - 4 * 86_400_000);
+    expect(nextSyncDelayMs("in_transit", stuck, now)).toBe(6 * 3_600_000);
+    expect(nextSyncDelayMs("delivered", now, now)).toBeNull();
+    expect(nextSyncDelayMs("cancelled", now, now)).toBeNull();
+  });
+});
+
+describe("courier times", () => {
+  it("reads Kuwait local time (UTC+3) and ISO times with offsets", () => {
+    expect(parseCourierTime("2026-11-22T12:00:00")?.toISOString()).toBe("2026-11-22T09:00:00.000Z");
+    expect(parseCourierTime("2026-11-22 12:00")?.toISOString()).toBe("2026-11-22T09:00:00.000Z");
+    expect(parseCourierTime("2026-11-22T09:00:00Z")?.toISOString()).toBe(
+      "2026-11-22T09:00:00.000Z",
+    );
+    expect(parseCourierTime("2026-11-22T12:30:00.250+03:30")?.toISOString()).toBe(
+      "2026-11-22T09:00:00.250Z",
+    );
+    expect(parseCourierTime("yesterday")).toBeNull();
+    expect(parseCourierTime(null)).toBeNull();
+  });
+});
