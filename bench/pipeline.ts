@@ -8,8 +8,8 @@
  *
  *   npm run bench:pipeline [-- --deliveries 300 --quick --wal]
  *
- * `--quick` tries fewer leases per pass; `--wal` switches the scratch database to WAL first (the
- * app leaves SQLite's default rollback journal), to measure what the journal mode costs.
+ * `--quick` tries fewer leases per pass; `--wal` switches the scratch database to WAL before the app
+ * opens it (the app itself switches to WAL when it connects since ADR 0007).
  * Prints readable lines and ends with one JSON line.
  */
 import path from "node:path";
@@ -48,7 +48,6 @@ const scratch = scratchDir("bench-pipeline");
 const databaseFile = path.join(scratch.dir, "bench.sqlite");
 const databaseUrl = migrateDatabase(databaseFile);
 if (args.wal) switchToWal(databaseFile);
-const journal = journalMode(databaseFile);
 // The app reads its environment on first use: set before any app module is imported.
 Object.assign(
   process.env,
@@ -69,6 +68,9 @@ const { adminApi } = await import("../test/support/admin-api");
 const { fulfillmentPayload, programShopify, readyShop } = await import("../test/support/pipeline");
 
 adminApi.install();
+// As the app's connection leaves it (it switches to WAL when it connects, ADR 0007).
+await prisma.$connect();
+const journal = journalMode(databaseFile);
 
 /** Kuwaiti addresses the matcher places confidently, so every delivery goes to the courier. */
 const ADDRESSES: Omit<FakeOrder, "fulfillmentNumber" | "orderNumber">[] = [

@@ -144,8 +144,17 @@ export async function measureIntakeCosts(options: { wal: boolean; calls?: number
         },
       });
     });
-    await time("receiveFulfillment, as the route runs it today", () =>
+    await time("receiveFulfillment, one at a time (a durable commit each)", () =>
       receiveFulfillment(shop, nextPayload()),
+    );
+    const concurrent = 32;
+    await time(
+      `receiveFulfillment, ${concurrent} at once (one group commit, per webhook)`,
+      () =>
+        Promise.all(
+          Array.from({ length: concurrent }, () => receiveFulfillment(shop, nextPayload())),
+        ),
+      concurrent,
     );
     await time(
       "raw: SELECT 1 (a Prisma round trip, no query compiler)",
