@@ -133,21 +133,21 @@ export async function transition(input: TransitionInput): Promise<void> {
   });
 }
 
-/** Due work, across shops: states the worker acts on, not leased (or with an expired lease). */
-const dueWhere = (now: Date): Prisma.DeliveryWhereInput => ({
-  OR: [
-    { state: { in: ["pending", "ready", "creating", "unknown"] } },
-    { state: "created", trackingPushedAt: null },
-  ],
-  AND: [
-    { OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] },
-    { OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] },
-  ],
-});
+/**
+ * Due work, across shops: states the worker acts on, not leased (or with an expired lease), in
+ * shops that have not uninstalled the app.
+ */
+const dueWhere = (now: Date) => Prisma.sql`
+  ("state" IN ('pending', 'ready', 'creating', 'unknown')
+    OR ("state" = 'created' AND "trackingPushedAt" IS NULL))
+  AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= ${now})
+  AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${now})
+  AND "shop" IN (SELECT "shop" FROM "ShopSettings" WHERE "uninstalledAt" IS NULL)`;
 
 /**
- * Leases up to `limit` due deliveries for `owner`. Each row is claimed by a conditional update
- * (compare-and-set on the lease), so two workers never hold the same row.
+ * Leases up to `limit` due deliveries for `owner`, the longest waiting first. One conditional
+ * UPDATE picks and leases them (compare-and-set on the lease inside one statement, so two
+ * workers never hold the same row) and names exactly the rows it leased; one read returns them.
  */
 export async function claimDueDeliveries(
   owner: string,
@@ -155,30 +155,20 @@ export async function claimDueDeliveries(
   leaseMs: number,
   now = new Date(),
 ) {
-  const candidates = await prisma.delivery.findMany({
-    where: { ...dueWhere(now), shop: { in: await activeShops() } },
+  const leased = await prisma.$queryRaw<{ id: string }[]>`
+    UPDATE "Delivery"
+    SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${new Date(now.getTime() + leaseMs)}
+    WHERE "id" IN (
+      SELECT "id" FROM "Delivery" WHERE ${dueWhere(now)}
+      ORDER BY "nextAttemptAt" ASC, "createdAt" ASC
+      LIMIT ${limit}
+    ) AND ${dueWhere(now)}
+    RETURNING "id"`;
+  if (leased.length === 0) return [];
+  return prisma.delivery.findMany({
+    where: { id: { in: leased.map((r) => r.id) }, leaseOwner: owner },
     orderBy: [{ nextAttemptAt: "asc" }, { createdAt: "asc" }],
-    take: limit * 2,
-    select: { id: true },
   });
-  const claimed: Delivery[] = [];
-  for (const { id } of candidates) {
-    if (claimed.length >= limit) break;
-    const { count } = await prisma.delivery.updateMany({
-      where: { id, ...dueWhere(now) },
-      data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
-    });
-    if (count === 1) claimed.push(await prisma.delivery.findUniqueOrThrow({ where: { id } }));
-  }
-  return claimed;
-}
-
-async function activeShops(): Promise<string[]> {
-  const rows = await prisma.shopSettings.findMany({
-    where: { uninstalledAt: null },
-    select: { shop: true },
-  });
-  return rows.map((r) => r.shop);
 }
 
 export async function releaseLease(

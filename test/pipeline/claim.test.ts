@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { claimDueDeliveries } from "../../app/models/deliveries.server";
+import { shopDomain } from "../support/shopify";
+
+const shop = shopDomain("claims");
+const gone = shopDomain("claims-uninstalled");
+const now = new Date("2026-11-22T10:00:00.000Z");
+const minutes = (n: number) => new Date(now.getTime() + n * 60_000);
+
+async function row(
+  reference: string,
+  data: Partial<Parameters<typeof prisma.delivery.create>[0]["data"]> = {},
+) {
+  return prisma.delivery.create({
+    data: {
+      shop,
+      orderId: `gid://shopify/Order/${reference}`,
+      fulfillmentId: `gid://shopify/Fulfillment/${reference}`,
+      source: "webhook",
+      state: "pending",
+      environment: "sandbox",
+      reference,
+      nextAttemptAt: minutes(-1),
+      ...data,
+    },
+  });
+}
+
+describe("claimDueDeliveries", () => {
+  it("leases due rows of installed shops, the longest waiting first, and nothing else", async () => {
+    await prisma.shopSettings.create({ data: { shop } });
+    await prisma.shopSettings.create({ data: { shop: gone, uninstalledAt: minutes(-60) } });
+    await row("late", { nextAttemptAt: minutes(-30) });
+    await row("now", { nextAttemptAt: minutes(0) });
+    await row("never-tried", { nextAttemptAt: null, state: "ready" });
+    await row("untracked", { state: "created", nextAttemptAt: null });
+    await row("lease-lapsed", { leaseOwner: "old", leaseExpiresAt: minutes(-1) });
+    // Not due: later, leased, finished, tracked, skipped, or of a shop that uninstalled.
+    await row("later", { nextAttemptAt: minutes(5) });
+    await row("leased", { leaseOwner: "other", leaseExpiresAt: minutes(1) });
+    await row("tracked", { state: "created", trackingPushedAt: minutes(-2) });
+    await row("skipped", { state: "skipped", nextAttemptAt: null });
+    await row("rejected", { state: "rejected" });
+    await row("gone", { shop: gone });
+
+    const claimed = await claimDueDeliveries("me", 10, 60_000, now);
+    expect(claimed.map((d) => d.reference)).toEqual([
+      // SQLite sorts a null next attempt first, as Prisma's orderBy did.
+      "never-tried",
+      "untracked",
+      "late",
+      "lease-lapsed",
+      "now",
+    ]);
+    for (const delivery of claimed) {
+      expect(delivery.leaseOwner).toBe("me");
+      expect(delivery.leaseExpiresAt).toEqual(minutes(1));
+    }
+    const leasedByOther = await prisma.delivery.findFirstOrThrow({
+      where: { reference: "leased" },
+    });
+    expect(leasedByOther.leaseOwner).toBe("other");
+    expect(await claimDueDeliveries("me", 10, 60_000, now)).toEqual([]);
+  });
+
+  it("gives each row to one claimer only, however many claim at once, up to the limit each", async () => {
+    await prisma.shopSettings.create({ data: { shop } });
+    for (let i = 0; i < 30; i++) await row(`r${String(i).padStart(2, "0")}`);
+    const claims = await Promise.all(
+      ["a", "b", "c", "d"].map((owner) => claimDueDeliveries(owner, 8, 60_000, now)),
+    );
+    expect(claims.map((c) => c.length)).toEqual([8, 8, 8, 6]);
+    const ids = claims.flat().map((d) => d.id);
+    expect(new Set(ids).size).toBe(30);
+    for (const [i, owner] of ["a", "b", "c", "d"].entries()) {
+      expect(claims[i]!.every((d) => d.leaseOwner === owner)).toBe(true);
+    }
+  });
+});
