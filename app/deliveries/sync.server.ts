@@ -62,7 +62,7 @@ export interface SyncLimits {
   perShop?: number;
 }
 
-export const SYNC_DEFAULTS = { batch: 200, concurrency: 16, perShop: 4, leaseMs: 120_000 };
+export const SYNC_DEFAULTS = { batch: 200, concurrency: 32, perShop: 8, leaseMs: 120_000 };
 
 /** How long a shop rests after Shopify or the courier asked the app to slow down. */
 const SHOPIFY_PAUSE_MS = 10_000;
@@ -123,38 +123,34 @@ export async function runTrackingSync(
     batch,
     deps.leaseMs ?? SYNC_DEFAULTS.leaseMs,
     clock(deps),
+    perShop,
   );
   if (leased.length === 0) return 0;
 
-  const shops = new Map<string, Promise<ShopContext>>();
-  const contextOf = (shop: string) => {
-    let context = shops.get(shop);
-    if (!context) shops.set(shop, (context = shopContext(shop, deps)));
-    return context;
-  };
+  const shops = new Map<string, ShopContext>();
+  for (const shop of new Set(leased.map((d) => d.shop))) {
+    shops.set(shop, await shopContext(shop, deps));
+  }
   // Deliveries wait in one queue; a lane takes the next one whose shop has room.
   const queue = [...leased];
+  const waiting: (() => void)[] = [];
   const lane = async () => {
     for (;;) {
-      let picked: { delivery: Delivery; context: ShopContext } | undefined;
-      for (let i = 0; i < queue.length; i += 1) {
-        const context = await contextOf(queue[i]!.shop);
-        if (context.inFlight < perShop) {
-          picked = { delivery: queue.splice(i, 1)[0]!, context };
-          break;
-        }
-      }
-      if (!picked) {
+      const index = queue.findIndex((d) => shops.get(d.shop)!.inFlight < perShop);
+      if (index < 0) {
         if (queue.length === 0) return;
         // Every remaining delivery belongs to a shop at its limit: wait for one to finish.
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        await new Promise<void>((resolve) => waiting.push(resolve));
         continue;
       }
-      picked.context.inFlight += 1;
+      const delivery = queue.splice(index, 1)[0]!;
+      const context = shops.get(delivery.shop)!;
+      context.inFlight += 1;
       try {
-        await syncOne(picked.delivery, picked.context, deps);
+        await syncOne(delivery, context, deps);
       } finally {
-        picked.context.inFlight -= 1;
+        context.inFlight -= 1;
+        for (const wake of waiting.splice(0)) wake();
       }
     }
   };

@@ -27,24 +27,50 @@ function dueWhere(now: Date): Prisma.DeliveryWhereInput {
 }
 
 /**
- * Leases up to `limit` deliveries due for tracking, oldest due first. One conditional update
- * claims the batch (rows another worker leased in between are not matched), then the rows this
- * claim won are read back by their lease.
+ * Leases up to `limit` deliveries due for tracking, fairly across shops: each shop with due rows
+ * gets an equal share (at least `perShopMin`), oldest due first, so one busy shop does not fill a
+ * pass while the others wait. One conditional update claims the batch (rows another worker leased
+ * in between are not matched), then the rows this claim won are read back by their lease.
  */
 export async function claimDueTracking(
   owner: string,
   limit: number,
   leaseMs: number,
   now = new Date(),
+  perShopMin = 1,
 ): Promise<Delivery[]> {
-  const candidates = await prisma.delivery.findMany({
-    where: { ...dueWhere(now), shop: { in: await installedShops() } },
-    orderBy: { syncAt: "asc" },
+  const installed = await installedShops();
+  const due = await prisma.delivery.groupBy({
+    by: ["shop"],
+    where: { ...dueWhere(now), shop: { in: installed } },
+    _min: { syncAt: true },
+    orderBy: { _min: { syncAt: "asc" } },
     take: limit,
-    select: { id: true },
   });
-  if (candidates.length === 0) return [];
-  const ids = candidates.map((c) => c.id);
+  if (due.length === 0) return [];
+  const share = Math.max(perShopMin, Math.ceil(limit / due.length));
+  const ids: string[] = [];
+  const more: string[] = [];
+  const rowsOf = (shop: string, skip: number, take: number) =>
+    prisma.delivery.findMany({
+      where: { ...dueWhere(now), shop },
+      orderBy: { syncAt: "asc" },
+      skip,
+      take,
+      select: { id: true },
+    });
+  for (const { shop } of due) {
+    if (ids.length >= limit) break;
+    const rows = await rowsOf(shop, 0, Math.min(share, limit - ids.length));
+    ids.push(...rows.map((r) => r.id));
+    if (rows.length === share) more.push(shop);
+  }
+  // What the quieter shops left goes to the busy ones, oldest due first.
+  for (const shop of more) {
+    if (ids.length >= limit) break;
+    const rows = await rowsOf(shop, share, limit - ids.length);
+    ids.push(...rows.map((r) => r.id));
+  }
   const leaseExpiresAt = new Date(now.getTime() + leaseMs);
   await prisma.delivery.updateMany({
     where: { id: { in: ids }, ...dueWhere(now) },

@@ -240,6 +240,20 @@ describe("tracking sync", () => {
     expect(after.lastError).toBeNull();
   });
 
+  it("an HTTP 429 from Shopify slows the shop down the same way: the event is written once, later", async () => {
+    const { worker, writes, courierOrderId } = await createdDelivery();
+    step(courierOrderId, "accepted");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    adminApi.throttleNext(1, "http429");
+    await runTrackingSync(worker.deps);
+    expect(writes.events).toEqual([]);
+    expect((await row()).lastError).toContain("slow down");
+    worker.advance(10_000);
+    await runTrackingSync(worker.deps);
+    expect(writes.events.map((e) => e.status)).toEqual(["CONFIRMED"]);
+    expect((await row()).shopifyEventStatus).toBe("CONFIRMED");
+  });
+
   it("a courier rate limit puts the look off by what the courier asked, without failing", async () => {
     const { worker, courierOrderId } = await createdDelivery();
     step(courierOrderId, "picked_up");
@@ -408,5 +422,75 @@ describe("needs attention", () => {
     const inFourDays = new Date(moved.courierStatusAt!.getTime() + 4 * 86_400_000);
     const stuck = await listDeliveries({ shop, state: "attention", now: inFourDays });
     expect(stuck.deliveries.map((d) => d.id)).toEqual([moved.id]);
+  });
+});
+
+describe("bounded, fair passes", () => {
+  /** Delivery rows due for a look, as many as asked per shop, without a courier behind them. */
+  async function dueRows(perShop: Record<string, number>, now: Date) {
+    let n = 0;
+    for (const [name, count] of Object.entries(perShop)) {
+      await prisma.shopSettings.create({ data: { shop: name } });
+      for (let i = 0; i < count; i += 1, n += 1) {
+        await prisma.delivery.create({
+          data: {
+            shop: name,
+            orderId: `gid://shopify/Order/${9000 + n}`,
+            fulfillmentId: `gid://shopify/Fulfillment/${9000 + n}`,
+            source: "webhook",
+            state: "in_transit",
+            environment: "sandbox",
+            reference: `KCS-FAIR-${n}`,
+            courierOrderId: `C${n}`,
+            courierStatus: "in_transit",
+            trackingPushedAt: new Date(now.getTime() - 60_000),
+            syncAt: new Date(now.getTime() - (count - i) * 1000),
+          },
+        });
+      }
+    }
+  }
+
+  it("a busy shop does not fill a pass, nor go over its share of calls in flight", async () => {
+    const now = new Date();
+    const busy = shopDomain("busy");
+    const small = [shopDomain("small-a"), shopDomain("small-b")];
+    await dueRows({ [busy]: 40, [small[0]!]: 3, [small[1]!]: 3 }, now);
+    const inFlight = new Map<string, number>();
+    const most = new Map<string, number>();
+    let total = 0;
+    let mostTotal = 0;
+    const looked: string[] = [];
+    const deps = {
+      owner: "fair-test",
+      now: () => now,
+      adminFor: async () => {
+        throw new Error("nothing changed: Shopify is not called");
+      },
+      courierFor: async (shopName: string) =>
+        ({
+          track: async (orderId: string) => {
+            inFlight.set(shopName, (inFlight.get(shopName) ?? 0) + 1);
+            most.set(shopName, Math.max(most.get(shopName) ?? 0, inFlight.get(shopName)!));
+            mostTotal = Math.max(mostTotal, ++total);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            inFlight.set(shopName, inFlight.get(shopName)! - 1);
+            total -= 1;
+            looked.push(shopName);
+            return { orderId, status: "in_transit", events: [], raw: {} };
+          },
+        }) as never,
+    };
+    expect(await runTrackingSync(deps, { batch: 12, concurrency: 6, perShop: 2 })).toBe(12);
+    // Every shop is in the pass; the busy one gets what the others leave.
+    expect(looked.filter((s) => s === small[0])).toHaveLength(3);
+    expect(looked.filter((s) => s === small[1])).toHaveLength(3);
+    expect(looked.filter((s) => s === busy)).toHaveLength(6);
+    expect(Math.max(...most.values())).toBeLessThanOrEqual(2);
+    expect(mostTotal).toBeLessThanOrEqual(6);
+    // Looked at, unchanged: no news on the timeline, the next look later, the lease released.
+    const after = await prisma.delivery.findMany({ where: { shop: small[0] } });
+    expect(after.every((d) => d.syncAt! > now && d.leaseOwner === null)).toBe(true);
+    expect(await prisma.deliveryEvent.count()).toBe(0);
   });
 });
