@@ -156,8 +156,9 @@ describe("the reply parser", () => {
       }),
       { numRuns: 2000 },
     );
-    // The property is not vacuous: some replies do get through.
-    expect(successes).toBeGreaterThan(20);
+    // The property is not vacuous: some replies do get through (about 1% of the random ones, so
+    // around 20 of 2000 runs, varying with the seed; none at all would mean a broken generator).
+    expect(successes).toBeGreaterThan(0);
   });
 
   it("keeps unknown fields of documented records and checks the documented ones exactly", () => {
