@@ -22,9 +22,44 @@ class AppSqliteAdapterFactory extends PrismaBetterSQLite3 {
       throw new Error("The Prisma SQLite adapter no longer exposes its better-sqlite3 connection.");
     }
     configureSqliteConnection(client);
+    keepQueriesOutOfTransactions(adapter, client);
     this.database = client;
     return adapter;
   }
+}
+
+type Adapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
+
+/**
+ * The adapter runs every query on its one connection and locks interactive transactions only
+ * against each other: a query from elsewhere that runs while a transaction awaits between its
+ * statements would land inside it, and be rolled back with it. So a query outside a transaction
+ * waits until none is open (better-sqlite3 runs it synchronously once called, so nothing can
+ * open one in between), and a new transaction lets the queries already waiting go first.
+ */
+function keepQueriesOutOfTransactions(adapter: Adapter, client: Database.Database) {
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  let waiting = 0;
+  const outside =
+    <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (client.inTransaction) {
+        waiting += 1;
+        try {
+          while (client.inTransaction) await nextTurn();
+        } finally {
+          waiting -= 1;
+        }
+      }
+      return run(...args);
+    };
+  adapter.queryRaw = outside(adapter.queryRaw.bind(adapter));
+  adapter.executeRaw = outside(adapter.executeRaw.bind(adapter));
+  const startTransaction = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (...args) => {
+    while (waiting > 0 && !client.inTransaction) await nextTurn();
+    return startTransaction(...args);
+  };
 }
 
 interface AppDatabase {
