@@ -1,5 +1,6 @@
 // The production HTTP server (`npm start`): Remix behind Express, with a request log that never
-// prints query strings (the admin's URLs carry session tokens) and a graceful stop on SIGTERM.
+// prints query strings (the admin's URLs carry session tokens) nor the token in a shop's courier
+// webhook URL, and a graceful stop on SIGTERM.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -20,7 +21,8 @@ app.use((req, res, next) => {
   const started = performance.now();
   res.on("finish", () => {
     const ms = (performance.now() - started).toFixed(1);
-    console.log(`${req.method} ${req.path} ${res.statusCode} ${ms}ms`);
+    const where = req.path.replace(/^\/courier\/webhooks\/[^/]+/, "/courier/webhooks/[token]");
+    console.log(`${req.method} ${where} ${res.statusCode} ${ms}ms`);
   });
   next();
 });
