@@ -82,6 +82,8 @@ interface ShopContext {
   shop: string;
   settings: ShopSettings | null;
   mappings: Map<string, StatusMeaning | null>;
+  /** The courier's names of its statuses (master data), for events that come without one. */
+  names: Map<string, string>;
   admin: () => Promise<AdminGraphql>;
   courier: (environment: CourierEnvironment) => Promise<CourierClient | null>;
   pausedUntil: number;
@@ -100,7 +102,7 @@ async function shopContext(shop: string, deps: SyncDependencies): Promise<ShopCo
   return {
     shop,
     settings: await getShopSettings(shop),
-    mappings: new Map(await loadStatusMappings(shop)),
+    ...(await loadStatusMappings(shop)),
     admin: memo(() => deps.adminFor(shop)),
     courier: (environment) => {
       let client = couriers.get(environment);
@@ -310,10 +312,11 @@ function textField(raw: Record<string, unknown>, key: string): string | null {
 export async function applyCourierEvents(
   delivery: Delivery,
   events: readonly CourierEvent[],
-  context: Pick<ShopContext, "shop" | "mappings" | "admin">,
+  context: Pick<ShopContext, "shop" | "mappings" | "names" | "admin">,
   deps: Pick<SyncDependencies, "owner" | "now">,
 ): Promise<Delivery> {
   const now = clock(deps);
+  events = events.map((e) => (e.name ? e : { ...e, name: context.names.get(e.status) ?? null }));
   // A status met for the first time is recorded, recognized or not, so the merchant sees it.
   for (const event of events) {
     if (context.mappings.has(event.status)) continue;

@@ -56,9 +56,6 @@ export interface StatusMeaning {
   shopify: ShopifyEventStatus | null;
 }
 
-/** How each status code of a shop reads; `null` marks a status seen but not mapped. */
-export type StatusMappings = ReadonlyMap<string, StatusMeaning | null>;
-
 interface Rule {
   test: RegExp;
   meaning: StatusMeaning;

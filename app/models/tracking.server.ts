@@ -1,12 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Delivery, Prisma } from "@prisma/client";
 import prisma from "../db.server";
-import type {
-  StatusMeaning,
-  StatusMappings,
-  TrackedState,
-  ShopifyEventStatus,
-} from "../deliveries/tracking";
+import type { StatusMeaning, TrackedState, ShopifyEventStatus } from "../deliveries/tracking";
 import { env } from "../env.server";
 import { openSecret, sealSecret } from "../security/secret-box";
 
@@ -144,19 +139,25 @@ export async function listStatusMappings(shop: string): Promise<StatusMappingRow
   }));
 }
 
-export async function loadStatusMappings(shop: string): Promise<StatusMappings> {
+/** What each status code means for the shop (null: not mapped), and the courier's names. */
+export async function loadStatusMappings(
+  shop: string,
+): Promise<{ mappings: Map<string, StatusMeaning | null>; names: Map<string, string> }> {
   const rows = await prisma.courierStatusMapping.findMany({ where: { shop } });
-  return new Map(
-    rows.map((r): [string, StatusMeaning | null] => [
-      r.code,
-      r.state
-        ? {
-            state: r.state as StatusMeaning["state"],
-            shopify: r.shopifyStatus as ShopifyEventStatus | null,
-          }
-        : null,
-    ]),
-  );
+  return {
+    mappings: new Map(
+      rows.map((r): [string, StatusMeaning | null] => [
+        r.code,
+        r.state
+          ? {
+              state: r.state as StatusMeaning["state"],
+              shopify: r.shopifyStatus as ShopifyEventStatus | null,
+            }
+          : null,
+      ]),
+    ),
+    names: new Map(rows.flatMap((r) => (r.name ? [[r.code, r.name] as [string, string]] : []))),
+  };
 }
 
 /**
