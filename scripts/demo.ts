@@ -209,7 +209,12 @@ for (const location of store.locations()) {
     longitude: null,
   });
 }
+// Status pushes: the courier (sandbox) signs each status change and posts it to the shop's URL.
+const { createPushCredentials } = await import("../app/models/tracking.server");
+const push = await createPushCredentials(shop);
+courier.configureWebhook({ url: `${appUrl}/courier/webhooks/${push.token}`, secret: push.secret });
 step("merchant configured: courier key tested, pickup locations confirmed, automatic sending on");
+step("courier status pushes on: every status change reaches the app and the Shopify fulfillment");
 
 // A few orders fulfilled, as the merchant would in the admin: each sends a signed webhook.
 const open = store.orders().filter((o) => store.displayFulfillmentStatus(o) === "UNFULFILLED");

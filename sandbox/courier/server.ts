@@ -77,6 +77,8 @@ export interface CourierSandbox {
   advance(target: string, to?: StatusCode): Array<{ orderId: string; status: StatusCode }>;
   webhookDeliveries: readonly WebhookDelivery[];
   flushWebhooks(): Promise<void>;
+  /** Points status webhooks somewhere else from now on (null: stop sending them). */
+  configureWebhook(config: WebhookConfig | null): void;
   /** Forgets orders, exceptions, faults and the request log. */
   reset(): void;
 }
@@ -131,7 +133,7 @@ export async function startCourierSandbox(
   const governances = loadMasterData(options.gazetteerPath);
   const acceptedKeys = (options.acceptedKeys ?? [DEFAULT_SANDBOX_KEY]).map((k) => Buffer.from(k));
   const faults = new FaultInjector(options.seed ?? 42);
-  const webhooks = options.webhook ? new WebhookSender(options.webhook) : undefined;
+  let webhooks = options.webhook ? new WebhookSender(options.webhook) : undefined;
   const book = new OrderBook(governances, String(options.seed ?? 42), (order, previous) => {
     webhooks?.send({
       orderId: order.orderId,
@@ -360,6 +362,17 @@ export async function startCourierSandbox(
         }
         case "GET /__sandbox/webhooks":
           return json(200, webhooks?.deliveries ?? []);
+        case "POST /__sandbox/webhook": {
+          const { url, secret } = body as { url?: unknown; secret?: unknown };
+          if (url === null) {
+            webhooks = undefined;
+            return json(200, { webhook: null });
+          }
+          if (typeof url !== "string" || typeof secret !== "string" || !secret)
+            return json(400, { error: "Send { url, secret } (or { url: null } to stop)." });
+          webhooks = new WebhookSender({ url, secret });
+          return json(200, { webhook: { url } });
+        }
         case "POST /__sandbox/reset":
           reset();
           return json(200, { reset: true });
@@ -458,6 +471,9 @@ export async function startCourierSandbox(
       return webhooks?.deliveries ?? [];
     },
     flushWebhooks: () => webhooks?.flush() ?? Promise.resolve(),
+    configureWebhook: (config) => {
+      webhooks = config ? new WebhookSender(config) : undefined;
+    },
     reset,
     close: async () => {
       if (stepper) clearInterval(stepper);
