@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
-import type { Delivery, Prisma } from "@prisma/client";
-import prisma from "../db.server";
-import type { StatusMeaning, TrackedState, ShopifyEventStatus } from "../deliveries/tracking";
+import { Prisma, type Delivery } from "@prisma/client";
+import prisma, { databaseProvider } from "../db.server";
+import {
+  TRACKED_STATES,
+  type ShopifyEventStatus,
+  type StatusMeaning,
+  type TrackedState,
+} from "../deliveries/tracking";
 import { env } from "../env.server";
 import { openSecret, sealSecret } from "../security/secret-box";
 
@@ -66,11 +71,26 @@ export async function claimDueTracking(
     const rows = await rowsOf(shop, share, limit - ids.length);
     ids.push(...rows.map((r) => r.id));
   }
+  if (ids.length === 0) return [];
   const leaseExpiresAt = new Date(now.getTime() + leaseMs);
-  await prisma.delivery.updateMany({
-    where: { id: { in: ids }, ...dueWhere(now) },
-    data: { leaseOwner: owner, leaseExpiresAt },
-  });
+  if (databaseProvider() === "postgresql") {
+    // Several sync processes (ADR 0009): rows another claimer is leasing right now are passed
+    // over rather than waited for; the ones it already leased no longer match.
+    const due = Prisma.sql`"syncAt" <= ${now} AND "courierOrderId" IS NOT NULL
+      AND "trackingPushedAt" IS NOT NULL
+      AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${now})`;
+    await prisma.$executeRaw`
+      UPDATE "Delivery" SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt}
+      WHERE "id" IN (
+        SELECT "id" FROM "Delivery" WHERE "id" IN (${Prisma.join(ids)}) AND ${due}
+        FOR UPDATE SKIP LOCKED
+      ) AND ${due}`;
+  } else {
+    await prisma.delivery.updateMany({
+      where: { id: { in: ids }, ...dueWhere(now) },
+      data: { leaseOwner: owner, leaseExpiresAt },
+    });
+  }
   return prisma.delivery.findMany({
     where: { id: { in: ids }, leaseOwner: owner, leaseExpiresAt },
     orderBy: { syncAt: "asc" },
@@ -125,10 +145,15 @@ export interface StatusMappingRow {
 }
 
 export async function listStatusMappings(shop: string): Promise<StatusMappingRow[]> {
-  const rows = await prisma.courierStatusMapping.findMany({
-    where: { shop },
-    orderBy: [{ state: "asc" }, { code: "asc" }],
-  });
+  const rows = await prisma.courierStatusMapping.findMany({ where: { shop } });
+  // Unmapped first (they need the merchant), then in the order a parcel goes through them.
+  const rank = (state: string | null) =>
+    state === null
+      ? -1
+      : state === "unchanged"
+        ? 99
+        : TRACKED_STATES.indexOf(state as TrackedState);
+  rows.sort((a, b) => rank(a.state) - rank(b.state) || a.code.localeCompare(b.code));
   return rows.map((r) => ({
     code: r.code,
     name: r.name,
@@ -182,11 +207,15 @@ export async function rememberStatus(
       source: meaning ? "default" : "unmapped",
       lastSeenAt: seenAt,
     },
-    update: seenAt ? { lastSeenAt: seenAt } : {},
+    // The courier's name is kept up to date; what the status means is not touched.
+    update: { ...(name ? { name } : {}), ...(seenAt ? { lastSeenAt: seenAt } : {}) },
   });
 }
 
-/** The merchant's choices on Settings; `state: null` leaves a status unmapped. */
+/**
+ * The merchant's choices on Settings; `state: null` leaves a status unmapped. Only the statuses
+ * whose meaning changed become the merchant's (the others keep following the defaults).
+ */
 export async function saveStatusMappings(
   shop: string,
   entries: {
@@ -194,9 +223,17 @@ export async function saveStatusMappings(
     state: StatusMappingRow["state"];
     shopifyStatus: ShopifyEventStatus | null;
   }[],
-) {
+): Promise<number> {
+  const current = new Map(
+    (await prisma.courierStatusMapping.findMany({ where: { shop } })).map((r) => [r.code, r]),
+  );
+  const changed = entries.filter((entry) => {
+    const row = current.get(entry.code);
+    const shopifyStatus = entry.state ? entry.shopifyStatus : null;
+    return row && (row.state !== entry.state || row.shopifyStatus !== shopifyStatus);
+  });
   await prisma.$transaction(
-    entries.map((entry) =>
+    changed.map((entry) =>
       prisma.courierStatusMapping.updateMany({
         where: { shop, code: entry.code },
         data: {
@@ -207,6 +244,7 @@ export async function saveStatusMappings(
       }),
     ),
   );
+  return changed.length;
 }
 
 // --- The courier's status pushes -------------------------------------------------------------

@@ -15,7 +15,8 @@ import {
 import { cancelDelivery } from "../deliveries/cancel.server";
 import { retryDelivery } from "../deliveries/review.server";
 import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
-import { getDelivery } from "../models/deliveries.server";
+import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/tracking";
+import { getDelivery, isStuck } from "../models/deliveries.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -35,6 +36,12 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       courierOrderId: delivery.courierOrderId,
       courierOrderNumber: delivery.courierOrderNumber,
       courierStatus: delivery.courierStatus,
+      courierStatusAt: delivery.courierStatusAt?.toISOString() ?? null,
+      shopifyEventStatus: delivery.shopifyEventStatus as ShopifyEventStatus | null,
+      nextLookAt: delivery.syncAt?.toISOString() ?? null,
+      lastLookAt: delivery.trackedAt?.toISOString() ?? null,
+      stuck: isStuck(delivery),
+      paidMarkedAt: delivery.paidMarkedAt?.toISOString() ?? null,
       trackingUrl: delivery.trackingUrl,
       attempts: delivery.attempts,
       lastError: delivery.lastError,
@@ -145,7 +152,35 @@ export default function DeliveryPage() {
                 Courier
               </Text>
               <Text as="p">Order number: {delivery.courierOrderNumber ?? "not yet"}</Text>
-              <Text as="p">Status at the courier: {delivery.courierStatus ?? "—"}</Text>
+              <Text as="p">
+                Status at the courier: {delivery.courierStatus ?? "—"}
+                {delivery.courierStatusAt &&
+                  ` (since ${when.format(new Date(delivery.courierStatusAt))})`}
+              </Text>
+              {delivery.shopifyEventStatus && (
+                <Text as="p">
+                  Shown on Shopify:{" "}
+                  {SHOPIFY_EVENT_LABELS[delivery.shopifyEventStatus] ?? delivery.shopifyEventStatus}
+                </Text>
+              )}
+              {delivery.stuck && (
+                <Banner tone="warning">
+                  The courier has not moved this parcel for three days. Check with the courier.
+                </Banner>
+              )}
+              {delivery.lastLookAt && (
+                <Text as="p" tone="subdued">
+                  Last asked the courier: {when.format(new Date(delivery.lastLookAt))}
+                  {delivery.nextLookAt
+                    ? `; next: ${when.format(new Date(delivery.nextLookAt))}`
+                    : "; no more (final)"}
+                </Text>
+              )}
+              {delivery.paidMarkedAt && (
+                <Text as="p">
+                  Marked paid in Shopify: {when.format(new Date(delivery.paidMarkedAt))}
+                </Text>
+              )}
               <Text as="p">Environment: {delivery.environment}</Text>
               <Text as="p">Reference: {delivery.reference}</Text>
               <Text as="p">Attempts: {delivery.attempts}</Text>

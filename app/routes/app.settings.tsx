@@ -390,7 +390,8 @@ function DeliveryOptionsSection(props: {
   const navigation = useNavigation();
   const saving =
     navigation.state !== "idle" && navigation.formData?.get("intent") === "delivery-options";
-  const saved = props.result?.ok && "saved" in props.result;
+  const saved =
+    props.result?.ok && "saved" in props.result && props.result.saved === "delivery-options";
   return (
     <Layout.AnnotatedSection
       title="Deliveries"

@@ -116,6 +116,46 @@ describe("the embedded admin in Chromium", () => {
     await page.close();
   });
 
+  it("shows the courier's statuses with what they mean, and keeps the merchant's changes", async () => {
+    const page = await openEmbedded("/app/settings");
+    // Read from the courier's master data when the key was tested (previous test).
+    await expect.poll(() => page.locator("tr[data-status]").count()).toBe(10);
+    expect(await page.getByText("Some courier statuses are not mapped").count()).toBe(0);
+    expect(await page.getByLabel("In the app: delivery_failed").inputValue()).toBe("failed");
+    expect(await page.getByLabel("On Shopify: delivery_failed").inputValue()).toBe(
+      "ATTEMPTED_DELIVERY",
+    );
+    expect(await page.getByLabel("On Shopify: assigned").inputValue()).toBe("CONFIRMED");
+
+    // A status the courier started using that nothing recognizes: shown, not guessed.
+    await prisma.courierStatusMapping.create({
+      data: { shop, code: "held_at_customs", name: "محجوز في الجمارك", source: "unmapped" },
+    });
+    await page.reload();
+    await expect.poll(() => page.getByText("Some courier statuses are not mapped").count()).toBe(1);
+    await page.getByLabel("In the app: held_at_customs").selectOption("unchanged");
+    await page.getByLabel("On Shopify: held_at_customs").selectOption("DELAYED");
+    await page.getByLabel("On Shopify: assigned").selectOption("");
+    await page.getByRole("button", { name: "Save status mapping" }).click();
+    await expect
+      .poll(() => page.getByText("Status mapping saved.", { exact: false }).count())
+      .toBe(1);
+    // The page's data is read again after the save.
+    await expect.poll(() => page.getByText("Some courier statuses are not mapped").count()).toBe(0);
+    await screenshot(page, "settings-status-mapping");
+    const rows = await prisma.courierStatusMapping.findMany({
+      where: { shop, code: { in: ["held_at_customs", "assigned", "accepted"] } },
+      orderBy: { code: "asc" },
+    });
+    expect(rows.map((r) => [r.code, r.state, r.shopifyStatus, r.source])).toEqual([
+      ["accepted", "created", "CONFIRMED", "default"],
+      ["assigned", "created", null, "merchant"],
+      ["held_at_customs", "unchanged", "DELAYED", "merchant"],
+    ]);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
   it("keeps session tokens out of the server's request log", async () => {
     await openEmbedded("/app").then((page) => page.close());
     const log = fs.readFileSync(path.join(ARTIFACTS_DIR, "browser", "app-server.log"), "utf8");

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "@prisma/client";
 import type { Browser } from "playwright-core";
@@ -7,6 +9,7 @@ import { createCourierClient, fetchMasterData } from "../../app/courier";
 import { parseEnv } from "../../app/env.server";
 import { sealSecret } from "../../app/security/secret-box";
 import { launchBrowser, openEmbeddedPage, screenshot } from "../support/browser";
+import { ARTIFACTS_DIR } from "../support/paths";
 import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
 
 const appUrl = inject("appUrl");
@@ -173,6 +176,85 @@ describe("deliveries in Chromium", () => {
     await screenshot(page, "delivery-timeline");
     expect(pageErrors).toEqual([]);
     await page.close();
+  });
+
+  it("follows the parcel: the courier's signed pushes move the delivery and the Shopify fulfillment", async () => {
+    const order = await standIn("/__standin/orders", {
+      payment: "cod",
+      shippingAddress: {
+        firstName: "Maryam",
+        lastName: "Al-Enezi",
+        city: "Salmiya",
+        address1: "Block 4, Street 20, House 7",
+        provinceCode: "KW-HA",
+        phone: "+96599992345",
+      },
+    });
+    const send = await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app/send", pageErrors);
+    await send.getByLabel(`Select ${order.name}`).check();
+    await send.getByRole("button", { name: "Send 1 to courier" }).click();
+    await expect.poll(() => send.getByText("1 of 1 sent").count()).toBe(1);
+    await send.close();
+    const created = await waitForDelivery(order.name, "created");
+
+    // The merchant turns pushes on in Settings and gives the courier the URL and secret.
+    const settings = await openEmbeddedPage(
+      browser,
+      appUrl,
+      SHOP_NAME,
+      "/app/settings",
+      pageErrors,
+    );
+    await settings.getByRole("button", { name: "Turn on status pushes" }).click();
+    await expect.poll(() => settings.getByLabel("Webhook URL").count()).toBe(1);
+    const url = await settings.getByLabel("Webhook URL").inputValue();
+    const secret = await settings.getByLabel(/Signing secret/).inputValue();
+    expect(url).toMatch(new RegExp(`^${appUrl}/courier/webhooks/[A-Za-z0-9_-]{20,}$`));
+    await screenshot(settings, "settings-tracking");
+    await settings.close();
+    const courier = inject("courierSandboxUrl");
+    await fetch(`${courier}/__sandbox/webhook`, {
+      method: "POST",
+      body: JSON.stringify({ url, secret }),
+    });
+
+    await fetch(`${courier}/__sandbox/advance`, {
+      method: "POST",
+      body: JSON.stringify({ target: created.courierOrderId, to: "out_for_delivery" }),
+    });
+    const moving = await waitForDelivery(order.name, "out_for_delivery");
+    expect(moving.shopifyEventStatus).toBe("OUT_FOR_DELIVERY");
+    const fulfillments = (await standIn("/__standin/fulfillments")) as {
+      trackingInfo: { number: string }[];
+      events: { status: string }[];
+    }[];
+    const fulfillment = fulfillments.find((f) =>
+      f.trackingInfo.some((t) => t.number === created.courierOrderNumber),
+    );
+    expect(fulfillment?.events.map((e) => e.status)).toEqual([
+      "CONFIRMED",
+      "CARRIER_PICKED_UP",
+      "IN_TRANSIT",
+      "OUT_FOR_DELIVERY",
+    ]);
+
+    const page = await openEmbeddedPage(
+      browser,
+      appUrl,
+      SHOP_NAME,
+      `/app/deliveries/${created.id}`,
+      pageErrors,
+    );
+    await expect.poll(() => page.getByText("Shown on Shopify: Out for delivery").count()).toBe(1);
+    expect(await page.getByText(/Status at the courier: out_for_delivery/).count()).toBe(1);
+    expect(await page.getByText(/^Courier status: .*out_for_delivery/).count()).toBe(1);
+    await screenshot(page, "delivery-tracking");
+    await page.close();
+    // The push URL's token stays out of the server's log.
+    const log = fs.readFileSync(path.join(ARTIFACTS_DIR, "browser", "app-server.log"), "utf8");
+    expect(log).toContain("POST /courier/webhooks/[token] 200");
+    expect(log).not.toContain(url.split("/").pop()!);
+    expect(pageErrors).toEqual([]);
   });
 
   it("asks the merchant about an address it cannot place, then sends it with their answer", async () => {
