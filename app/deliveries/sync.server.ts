@@ -381,6 +381,8 @@ export async function applyCourierEvents(
         message: step.message + shopifyNote,
         data: {
           status: step.event.status,
+          name: step.event.name ?? null,
+          state: step.after.state,
           at: step.event.at?.toISOString() ?? null,
           shopify: shopifyNote ? null : step.shopify,
         },

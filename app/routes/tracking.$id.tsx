@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import prisma from "../db.server";
 import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
 
@@ -13,7 +14,10 @@ export const loader = async ({ params }: LoaderFunctionArgs) => {
     select: {
       state: true,
       courierOrderNumber: true,
-      events: { select: { at: true, message: true, kind: true }, orderBy: { at: "asc" } },
+      events: {
+        select: { at: true, message: true, kind: true, data: true },
+        orderBy: { at: "asc" },
+      },
     },
   });
   if (!delivery?.courierOrderNumber)
@@ -21,14 +25,32 @@ export const loader = async ({ params }: LoaderFunctionArgs) => {
   return {
     number: delivery.courierOrderNumber,
     state: STATE_LABELS[delivery.state as DeliveryState] ?? delivery.state,
-    steps: delivery.events
-      .filter((e) => ["created", "reconciled", "tracking", "status"].includes(e.kind))
-      .map((e) => ({
-        at: e.at.toISOString(),
-        message: e.kind === "tracking" ? "Handed to the courier." : e.message,
-      })),
+    steps: delivery.events.flatMap((e) => {
+      if (e.kind === "tracking")
+        return [{ at: e.at.toISOString(), message: "Handed to the courier." }];
+      if (e.kind === "created" || e.kind === "reconciled")
+        return [{ at: e.at.toISOString(), message: "Booked with the courier." }];
+      if (e.kind !== "courier_status") return [];
+      // The courier's own words for the status (Arabic in the sandbox), at the time it happened.
+      const data = courierStep.safeParse(JSON.parse(e.data ?? "{}"));
+      if (!data.success) return [];
+      const label = STATE_LABELS[data.data.state as DeliveryState] ?? data.data.status;
+      return [
+        {
+          at: data.data.at ?? e.at.toISOString(),
+          message: data.data.name ? `${label} — ${data.data.name}` : label,
+        },
+      ];
+    }),
   };
 };
+
+const courierStep = z.object({
+  status: z.string(),
+  name: z.string().nullish(),
+  state: z.string().nullish(),
+  at: z.string().nullish(),
+});
 
 export const meta: MetaFunction = () => [
   { title: "Parcel tracking" },

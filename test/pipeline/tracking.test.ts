@@ -6,6 +6,7 @@ import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/worker.server";
 import { listDeliveries } from "../../app/models/deliveries.server";
 import { createPushCredentials } from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
+import { loader as trackingLoader } from "../../app/routes/tracking.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { adminApi } from "../support/admin-api";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
@@ -141,6 +142,25 @@ describe("tracking sync", () => {
       "Courier status: في الطريق (in_transit).",
       "Courier status: خرج للتوصيل (out_for_delivery).",
       "Courier status: تم التوصيل (delivered).",
+    ]);
+
+    // The public tracking page tells the customer the same story, without personal data.
+    const page = await callRoute(
+      trackingLoader,
+      new Request(`https://app.example/tracking/${done.id}`),
+      { id: done.id },
+    );
+    const { state, steps } = (await page.json()) as { state: string; steps: { message: string }[] };
+    expect(state).toBe("Delivered");
+    expect(steps.map((s) => s.message)).toEqual([
+      "Booked with the courier.",
+      "Handed to the courier.",
+      "Created at the courier — تم قبول الطلب",
+      "Created at the courier — تم تعيين السائق",
+      "Picked up — تم الاستلام من المرسل",
+      "In transit — في الطريق",
+      "Out for delivery — خرج للتوصيل",
+      "Delivered — تم التوصيل",
     ]);
 
     // Final: never asked again.
