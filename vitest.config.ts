@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: `node` (unit and integration, a fresh migrated SQLite file per test file) and
-// `browser` (real pages in Debian's headless Chromium against a running app server).
+// Three projects: `node` (unit and integration, a fresh migrated SQLite file per test file),
+// `postgres` (the models, intake and claims against the real PostgreSQL server, a fresh migrated
+// database per test file; ADR 0009) and `browser` (real pages in Debian's headless Chromium
+// against a running app server).
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
@@ -10,11 +12,21 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "sandbox/**/*.test.ts"],
-          exclude: ["test/browser/**", "node_modules/**"],
+          exclude: ["test/browser/**", "test/postgres/**", "node_modules/**"],
           environment: "node",
           globalSetup: ["test/setup/global-db.ts"],
           setupFiles: ["test/setup/node.ts"],
           testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: "postgres",
+          include: ["test/postgres/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/postgres/setup/global.ts"],
+          setupFiles: ["test/postgres/setup/file.ts"],
+          testTimeout: 30_000,
         },
       },
       {

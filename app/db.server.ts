@@ -1,6 +1,9 @@
+import { createRequire } from "node:module";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { configureSqliteConnection } from "./db/sqlite-connection";
 import { sqliteFilePath } from "./db/sqlite-path";
 import { env } from "./env.server";
@@ -62,10 +65,16 @@ function keepQueriesOutOfTransactions(adapter: Adapter, client: Database.Databas
   };
 }
 
-interface AppDatabase {
-  prisma: PrismaClient;
-  adapter: AppSqliteAdapterFactory;
+/** Which database DATABASE_URL names: SQLite (one instance) or PostgreSQL (several, ADR 0009). */
+export type DatabaseProvider = "sqlite" | "postgresql";
+
+export function providerOf(databaseUrl: string): DatabaseProvider {
+  return /^postgres(ql)?:\/\//.test(databaseUrl) ? "postgresql" : "sqlite";
 }
+
+type AppDatabase =
+  | { provider: "sqlite"; prisma: PrismaClient; adapter: AppSqliteAdapterFactory }
+  | { provider: "postgresql"; prisma: PrismaClient; pool: pg.Pool };
 
 declare global {
   // Survives Vite's module reloads in development so that one connection is kept.
@@ -74,8 +83,36 @@ declare global {
 }
 
 function createClient(): AppDatabase {
-  const adapter = new AppSqliteAdapterFactory({ url: sqliteFilePath(env().DATABASE_URL) });
-  return { prisma: new PrismaClient({ adapter }), adapter };
+  const url = env().DATABASE_URL;
+  if (providerOf(url) === "postgresql") return createPostgresClient(url);
+  const adapter = new AppSqliteAdapterFactory({ url: sqliteFilePath(url) });
+  return { provider: "sqlite", prisma: new PrismaClient({ adapter }), adapter };
+}
+
+/**
+ * PostgreSQL: the client generated from prisma/postgresql/schema.prisma (same models, so the same
+ * API as the app's PrismaClient type; it shares @prisma/client's runtime, scripts/pg-generate.ts)
+ * through the pg adapter, on a pool the app keeps for the raw SQL of webhook intake. Loaded only
+ * here, by `require` from node_modules, so a SQLite install never needs it.
+ */
+function createPostgresClient(connectionString: string): AppDatabase {
+  let generated: { PrismaClient: new (options: { adapter: PrismaPg }) => unknown };
+  try {
+    generated = createRequire(import.meta.url)(".prisma/client-pg") as typeof generated;
+  } catch {
+    throw new Error(
+      "DATABASE_URL is PostgreSQL but its Prisma client is not generated: run `npm run setup`.",
+    );
+  }
+  const pool = new pg.Pool({ connectionString });
+  // Idle clients that lose the server (a restart) must not crash the process; the next query
+  // reconnects. Errors of queries in flight reach their callers.
+  pool.on("error", (error) => {
+    console.error("PostgreSQL pool:", error.message);
+  });
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+  const prisma = new generated.PrismaClient({ adapter }) as PrismaClient;
+  return { provider: "postgresql", prisma, pool };
 }
 
 // The test harness resets __prisma between test files; a new client comes with its own adapter.
@@ -89,12 +126,25 @@ if (env().NODE_ENV !== "production") {
   globalThis.__appDatabase = database;
 }
 
+/** The database this process runs on. */
+export function databaseProvider(): DatabaseProvider {
+  return database.provider;
+}
+
+/** The pool Prisma's PostgreSQL adapter queries through, for raw SQL on the hot paths. */
+export function postgresPool(): pg.Pool {
+  if (database.provider !== "postgresql") throw new Error("The app is not on PostgreSQL.");
+  return database.pool;
+}
+
 /** Prisma's own SQLite connection (opened if need be), for raw SQL on the hot paths. */
 export async function sqliteConnection(): Promise<Database.Database> {
-  const current = database.adapter.database;
+  if (database.provider !== "sqlite") throw new Error("The app is not on SQLite.");
+  const sqlite = database.adapter;
+  const current = sqlite.database;
   if (current?.open) return current;
   await prisma.$connect();
-  const opened = database.adapter.database;
+  const opened = sqlite.database;
   if (!opened?.open) throw new Error("Prisma did not open its SQLite connection.");
   return opened;
 }

@@ -83,8 +83,8 @@ const envSchema = z
       .trim()
       .default("file:./data/app.sqlite")
       .refine(
-        (v) => v.startsWith("file:"),
-        'a SQLite file URL such as "file:./data/app.sqlite" (the path is relative to the working directory)',
+        (v) => v.startsWith("file:") || /^postgres(ql)?:\/\/[^/]/.test(v),
+        'a SQLite file URL such as "file:./data/app.sqlite" (one instance; the path is relative to the working directory) or a PostgreSQL URL such as "postgresql://user:password@host:5432/app" (several instances, ADR 0009)',
       ),
     ENCRYPTION_KEYS: encryptionKeys,
     COURIER_SANDBOX_URL: httpUrl("the courier's sandbox base URL").default("http://127.0.0.1:4010"),
@@ -92,7 +92,8 @@ const envSchema = z
     COURIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     // Shown to customers as the carrier of the tracking number.
     COURIER_DISPLAY_NAME: z.string().trim().min(1).max(60).default("Courier"),
-    // "off" stops the in-process delivery worker (tests, or when separate workers run).
+    // "off" stops the in-process delivery worker and tracking sync: tests, and web instances on
+    // PostgreSQL when `npm run worker` processes do the work (ADR 0009).
     DELIVERY_WORKER: z.enum(["on", "off"]).default("on"),
     // Offline demo only: where pages load App Bridge from instead of Shopify's CDN.
     APP_BRIDGE_URL: httpUrl("the App Bridge script URL").optional(),

@@ -1,5 +1,5 @@
 import { Prisma, type Delivery, type DeliveryEvent } from "@prisma/client";
-import prisma from "../db.server";
+import prisma, { databaseProvider } from "../db.server";
 import { ATTENTION_STATES, canMove, type DeliveryState } from "../deliveries/states";
 import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
 
@@ -145,9 +145,12 @@ const dueWhere = (now: Date) => Prisma.sql`
   AND "shop" IN (SELECT "shop" FROM "ShopSettings" WHERE "uninstalledAt" IS NULL)`;
 
 /**
- * Leases up to `limit` due deliveries for `owner`, the longest waiting first. One conditional
- * UPDATE picks and leases them (compare-and-set on the lease inside one statement, so two
- * workers never hold the same row) and names exactly the rows it leased; one read returns them.
+ * Leases up to `limit` due deliveries for `owner`, the longest waiting first (a row never tried,
+ * with no next attempt, first). One conditional UPDATE picks and leases them (compare-and-set on
+ * the lease inside one statement, so two workers never hold the same row) and names exactly the
+ * rows it leased; one read returns them. On PostgreSQL, where several worker processes claim at
+ * once, the pick locks its rows `FOR UPDATE SKIP LOCKED` (ADR 0009): a claimer passes over the
+ * rows another is leasing instead of waiting for them and then finding them taken.
  */
 export async function claimDueDeliveries(
   owner: string,
@@ -155,20 +158,36 @@ export async function claimDueDeliveries(
   leaseMs: number,
   now = new Date(),
 ) {
-  const leased = await prisma.$queryRaw<{ id: string }[]>`
-    UPDATE "Delivery"
-    SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${new Date(now.getTime() + leaseMs)}
-    WHERE "id" IN (
-      SELECT "id" FROM "Delivery" WHERE ${dueWhere(now)}
-      ORDER BY "nextAttemptAt" ASC, "createdAt" ASC
-      LIMIT ${limit}
-    ) AND ${dueWhere(now)}
-    RETURNING "id"`;
+  const leaseExpiresAt = new Date(now.getTime() + leaseMs);
+  const leased =
+    databaseProvider() === "postgresql"
+      ? await prisma.$queryRaw<{ id: string }[]>`
+          UPDATE "Delivery"
+          SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt}
+          WHERE "id" IN (
+            SELECT "id" FROM "Delivery" WHERE ${dueWhere(now)}
+            ORDER BY "nextAttemptAt" ASC NULLS FIRST, "createdAt" ASC
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED
+          ) AND ${dueWhere(now)}
+          RETURNING "id"`
+      : await prisma.$queryRaw<{ id: string }[]>`
+          UPDATE "Delivery"
+          SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt}
+          WHERE "id" IN (
+            SELECT "id" FROM "Delivery" WHERE ${dueWhere(now)}
+            ORDER BY "nextAttemptAt" ASC, "createdAt" ASC
+            LIMIT ${limit}
+          ) AND ${dueWhere(now)}
+          RETURNING "id"`;
   if (leased.length === 0) return [];
-  return prisma.delivery.findMany({
+  const rows = await prisma.delivery.findMany({
     where: { id: { in: leased.map((r) => r.id) }, leaseOwner: owner },
     orderBy: [{ nextAttemptAt: "asc" }, { createdAt: "asc" }],
   });
+  // Prisma sorts nulls as the database does: last on PostgreSQL, first on SQLite. Never-tried
+  // rows come first on both.
+  return rows.sort((a, b) => Number(b.nextAttemptAt === null) - Number(a.nextAttemptAt === null));
 }
 
 export async function releaseLease(
@@ -261,6 +280,16 @@ export function isStuck(
   );
 }
 
+/**
+ * A search that ignores case on both databases: SQLite's LIKE does for ASCII, PostgreSQL's needs
+ * ILIKE (Prisma's `mode`, which the SQLite client's types do not know).
+ */
+function containsText(text: string): { contains: string } {
+  return databaseProvider() === "postgresql"
+    ? ({ contains: text, mode: "insensitive" } as { contains: string })
+    : { contains: text };
+}
+
 /** The deliveries page: those needing attention first, then the newest. */
 export async function listDeliveries(query: DeliveryListQuery) {
   const pageSize = query.pageSize ?? 25;
@@ -274,9 +303,9 @@ export async function listDeliveries(query: DeliveryListQuery) {
           AND: [
             {
               OR: [
-                { orderName: { contains: query.search } },
-                { courierOrderNumber: { contains: query.search } },
-                { reference: { contains: query.search } },
+                { orderName: containsText(query.search) },
+                { courierOrderNumber: containsText(query.search) },
+                { reference: containsText(query.search) },
               ],
             },
           ],

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
-import { sqliteConnection } from "../db.server";
+import type pg from "pg";
+import { databaseProvider, postgresPool, sqliteConnection } from "../db.server";
 import { durableTransaction } from "../db/sqlite-connection";
 import type { NewDelivery } from "./deliveries.server";
 
@@ -57,6 +58,7 @@ let scheduled = false;
 
 /** Records one fulfillment; resolves once it is durably committed with the others of its turn. */
 export function commitIntake(request: IntakeRequest): Promise<IntakeResult> {
+  if (databaseProvider() === "postgresql") return commitOnPostgres(request);
   return new Promise((resolve, reject) => {
     queue.push({ request, resolve, reject });
     if (!scheduled) {
@@ -172,6 +174,134 @@ function recordOne(sql: Statements, request: IntakeRequest, at: string): IntakeR
     created: true,
   };
 }
+
+// --- PostgreSQL (ADR 0009) ---------------------------------------------------------------------
+
+/**
+ * The same decisions and writes, in one transaction per webhook on a connection of the pool:
+ * PostgreSQL serves many connections at once and flushes the commits that arrive together in
+ * one WAL write itself, so no queue is needed. Concurrent twins meet on the unique indexes: the
+ * second INSERT waits for the first to commit, then does nothing, and reads the row it found.
+ * COMMIT returns once the WAL is flushed (synchronous_commit on, the default), so an
+ * acknowledged webhook survives a crash or power loss of the database server.
+ */
+async function commitOnPostgres(request: IntakeRequest): Promise<IntakeResult> {
+  const client = await postgresPool().connect();
+  let failure: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const result = await recordOneOnPostgres(client, request, new Date());
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    // A connection that failed mid-transaction is closed rather than reused.
+    client.release(failure);
+  }
+}
+
+async function recordOneOnPostgres(
+  client: pg.PoolClient,
+  request: IntakeRequest,
+  now: Date,
+): Promise<IntakeResult> {
+  const { shop, orderId, fulfillmentId, locationId } = request;
+  // Prisma keeps DateTime as UTC in "timestamp(3)" columns; an ISO string's zone is ignored
+  // there, so the UTC time is stored whatever the server's or this process's time zone.
+  const at = now.toISOString();
+  const settings = (
+    await client.query<{
+      autoSend: boolean;
+      hasKey: boolean;
+      uninstalled: boolean;
+      courierEnvironment: string;
+      pickup: boolean;
+    }>(
+      `SELECT s."autoSend", s."courierApiKeySealed" IS NOT NULL AS "hasKey",
+         s."uninstalledAt" IS NOT NULL AS "uninstalled", s."courierEnvironment",
+         EXISTS (SELECT 1 FROM "PickupLocation" p WHERE p."shop" = s."shop" AND p."locationId" = $1)
+           AS "pickup"
+       FROM "ShopSettings" s WHERE s."shop" = $2`,
+      [locationId ?? "", shop],
+    )
+  ).rows[0];
+  if (!settings || settings.uninstalled) return { kind: "ignored" };
+  // As attachToSentIntent (app/deliveries/send.server.ts), in the intake's transaction.
+  const attached = await client.query(
+    `UPDATE "Delivery" SET "fulfillmentId" = $1, "nextAttemptAt" = $2, "updatedAt" = $2
+     WHERE "shop" = $3 AND "orderId" = $4 AND "source" IN ('manual', 'bulk')
+       AND "fulfillmentId" IS NULL AND "state" = 'pending'`,
+    [fulfillmentId, at, shop, orderId],
+  );
+  if ((attached.rowCount ?? 0) > 0) return { kind: "attached" };
+
+  const row = request.decide({
+    autoSend: settings.autoSend,
+    hasCourierKey: settings.hasKey,
+    courierEnvironment: settings.courierEnvironment,
+    pickupConfirmed: settings.pickup,
+  });
+  const id = newRowId(now.getTime());
+  const inserted = await client.query(
+    `INSERT INTO "Delivery" ("id", "shop", "orderId", "orderName", "fulfillmentId", "locationId",
+       "source", "state", "stateReason", "environment", "reference", "attempts", "nextAttemptAt",
+       "createdAt", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, $13, $13)
+     ON CONFLICT DO NOTHING`,
+    [
+      id,
+      shop,
+      orderId,
+      row.orderName ?? null,
+      fulfillmentId,
+      locationId,
+      row.source,
+      row.state,
+      row.stateReason ?? null,
+      row.environment,
+      row.reference,
+      row.state === "pending" ? at : null,
+      at,
+    ],
+  );
+  if ((inserted.rowCount ?? 0) === 0) {
+    const existing = (
+      await client.query<{ id: string; state: string; stateReason: string | null }>(
+        `SELECT "id", "state", "stateReason" FROM "Delivery"
+         WHERE "shop" = $1 AND ("fulfillmentId" = $2 OR "reference" = $3) LIMIT 1`,
+        [shop, fulfillmentId, row.reference],
+      )
+    ).rows[0];
+    if (!existing) throw new Error(`Delivery for ${fulfillmentId} neither inserted nor found.`);
+    return { kind: "recorded", deliveryId: existing.id, ...existing, created: false };
+  }
+  await client.query(
+    `INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      newRowId(now.getTime()),
+      shop,
+      id,
+      at,
+      row.state === "skipped" ? "skipped" : "received",
+      row.state === "skipped"
+        ? `Not sent to the courier: ${row.stateReason ?? "no reason given"}`
+        : `Fulfillment received from Shopify (${row.source}).`,
+    ],
+  );
+  return {
+    kind: "recorded",
+    deliveryId: id,
+    state: row.state,
+    stateReason: row.stateReason ?? null,
+    created: true,
+  };
+}
+
+// --- SQLite statements -------------------------------------------------------------------------
 
 interface ShopRow {
   autoSend: number;

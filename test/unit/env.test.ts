@@ -55,6 +55,13 @@ describe("the environment parsed at boot", () => {
     ]);
   });
 
+  it.each(["postgresql://app:secret@db.internal:5432/app", "postgres://localhost/app"])(
+    "accepts a PostgreSQL DATABASE_URL (%s) for several instances",
+    (url) => {
+      expect(parseEnv({ ...valid, DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    },
+  );
+
   it.each([
     ["ENCRYPTION_KEYS", "k1:c2hvcnQ=", /32 random bytes/],
     [
@@ -63,7 +70,8 @@ describe("the environment parsed at boot", () => {
       /appears twice/,
     ],
     ["SHOPIFY_APP_URL", "courier.example.com", /absolute http\(s\) URL/],
-    ["DATABASE_URL", "postgres://localhost/app", /SQLite file URL/],
+    ["DATABASE_URL", "mysql://localhost/app", /SQLite file URL.*or a PostgreSQL URL/],
+    ["DATABASE_URL", "./data/app.sqlite", /SQLite file URL.*or a PostgreSQL URL/],
     ["COURIER_PRODUCTION_URL", "http://courier.example.com", /must use https/],
     ["COURIER_TIMEOUT_MS", "ten", /number/],
   ])("rejects a malformed %s (%s)", (name, value, message) => {

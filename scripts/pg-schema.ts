@@ -1,0 +1,64 @@
+/**
+ * Writes prisma/postgresql/schema.prisma from prisma/schema.prisma: the same models, with the
+ * PostgreSQL provider and its own client output, so that the SQLite client (the default
+ * `@prisma/client`, which the session storage imports) and the PostgreSQL one coexist (ADR 0009).
+ * `--check` exits 1 when the committed file differs (test/unit/pg-schema.test.ts does the same).
+ *   usage: tsx scripts/pg-schema.ts [--check]
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const SQLITE_SCHEMA = path.join(ROOT, "prisma", "schema.prisma");
+export const POSTGRES_SCHEMA = path.join(ROOT, "prisma", "postgresql", "schema.prisma");
+
+const HEADER = `// GENERATED from ../schema.prisma by scripts/pg-schema.ts: edit that file, then run
+// \`npm run pg:schema\` and write a migration (README, "PostgreSQL"). Same models, PostgreSQL
+// provider, own client output (node_modules/.prisma/client-pg) so both clients coexist (ADR 0009).
+`;
+
+const GENERATOR = `generator client {
+  provider   = "prisma-client-js"
+  engineType = "client"
+  output     = "../../node_modules/.prisma/client-pg"
+}`;
+
+const DATASOURCE = `datasource db {
+  provider = "postgresql"
+  url      = env("DATABASE_URL")
+}`;
+
+function replaceBlock(schema: string, name: "generator" | "datasource", block: string): string {
+  const pattern = new RegExp(`^${name} \\w+ \\{[^}]*\\}`, "m");
+  if (!pattern.test(schema)) throw new Error(`prisma/schema.prisma has no ${name} block`);
+  return schema.replace(pattern, block);
+}
+
+/** The PostgreSQL schema for a SQLite schema's text. */
+export function postgresSchema(sqliteSchema: string): string {
+  let schema = replaceBlock(sqliteSchema, "generator", GENERATOR);
+  schema = replaceBlock(schema, "datasource", DATASOURCE);
+  // The SQLite file's opening comment speaks of SQLite; the header replaces it.
+  schema = schema.replace(/^(\/\/[^\n]*\n)+\n?/, "");
+  return HEADER + "\n" + schema;
+}
+
+function main() {
+  const expected = postgresSchema(fs.readFileSync(SQLITE_SCHEMA, "utf8"));
+  const current = fs.existsSync(POSTGRES_SCHEMA) ? fs.readFileSync(POSTGRES_SCHEMA, "utf8") : "";
+  if (process.argv.includes("--check")) {
+    if (current !== expected) {
+      console.error(
+        "prisma/postgresql/schema.prisma is out of step with prisma/schema.prisma: run `npm run pg:schema`.",
+      );
+      process.exit(1);
+    }
+    return;
+  }
+  fs.mkdirSync(path.dirname(POSTGRES_SCHEMA), { recursive: true });
+  fs.writeFileSync(POSTGRES_SCHEMA, expected);
+  console.log(`wrote ${path.relative(ROOT, POSTGRES_SCHEMA)}`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { receiveFulfillment } from "../../app/deliveries/intake.server";
+import { deliveryReference } from "../../app/deliveries/request";
+import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
+import { setUpCourierSandbox } from "../support/courier-sandbox";
+import {
+  fulfillmentPayload,
+  PICKUP_LOCATION_ID,
+  readyShop,
+  type FakeOrder,
+} from "../support/pipeline";
+import { callRoute, shopDomain, webhookRequest } from "../support/shopify";
+
+const shop = shopDomain("pg-intake");
+// readyShop tests the courier key against it.
+setUpCourierSandbox();
+
+const order = (n: number): FakeOrder => ({
+  fulfillmentNumber: 8000 + n,
+  orderNumber: 4000 + n,
+  city: "Salmiya",
+  address1: "Block 10, Street 5, House 12",
+  provinceCode: "KW-HA",
+});
+
+function send(o: FakeOrder, webhookId?: string) {
+  return callRoute(
+    fulfillmentsCreate,
+    webhookRequest({
+      topic: "fulfillments/create",
+      shop,
+      payload: fulfillmentPayload(o),
+      webhookId,
+    }),
+  );
+}
+
+describe("webhook intake on PostgreSQL", () => {
+  it("records the same webhook sent five times at once as one delivery with one event", async () => {
+    await readyShop(shop);
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => send(order(1), "webhook-8001")),
+    );
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const deliveries = await prisma.delivery.findMany({
+      where: { shop },
+      include: { events: true },
+    });
+    expect(deliveries).toHaveLength(1);
+    const [delivery] = deliveries;
+    expect(delivery).toMatchObject({
+      fulfillmentId: "gid://shopify/Fulfillment/8001",
+      source: "webhook",
+      state: "pending",
+      locationId: PICKUP_LOCATION_ID,
+      reference: deliveryReference(shop, "gid://shopify/Fulfillment/8001"),
+      attempts: 0,
+    });
+    expect(delivery!.id).toMatch(/^c[0-9a-z]{24}$/);
+    expect(delivery!.events.map((e) => e.kind)).toEqual(["received"]);
+  });
+
+  it("records thirty concurrent webhooks and their redeliveries (new webhook ids) once each, times in UTC", async () => {
+    await readyShop(shop);
+    const before = Date.now();
+    const orders = Array.from({ length: 30 }, (_, i) => order(10 + i));
+    const responses = await Promise.all([
+      ...orders.map((o) => send(o)),
+      // Shopify's retries of the same fulfillment can come with another webhook id.
+      ...orders.slice(0, 10).map((o) => send(o)),
+    ]);
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    const deliveries = await prisma.delivery.findMany({
+      where: { shop },
+      include: { events: true },
+      orderBy: { fulfillmentId: "asc" },
+    });
+    expect(deliveries.map((d) => d.fulfillmentId)).toEqual(
+      orders.map((o) => `gid://shopify/Fulfillment/${o.fulfillmentNumber}`).sort(),
+    );
+    for (const delivery of deliveries) {
+      expect(delivery.events).toHaveLength(1);
+      // Written by raw SQL, read back by Prisma: the instant it was written, not shifted by a
+      // time zone.
+      expect(delivery.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(delivery.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+      expect(delivery.nextAttemptAt).toEqual(delivery.createdAt);
+    }
+  });
+
+  it("records a skip with its reason, and ignores a shop that is not installed", async () => {
+    await readyShop(shop);
+    const payload = fulfillmentPayload(order(50)) as { location_id: number };
+    payload.location_id = 999;
+    const response = await callRoute(
+      fulfillmentsCreate,
+      webhookRequest({ topic: "fulfillments/create", shop, payload }),
+    );
+    expect(response.status).toBe(200);
+    const skipped = await prisma.delivery.findFirstOrThrow({
+      where: { shop },
+      include: { events: true },
+    });
+    expect(skipped).toMatchObject({ state: "skipped", nextAttemptAt: null });
+    expect(skipped.stateReason).toMatch(/no confirmed pickup address/);
+    expect(skipped.events.map((e) => e.kind)).toEqual(["skipped"]);
+
+    const stranger = shopDomain("pg-never-installed");
+    const outcome = await receiveFulfillment(stranger, {
+      id: "1",
+      admin_graphql_api_id: "gid://shopify/Fulfillment/1",
+      order_id: "1",
+      location_id: "701",
+      name: "#1.1",
+      status: "success",
+      destination: { country_code: "KW" },
+    });
+    expect(outcome).toEqual({ state: "ignored", reason: "shop not installed", duplicate: false });
+    expect(await prisma.delivery.count({ where: { shop: stranger } })).toBe(0);
+  });
+});
