@@ -41,6 +41,10 @@ interface RunningWorker {
   timer: NodeJS.Timeout;
   running: boolean;
   again: boolean;
+  /** Set by stopDeliveryWorker: the pass under way ends after its current batch. */
+  stopping: boolean;
+  /** Settles when the pass under way ends. */
+  current: Promise<void> | null;
   deps: WorkerDependencies;
   leasesPerPass: number;
 }
@@ -49,18 +53,25 @@ declare global {
   var __deliveryWorker: RunningWorker | undefined;
 }
 
-async function pass(worker: RunningWorker) {
+function pass(worker: RunningWorker): Promise<void> {
+  if (worker.stopping) return Promise.resolve();
   if (worker.running) {
     worker.again = true;
-    return;
+    return worker.current ?? Promise.resolve();
   }
+  worker.current = drain(worker);
+  return worker.current;
+}
+
+async function drain(worker: RunningWorker) {
   worker.running = true;
   try {
     do {
       worker.again = false;
       // Keep going while passes find work, so a burst drains without waiting for the timer.
-      while ((await runDueDeliveries(worker.deps, worker.leasesPerPass)) > 0) worker.again = false;
-    } while (worker.again);
+      while (!worker.stopping && (await runDueDeliveries(worker.deps, worker.leasesPerPass)) > 0)
+        worker.again = false;
+    } while (worker.again && !worker.stopping);
   } catch (error) {
     console.error(
       "Delivery worker pass failed:",
@@ -68,6 +79,7 @@ async function pass(worker: RunningWorker) {
     );
   } finally {
     worker.running = false;
+    worker.current = null;
   }
 }
 
@@ -80,6 +92,8 @@ export function startDeliveryWorker({
     timer: setInterval(() => void pass(worker), intervalMs),
     running: false,
     again: false,
+    stopping: false,
+    current: null,
     deps: productionDependencies(),
     leasesPerPass,
   };
@@ -92,8 +106,15 @@ export function kickDeliveryWorker(): void {
   if (worker) setImmediate(() => void pass(worker));
 }
 
-export function stopDeliveryWorker(): void {
+/**
+ * Stops the worker: no new pass starts, the one under way finishes the batch it leased (rows are
+ * never left half-sent by a stop), and the promise settles when it has.
+ */
+export async function stopDeliveryWorker(): Promise<void> {
   const worker = globalThis.__deliveryWorker;
-  if (worker) clearInterval(worker.timer);
   globalThis.__deliveryWorker = undefined;
+  if (!worker) return;
+  clearInterval(worker.timer);
+  worker.stopping = true;
+  await worker.current;
 }

@@ -10,6 +10,8 @@ import { runTrackingSync, type SyncDependencies, type SyncLimits } from "./sync.
 interface RunningSync {
   timer: NodeJS.Timeout;
   running: boolean;
+  stopping: boolean;
+  current: Promise<void> | null;
   deps: SyncDependencies;
   limits: SyncLimits;
 }
@@ -18,11 +20,16 @@ declare global {
   var __trackingSync: RunningSync | undefined;
 }
 
-async function pass(sync: RunningSync) {
-  if (sync.running) return;
+function pass(sync: RunningSync): Promise<void> {
+  if (sync.running || sync.stopping) return sync.current ?? Promise.resolve();
+  sync.current = drain(sync);
+  return sync.current;
+}
+
+async function drain(sync: RunningSync) {
   sync.running = true;
   try {
-    while ((await runTrackingSync(sync.deps, sync.limits)) > 0);
+    while (!sync.stopping && (await runTrackingSync(sync.deps, sync.limits)) > 0);
   } catch (error) {
     console.error(
       "Tracking sync pass failed:",
@@ -30,6 +37,7 @@ async function pass(sync: RunningSync) {
     );
   } finally {
     sync.running = false;
+    sync.current = null;
   }
 }
 
@@ -39,6 +47,8 @@ export function startTrackingSync(intervalMs = 5_000, limits: SyncLimits = {}): 
   const sync: RunningSync = {
     timer: setInterval(() => void pass(sync), intervalMs),
     running: false,
+    stopping: false,
+    current: null,
     deps: { owner: `${owner}:sync`, courierFor, adminFor },
     limits,
   };
@@ -52,8 +62,12 @@ export function kickTrackingSync(): void {
   if (sync) setImmediate(() => void pass(sync));
 }
 
-export function stopTrackingSync(): void {
+/** Stops the sync; settles when the pass under way has finished the rows it leased. */
+export async function stopTrackingSync(): Promise<void> {
   const sync = globalThis.__trackingSync;
-  if (sync) clearInterval(sync.timer);
   globalThis.__trackingSync = undefined;
+  if (!sync) return;
+  clearInterval(sync.timer);
+  sync.stopping = true;
+  await sync.current;
 }
