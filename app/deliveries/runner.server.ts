@@ -7,7 +7,8 @@ import { runDueDeliveries, type WorkerDependencies } from "./worker.server";
 
 /**
  * The delivery worker inside the web process (the default, ADR 0003): a pass every few seconds,
- * and one right away when a webhook records new work.
+ * and one right away when a webhook records new work. On PostgreSQL the same loop also runs in
+ * worker processes of its own (`npm run worker`, scripts/worker.ts, ADR 0009).
  */
 export function productionDependencies(): WorkerDependencies {
   const config = env();

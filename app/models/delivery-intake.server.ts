@@ -12,7 +12,8 @@ import type { NewDelivery } from "./deliveries.server";
  * fulfillment the app made itself is attached to its intent row, and any other fulfillment gets
  * its Delivery row and first event once (INSERT … ON CONFLICT DO NOTHING on the unique
  * (shop, fulfillment id) and (shop, reference)). Each caller's promise settles only after the
- * COMMIT is on disk: nothing acknowledged can be lost.
+ * COMMIT is on disk: nothing acknowledged can be lost. On PostgreSQL (ADR 0009) each webhook is
+ * its own transaction on a pooled connection instead ({@link commitOnPostgres}).
  */
 
 /** What intake reads about the shop, in the transaction that writes the row. */
