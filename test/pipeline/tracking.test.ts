@@ -20,8 +20,10 @@ import {
 import { callRoute, shopDomain, webhookRequest } from "../support/shopify";
 
 const shop = shopDomain("tracking");
-// The sandbox's clock moves only when a test says so, so every status has its own time.
-const courierClock = { now: Date.UTC(2026, 10, 22, 6, 0, 0) };
+// The sandbox's clock moves only when a test says so, so every status has its own time. It starts
+// at the app's (real) time, on a whole minute: courier times days away from the app's clock would
+// change the cadence under test.
+const courierClock = { now: Math.floor(Date.now() / 60_000) * 60_000 };
 const sandbox = setUpCourierSandbox({ clock: () => courierClock.now });
 
 const order: FakeOrder = {
