@@ -6,4 +6,5 @@ export const NAVIGATION = [
   { to: "/app/address-review", label: "Address review" },
   { to: "/app/pickup-locations", label: "Pickup locations" },
   { to: "/app/settings", label: "Settings" },
+  { to: "/app/privacy", label: "Privacy requests" },
 ] as const;

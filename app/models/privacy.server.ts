@@ -1,4 +1,7 @@
+import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
+import { redactDeliveryRequest } from "../deliveries/redaction";
+import type { DeliveryState } from "../deliveries/states";
 
 /**
  * The GDPR side of the data model. Every table that holds a shop's rows is listed in
@@ -21,43 +24,182 @@ const orderGids = (orderIds: readonly string[] = []) =>
   orderIds.map((id) => (id.startsWith("gid://") ? id : `gid://shopify/Order/${id}`));
 
 /**
- * customers/data_request: what the app holds on the customer — the deliveries of the named
- * orders, whose requests carry the shipping address and phone — counted for the merchant, and the
- * request remembered (Shopify ids only).
+ * Timeline entries whose text the app writes from its own words, order numbers and the courier's
+ * status names: they stay when a customer is redacted. Every other kind may quote what the
+ * customer typed (an address that could not be placed, a phone the courier refused, a courier
+ * message repeating a field) and loses its text; its kind and time stay.
+ */
+const EVENT_KINDS_WITHOUT_PERSONAL_DATA = new Set([
+  "received",
+  "attached",
+  "sending",
+  "created",
+  "courier_status",
+  "unmapped_status",
+  "tracking",
+  "paid",
+]);
+
+/** Deliveries the courier has not been asked for yet: after a redaction they are never sent. */
+const NOT_SENT: readonly DeliveryState[] = ["pending", "needs_address", "ready", "rejected"];
+
+export const REDACTED_TEXT = "Erased at the customer's request.";
+
+/**
+ * customers/data_request: the request is remembered with a count of the deliveries found; the
+ * data itself is put together when the merchant downloads it ({@link customerDataExport}), so
+ * no second copy of the customer's personal data is kept.
  */
 export async function recordCustomerDataRequest(input: Omit<ComplianceInput, "topic">) {
   const deliveries = await prisma.delivery.count({
     where: { shop: input.shop, orderId: { in: orderGids(input.orderIds) } },
   });
-  const held = { deliveries };
   await remember(
     { ...input, topic: "customers/data_request" },
-    `records held: ${JSON.stringify(held)}`,
+    `${count(deliveries, "delivery", "deliveries")} held for these orders; download them here.`,
   );
-  return held;
+  return { deliveries };
+}
+
+export interface CustomerDataExport {
+  shop: string;
+  customerId: string | null;
+  orderIds: string[];
+  requestedAt: string;
+  generatedAt: string;
+  /** What the app holds, order by order. The courier holds its own copy of what was sent to it. */
+  deliveries: {
+    order: string;
+    orderName: string | null;
+    state: string;
+    recordedAt: string;
+    courierOrderNumber: string | null;
+    trackingUrl: string | null;
+    /** The request sent (or to be sent) to the courier: addresses, contact, package. */
+    courierRequest: unknown;
+    /** How the app read the shipping address. */
+    addressMatch: unknown;
+    timeline: { at: string; kind: string; message: string }[];
+  }[];
+}
+
+/** What the app holds on the customer of a data request, for the merchant to pass on. */
+export async function customerDataExport(
+  shop: string,
+  requestId: string,
+  now = new Date(),
+): Promise<CustomerDataExport | null> {
+  const request = await prisma.complianceRequest.findFirst({
+    where: { shop, id: requestId, topic: "customers/data_request" },
+  });
+  if (!request) return null;
+  const orderIds = parseOrderIds(request.orderIds);
+  const deliveries = await prisma.delivery.findMany({
+    where: { shop, orderId: { in: orderGids(orderIds) } },
+    include: { events: { orderBy: { at: "asc" } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return {
+    shop,
+    customerId: request.customerId,
+    orderIds,
+    requestedAt: request.receivedAt.toISOString(),
+    generatedAt: now.toISOString(),
+    deliveries: deliveries.map((d) => ({
+      order: d.orderId,
+      orderName: d.orderName,
+      state: d.state,
+      recordedAt: d.createdAt.toISOString(),
+      courierOrderNumber: d.courierOrderNumber,
+      trackingUrl: d.trackingUrl,
+      courierRequest: parseJson(d.request),
+      addressMatch: parseJson(d.addressMatch),
+      timeline: d.events.map((e) => ({ at: e.at.toISOString(), kind: e.kind, message: e.message })),
+    })),
+  };
+}
+
+/** The shop's compliance requests, newest first, for the merchant's privacy page. */
+export async function listComplianceRequests(shop: string, take = 100) {
+  const rows = await prisma.complianceRequest.findMany({
+    where: { shop },
+    orderBy: { receivedAt: "desc" },
+    take,
+  });
+  return rows.map((r) => ({ ...r, orderIds: parseOrderIds(r.orderIds) }));
 }
 
 /**
- * customers/redact: the personal data in the deliveries of the given orders (the request sent to
- * the courier and the address match) is erased; the courier's ids and the states stay, so the
- * merchant's records of what was shipped remain.
+ * customers/redact: the personal data in the deliveries of the given orders is erased — the
+ * contact and address inside the courier request, the address match, the texts that may quote
+ * them (state reason, last error, timeline messages and data) — while the courier's ids, the
+ * states and the timeline's shape stay, so the merchant's record of what was shipped remains.
+ * Deliveries not yet sent to the courier are cancelled: there is nothing left to send.
  */
-export async function redactCustomer(input: Omit<ComplianceInput, "topic">) {
+export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at = new Date()) {
   const where = { shop: input.shop, orderId: { in: orderGids(input.orderIds) } };
-  const deliveries = await prisma.delivery.findMany({ where, select: { id: true } });
-  await prisma.$transaction([
-    prisma.delivery.updateMany({ where, data: { request: null, addressMatch: null } }),
+  const deliveries = await prisma.delivery.findMany({
+    where,
+    select: { id: true, state: true, request: true },
+  });
+  const ids = deliveries.map((d) => d.id);
+  const cancelled = deliveries.filter((d) => NOT_SENT.includes(d.state as DeliveryState));
+  const writes: Prisma.PrismaPromise<unknown>[] = [
+    ...deliveries.map((d) => {
+      const request = d.request === null ? null : redactDeliveryRequest(d.request);
+      return prisma.delivery.updateMany({
+        where: { id: d.id, shop: input.shop },
+        data: {
+          request: request === null ? null : JSON.stringify(request),
+          addressMatch: null,
+          stateReason: REDACTED_TEXT,
+          lastError: null,
+        },
+      });
+    }),
     prisma.deliveryEvent.updateMany({
-      where: { shop: input.shop, deliveryId: { in: deliveries.map((d) => d.id) } },
+      where: { shop: input.shop, deliveryId: { in: ids } },
       data: { data: null },
     }),
-  ]);
-  const erased = { deliveries: deliveries.length };
+    prisma.deliveryEvent.updateMany({
+      where: {
+        shop: input.shop,
+        deliveryId: { in: ids },
+        kind: { notIn: [...EVENT_KINDS_WITHOUT_PERSONAL_DATA] },
+      },
+      data: { message: REDACTED_TEXT },
+    }),
+    // The state is part of the condition: a worker that read the row before this commit finds
+    // it moved and does not send it.
+    ...cancelled.flatMap((d) => [
+      prisma.delivery.updateMany({
+        where: { id: d.id, shop: input.shop, state: d.state },
+        data: {
+          state: "cancelled",
+          stateReason: "Not sent: the customer's personal data was erased at their request.",
+          nextAttemptAt: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        },
+      }),
+      prisma.deliveryEvent.create({
+        data: {
+          shop: input.shop,
+          deliveryId: d.id,
+          at,
+          kind: "cancelled",
+          message: "Not sent: the customer's personal data was erased at their request.",
+        },
+      }),
+    ]),
+  ];
+  await prisma.$transaction(writes);
   await remember(
     { ...input, topic: "customers/redact" },
-    `records erased: ${JSON.stringify(erased)}`,
+    `Personal data erased from ${count(deliveries.length, "delivery", "deliveries")}` +
+      (cancelled.length > 0 ? ` (${cancelled.length} not yet sent, cancelled).` : "."),
   );
-  return erased;
+  return { deliveries: deliveries.length, cancelled: cancelled.length };
 }
 
 /** shop/redact: every row of the shop, in every table, deleted in one transaction. */
@@ -105,4 +247,20 @@ async function remember(input: ComplianceInput, outcome: string) {
     },
     update: {},
   });
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function parseOrderIds(text: string): string[] {
+  const value = parseJson(text);
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }

@@ -156,6 +156,54 @@ describe("the embedded admin in Chromium", () => {
     await page.close();
   });
 
+  it("lists a customer's data request and downloads what the app holds on their orders", async () => {
+    await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/424242",
+        orderName: "#4242",
+        fulfillmentId: "gid://shopify/Fulfillment/424242",
+        source: "webhook",
+        state: "delivered",
+        environment: "sandbox",
+        reference: "SHPFY-privacy-1",
+        request: JSON.stringify({ deliveryAddress: { contactName: "Mariam Al-Sabah" } }),
+      },
+    });
+    await prisma.complianceRequest.create({
+      data: {
+        shop,
+        topic: "customers/data_request",
+        webhookId: "privacy-browser-1",
+        customerId: "5150",
+        orderIds: '["424242"]',
+        completedAt: new Date(),
+        outcome: "1 delivery held for these orders; download them here.",
+      },
+    });
+    const page = await openEmbedded("/app");
+    await page.getByRole("link", { name: "Privacy requests" }).first().click();
+    await page.waitForURL(/\/app\/privacy/);
+    await expect.poll(() => page.getByText("Data request", { exact: true }).count()).toBe(1);
+    expect(await page.getByText("5150").isVisible()).toBe(true);
+    await screenshot(page, "privacy-requests");
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download data" }).click(),
+    ]);
+    const file = await download.path();
+    const data = JSON.parse(fs.readFileSync(file, "utf8")) as {
+      customerId: string;
+      deliveries: { orderName: string; courierRequest: unknown }[];
+    };
+    expect(data.customerId).toBe("5150");
+    expect(data.deliveries.map((d) => d.orderName)).toEqual(["#4242"]);
+    expect(JSON.stringify(data.deliveries[0]!.courierRequest)).toContain("Mariam Al-Sabah");
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
   it("keeps session tokens out of the server's request log", async () => {
     await openEmbedded("/app").then((page) => page.close());
     const log = fs.readFileSync(path.join(ARTIFACTS_DIR, "browser", "app-server.log"), "utf8");

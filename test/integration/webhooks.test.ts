@@ -6,8 +6,17 @@ import { action as appUninstalled } from "../../app/routes/webhooks.app.uninstal
 import { action as scopesUpdate } from "../../app/routes/webhooks.app.scopes_update";
 import { action as dataRequest } from "../../app/routes/webhooks.customers.data_request";
 import { action as customersRedact } from "../../app/routes/webhooks.customers.redact";
+import { loader as privacyLoader } from "../../app/routes/app.privacy";
+import { loader as exportLoader } from "../../app/routes/app.privacy-export.$id";
 import { action as shopRedact } from "../../app/routes/webhooks.shop.redact";
-import { callRoute, installShop, shopDomain, webhookRequest } from "../support/shopify";
+import {
+  adminFetchRequest,
+  APP_URL,
+  callRoute,
+  installShop,
+  shopDomain,
+  webhookRequest,
+} from "../support/shopify";
 
 const shop = shopDomain("redact-me");
 const neighbour = shopDomain("neighbour");
@@ -109,6 +118,7 @@ async function seedShop(name: string) {
       state: "created",
       environment: "sandbox",
       reference: `SHPFY-${name}-1`,
+      courierOrderId: "C-1",
       request: JSON.stringify({
         deliveryAddress: { contactName: "John Doe", contactPhone: "55512345" },
       }),
@@ -217,22 +227,136 @@ describe("customers/data_request and customers/redact", () => {
     expect(JSON.stringify(requests)).not.toContain("555-625-1199");
   });
 
-  it("erases the personal data of the named orders' deliveries and keeps the rest", async () => {
-    await send("customers/redact", { webhookId: "wh-3" });
-    const delivery = await prisma.delivery.findFirstOrThrow({
+  it("erases the personal data of the named orders' deliveries and keeps their record", async () => {
+    await prisma.delivery.updateMany({
       where: { shop },
+      data: {
+        stateReason: "The courier refused the phone “+965 5551 2345”.",
+        lastError: "contactPhone 55512345 is not valid",
+        request: JSON.stringify(courierRequest("John Doe", "55512345")),
+      },
+    });
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    await prisma.deliveryEvent.create({
+      data: {
+        shop,
+        deliveryId: delivery.id,
+        kind: "needs_attention",
+        message: "Phone “+965 5551 2345” is too short",
+      },
+    });
+
+    await send("customers/redact", { webhookId: "wh-3" });
+
+    const after = await prisma.delivery.findFirstOrThrow({
+      where: { id: delivery.id },
       include: { events: true },
     });
-    expect(delivery.request).toBeNull();
-    expect(delivery.addressMatch).toBeNull();
-    expect(delivery.events.every((e) => e.data === null)).toBe(true);
-    expect(delivery.state).toBe("created");
+    const request = JSON.parse(after.request!);
+    // The customer's contact and address are gone; the courier's area ids and the parcel stay.
+    expect(request.deliveryAddress).toEqual({
+      governanceId: 59,
+      areaId: 3624,
+      contactCountryCode: "+965",
+      contactName: "",
+      contactPhone: "",
+      block: "",
+      street: "",
+      house: "",
+      building: "",
+      floor: "",
+      avenue: "",
+      office: "",
+      notes: "",
+    });
+    expect(request.pickupAddress.contactName).toBe("Store");
+    expect(request.notes).toBe("SHPFY-1 · Shopify order #1001");
+    expect(after.addressMatch).toBeNull();
+    expect(after.lastError).toBeNull();
+    expect(after.state).toBe("created");
+    expect(after.courierOrderId).toBe("C-1");
+    const stored = JSON.stringify(after);
+    for (const personal of ["John", "5551", "55512345", "Salmiya", "29.33"]) {
+      expect(stored).not.toContain(personal);
+    }
+    // The timeline keeps its shape; texts that may quote the customer are erased.
+    expect(after.events.map((e) => [e.kind, e.message]).sort()).toEqual([
+      ["created", "Created"],
+      ["needs_attention", "Erased at the customer's request."],
+    ]);
+    expect(after.events.every((e) => e.data === null)).toBe(true);
+
     const untouched = await prisma.delivery.findFirstOrThrow({ where: { shop: neighbour } });
     expect(untouched.request).toContain("John Doe");
-    const request = await prisma.complianceRequest.findFirstOrThrow({
+    const compliance = await prisma.complianceRequest.findFirstOrThrow({
       where: { shop, webhookId: "wh-3" },
     });
-    expect(request.outcome).toBe('records erased: {"deliveries":1}');
+    expect(compliance.outcome).toBe("Personal data erased from 1 delivery.");
+  });
+
+  it("leaves the shop's other customers' deliveries as they were", async () => {
+    await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/777",
+        fulfillmentId: "gid://shopify/Fulfillment/777",
+        source: "webhook",
+        state: "needs_address",
+        stateReason: "Where is “Slmya”?",
+        environment: "sandbox",
+        reference: "SHPFY-777",
+        request: JSON.stringify(courierRequest("Fatima", "99887766")),
+        addressMatch: '{"city":"Slmya"}',
+        events: { create: { shop, kind: "needs_address", message: "Where is “Slmya”?" } },
+      },
+    });
+    const before = await prisma.delivery.findFirstOrThrow({
+      where: { shop, orderId: "gid://shopify/Order/777" },
+      include: { events: true },
+    });
+    await send("customers/redact", { webhookId: "wh-5" });
+    const after = await prisma.delivery.findFirstOrThrow({
+      where: { id: before.id },
+      include: { events: true },
+    });
+    expect(after).toEqual(before);
+  });
+
+  it("cancels the named orders' deliveries that were never sent: nothing is left to send", async () => {
+    await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/280263",
+        fulfillmentId: "gid://shopify/Fulfillment/2",
+        source: "webhook",
+        state: "ready",
+        environment: "sandbox",
+        reference: "SHPFY-2",
+        nextAttemptAt: new Date(),
+        request: JSON.stringify(courierRequest("John Doe", "55512345")),
+      },
+    });
+    await send("customers/redact", { webhookId: "wh-6" });
+    const unsent = await prisma.delivery.findFirstOrThrow({
+      where: { shop, reference: "SHPFY-2" },
+      include: { events: true },
+    });
+    expect(unsent.state).toBe("cancelled");
+    expect(unsent.nextAttemptAt).toBeNull();
+    expect(unsent.stateReason).toMatch(/erased at their request/);
+    expect(unsent.events.map((e) => e.kind)).toEqual(["cancelled"]);
+    expect(unsent.request).not.toContain("John");
+    // The delivery already at the courier keeps its state.
+    const sent = await prisma.delivery.findFirstOrThrow({
+      where: { shop, reference: { not: "SHPFY-2" } },
+    });
+    expect(sent.state).toBe("created");
+    const compliance = await prisma.complianceRequest.findFirstOrThrow({
+      where: { shop, webhookId: "wh-6" },
+    });
+    expect(compliance.outcome).toBe(
+      "Personal data erased from 2 deliveries (1 not yet sent, cancelled).",
+    );
   });
 
   it("counts the deliveries held for a data request", async () => {
@@ -240,7 +364,7 @@ describe("customers/data_request and customers/redact", () => {
     const request = await prisma.complianceRequest.findFirstOrThrow({
       where: { shop, webhookId: "wh-4" },
     });
-    expect(request.outcome).toBe('records held: {"deliveries":1}');
+    expect(request.outcome).toBe("1 delivery held for these orders; download them here.");
   });
 
   it("records a customer redaction as completed", async () => {
@@ -252,6 +376,91 @@ describe("customers/data_request and customers/redact", () => {
     expect(request.completedAt).toBeInstanceOf(Date);
   });
 });
+
+describe("the merchant's privacy requests page", () => {
+  it("lists the shop's requests and exports what the app holds on the customer's orders", async () => {
+    await send("customers/data_request", { webhookId: "wh-7" });
+    await prisma.complianceRequest.create({
+      data: { shop: neighbour, topic: "customers/data_request", webhookId: "wh-other" },
+    });
+    const page = await callRoute(privacyLoader, await adminFetchRequest(shop, "/app/privacy"));
+    const { requests } = (await page.json()) as { requests: { id: string; topic: string }[] };
+    const own = await prisma.complianceRequest.findMany({ where: { shop } });
+    expect(requests.map((r) => r.id).sort()).toEqual(own.map((r) => r.id).sort());
+
+    const id = own.find((r) => r.webhookId === "wh-7")!.id;
+    const response = await callRoute(
+      exportLoader,
+      await adminFetchRequest(shop, `/app/privacy-export/${id}`),
+      { id },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toContain("attachment");
+    const data = (await response.json()) as {
+      customerId: string;
+      deliveries: { order: string; courierRequest: unknown; timeline: unknown[] }[];
+    };
+    expect(data.customerId).toBe("191167");
+    expect(data.deliveries.map((d) => d.order)).toEqual(["gid://shopify/Order/299938"]);
+    expect(JSON.stringify(data.deliveries[0]!.courierRequest)).toContain("John Doe");
+    expect(data.deliveries[0]!.timeline).toHaveLength(1);
+  });
+
+  it("does not export another shop's request", async () => {
+    const other = await prisma.complianceRequest.findFirstOrThrow({ where: { shop: neighbour } });
+    const response = await callRoute(
+      exportLoader,
+      await adminFetchRequest(shop, `/app/privacy-export/${other.id}`),
+      { id: other.id },
+    );
+    expect(response.status).toBe(404);
+  });
+
+  it("refuses an export without a session token", async () => {
+    const own = await prisma.complianceRequest.findFirstOrThrow({ where: { shop } });
+    const response = await callRoute(
+      exportLoader,
+      new Request(new URL(`/app/privacy-export/${own.id}`, APP_URL), {
+        headers: { Authorization: "Bearer not.a.jwt" },
+      }),
+      { id: own.id },
+    );
+    expect(response.status).toBe(401);
+  });
+});
+
+/** A stored courier request as the worker writes it, with a customer's contact and address. */
+function courierRequest(name: string, phone: string) {
+  return {
+    pickupAddress: {
+      governanceId: 59,
+      areaId: 3624,
+      contactName: "Store",
+      contactPhone: "22223333",
+    },
+    pickupDate: "2026-11-24T12:00:00",
+    paymentMethod: "COD",
+    deliveryAddress: {
+      governanceId: 59,
+      areaId: 3624,
+      contactCountryCode: "+965",
+      contactName: name,
+      contactPhone: phone,
+      block: "10",
+      street: "5",
+      house: "12",
+      building: "",
+      floor: "2",
+      avenue: "",
+      office: "",
+      latitude: 29.331234,
+      longitude: 48.071234,
+      notes: "Apartment 4 · Salmiya",
+    },
+    packageDetails: { weight: 1, description: "1 × Abaya", value: 24.5 },
+    notes: "SHPFY-1 · Shopify order #1001",
+  };
+}
 
 describe("shop/redact", () => {
   it("deletes every row of the shop in every table that has a shop column", async () => {
