@@ -295,7 +295,7 @@ export type BulkItemResult =
       raw: Record<string, unknown>;
     }
   | { index: number; outcome: "rejected"; message: string; raw: Record<string, unknown> }
-  | { index: number; outcome: "unknown"; message: string; raw: null };
+  | { index: number; outcome: "unknown"; message: string; raw: Record<string, unknown> | null };
 
 export interface BulkCreateResult {
   items: BulkItemResult[];
@@ -304,9 +304,66 @@ export interface BulkCreateResult {
   unknown: number;
 }
 
+// Where a courier puts the reason an entry failed, beside or instead of `success: false`.
+const ERROR_KEYS = ["error", "errorMessage", "errors"];
+
+function errorText(value: unknown): string | null {
+  if (Array.isArray(value)) {
+    const parts = value.flatMap((entry) => {
+      if (typeof entry !== "object" || entry === null) return asText(entry) ?? [];
+      const record = entry as Record<string, unknown>;
+      const message = asText(pickField(record, ["message", "error", "reason"]));
+      const field = asText(pickField(record, ["field", "path", "name"]));
+      return message ? [field ? `${field} ${message}` : message] : [];
+    });
+    return parts.length > 0 ? parts.join("; ") : null;
+  }
+  return asText(value);
+}
+
+/*
+ * One entry of a bulk reply. Rejected only when the courier says so (`success: false`, or an
+ * error field): a caller may send a rejected order again, so an entry read wrongly as rejected
+ * would deliver twice. Without an order id and without a refusal the outcome is unknown, for the
+ * caller to reconcile through history.
+ */
+function bulkItem(index: number, raw: Record<string, unknown>): BulkItemResult {
+  const order = toOrderRecord(raw);
+  const flag = pickField(raw, ["success", "succeeded", "ok"]);
+  const error = errorText(pickField(raw, ERROR_KEYS));
+  if (flag === false || (flag !== true && !order.orderId && error)) {
+    const message =
+      asText(pickField(raw, ["message", "reason"])) ??
+      error ??
+      "the courier refused this order without saying why";
+    return { index, outcome: "rejected", message, raw };
+  }
+  if (order.orderId) {
+    return {
+      index,
+      outcome: "created",
+      orderId: order.orderId,
+      orderNumber: order.orderNumber,
+      status: order.status,
+      createdAt: order.createdAt,
+      raw,
+    };
+  }
+  return {
+    index,
+    outcome: "unknown",
+    message:
+      flag === true
+        ? "the courier reported this order as created, but its reply gives no order id the app can read"
+        : "the courier's reply neither gives this order an id nor says it failed",
+    raw,
+  };
+}
+
 /**
  * The per-item reply of a bulk create, in input order. An entry counts as created only with an
- * order id; an input the courier said nothing about is `unknown`, never assumed either way.
+ * order id and as rejected only when the courier says it failed; anything else, and an input the
+ * courier said nothing about, is `unknown`, never assumed either way.
  */
 export function bulkResultSchema(count: number) {
   return listOf(jsonObject).transform((entries, ctx): BulkCreateResult => {
@@ -320,24 +377,7 @@ export function bulkResultSchema(count: number) {
         });
         return z.NEVER;
       }
-      const order = toOrderRecord(raw);
-      const failed = pickField(raw, ["success", "succeeded", "ok"]) === false;
-      if (order.orderId && !failed) {
-        items.set(index, {
-          index,
-          outcome: "created",
-          orderId: order.orderId,
-          orderNumber: order.orderNumber,
-          status: order.status,
-          createdAt: order.createdAt,
-          raw,
-        });
-      } else {
-        const message =
-          asText(pickField(raw, ["message", "error", "errorMessage", "reason"])) ??
-          "the courier refused this order without saying why";
-        items.set(index, { index, outcome: "rejected", message, raw });
-      }
+      items.set(index, bulkItem(index, raw));
     }
     const all: BulkItemResult[] = [];
     for (let index = 0; index < count; index++) {

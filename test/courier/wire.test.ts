@@ -10,7 +10,12 @@ import {
   roundKwd,
   type CreateOrderInput,
 } from "../../app/courier";
-import { areasSchema, createOrderResultSchema, trackingSchema } from "../../app/courier/results";
+import {
+  areasSchema,
+  bulkResultSchema,
+  createOrderResultSchema,
+  trackingSchema,
+} from "../../app/courier/results";
 
 const ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩";
 const PERSIAN = "۰۱۲۳۴۵۶۷۸۹";
@@ -331,6 +336,36 @@ describe("undocumented records", () => {
     ).toMatchObject({
       status: "delivered",
       events: [],
+    });
+  });
+
+  it("calls a bulk entry rejected only when the courier says it failed, and unknown when it names no order", () => {
+    const result = bulkResultSchema(7).parse([
+      { index: 0, success: true, orderId: "a1", orderNumber: "KW1" },
+      { index: 1, success: false, message: "areaId is not in governance 17" },
+      { index: 2, success: false },
+      { index: 3, error: "Invalid phone" },
+      // Created, but its id under a name the client does not know.
+      { index: 4, success: true, shipmentRef: "S-99", message: "Created" },
+      { index: 5 },
+      { index: 6, message: "Order received" },
+    ]);
+    expect(result.items.map((item) => item.outcome)).toEqual([
+      "created",
+      "rejected",
+      "rejected",
+      "rejected",
+      "unknown",
+      "unknown",
+      "unknown",
+    ]);
+    expect(result).toMatchObject({ created: 1, rejected: 3, unknown: 3 });
+    expect(result.items[1]).toMatchObject({ message: "areaId is not in governance 17" });
+    expect(result.items[3]).toMatchObject({ message: "Invalid phone" });
+    // What the courier did say is kept for whoever reconciles it.
+    expect(result.items[4]).toMatchObject({
+      raw: { shipmentRef: "S-99" },
+      message: expect.stringMatching(/created, but .* no order id/),
     });
   });
 
