@@ -30,22 +30,20 @@ export function formatKuwaitDate(date: Date): string {
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/;
 const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ZONED_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/i;
 
-/**
- * The instant a courier local date-time (`YYYY-MM-DDTHH:MM:SS`, optional fraction) stands for, or
- * null when the text is not one or names a day that does not exist (2025-02-30).
- */
-export function parseKuwaitDateTime(text: string): Date | null {
-  const m = LOCAL_DATE_TIME.exec(text) ?? LOCAL_DATE.exec(text);
-  if (!m) return null;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = m
-    .slice(1, 7)
+// Milliseconds since the epoch of a wall-clock time read as UTC, or null when a part is out of
+// range: Date.UTC rolls 2025-02-30 over to March and 24:00 over to the next day, a real time maps
+// back onto itself.
+function wallClock(parts: (string | undefined)[]): number | null {
+  const [year, month, day, hour = 0, minute = 0, second = 0] = parts
+    .slice(0, 6)
     .map((part) => (part === undefined ? undefined : Number(part)));
   if (year === undefined || month === undefined || day === undefined) return null;
-  const fraction = m[7] ? Number(`0.${m[7]}`) * 1000 : 0;
+  const fraction = parts[6] ? Number(`0.${parts[6]}`) * 1000 : 0;
   const utc = Date.UTC(year, month - 1, day, hour, minute, second, Math.floor(fraction));
   const check = new Date(utc);
-  // Date.UTC rolls 2025-02-30 over to March; a real day maps back onto itself.
   if (
     check.getUTCFullYear() !== year ||
     check.getUTCMonth() !== month - 1 ||
@@ -56,7 +54,35 @@ export function parseKuwaitDateTime(text: string): Date | null {
   ) {
     return null;
   }
-  return new Date(utc - KUWAIT_OFFSET_MS);
+  return utc;
+}
+
+/**
+ * The instant a courier local date-time (`YYYY-MM-DDTHH:MM:SS`, optional fraction) stands for, or
+ * null when the text is not one or names a day that does not exist (2025-02-30).
+ */
+export function parseKuwaitDateTime(text: string): Date | null {
+  const m = LOCAL_DATE_TIME.exec(text) ?? LOCAL_DATE.exec(text);
+  const utc = m ? wallClock(m.slice(1)) : null;
+  return utc === null ? null : new Date(utc - KUWAIT_OFFSET_MS);
+}
+
+/**
+ * The instant an ISO 8601 date-time with an offset (`Z`, `+05:30`; seconds optional) stands for,
+ * or null when the text is not one or a part is out of range (2026-02-30, 24:00, +24:00). Checked
+ * part by part, where `new Date` would roll an impossible day over into the next month.
+ */
+export function parseZonedDateTime(text: string): Date | null {
+  const m = ZONED_DATE_TIME.exec(text);
+  if (!m) return null;
+  const utc = wallClock(m.slice(1, 8));
+  if (utc === null) return null;
+  if (m[8]) return new Date(utc);
+  const hours = Number(m[10]);
+  const minutes = Number(m[11]);
+  if (hours > 23 || minutes > 59) return null;
+  const offsetMs = (m[9] === "-" ? -1 : 1) * (hours * 60 + minutes) * 60_000;
+  return new Date(utc - offsetMs);
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   formatKuwaitDate,
   formatKuwaitDateTime,
   parseKuwaitDateTime,
+  parseZonedDateTime,
   roundCoordinate,
   roundKwd,
 } from "./format";
@@ -141,20 +142,23 @@ export const addressSchema = z
   });
 
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/;
-const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
 
 // A Date, a Kuwait local date-time, or an ISO instant with an offset (converted to Kuwait time);
 // always sent as `YYYY-MM-DDTHH:MM:SS`.
 const pickupDate = z.union([z.date(), z.string()]).transform((value, ctx) => {
+  let instant: Date | null;
   if (value instanceof Date) {
-    if (!Number.isNaN(value.getTime())) return formatKuwaitDateTime(value);
+    instant = value;
   } else {
     const trimmed = value.trim();
     if (LOCAL_DATE_TIME.test(trimmed) && parseKuwaitDateTime(trimmed)) return trimmed.slice(0, 19);
-    if (ZONED_DATE_TIME.test(trimmed)) {
-      const instant = new Date(trimmed);
-      if (!Number.isNaN(instant.getTime())) return formatKuwaitDateTime(instant);
-    }
+    instant = parseZonedDateTime(trimmed);
+  }
+  try {
+    if (instant) return formatKuwaitDateTime(instant);
+  } catch (error) {
+    // An invalid Date, or a year that YYYY cannot hold once in Kuwait time.
+    if (!(error instanceof RangeError)) throw error;
   }
   ctx.addIssue({
     code: "custom",

@@ -244,6 +244,9 @@ describe("the create request", () => {
     expect(at("2026-03-01T07:00:00Z")).toBe("2026-03-01T10:00:00");
     expect(at("2026-03-01T10:00:00+03:00")).toBe("2026-03-01T10:00:00");
     expect(at("2026-03-01T10:00:00")).toBe("2026-03-01T10:00:00");
+    expect(at("2026-03-01T07:00Z")).toBe("2026-03-01T10:00:00");
+    expect(at("2026-03-01T12:30:00.250+05:30")).toBe("2026-03-01T10:00:00");
+    expect(at("2026-02-28T23:00:00-04:00")).toBe("2026-03-01T06:00:00");
   });
 
   it("accepts a country code without its plus sign and writes it with one", () => {
@@ -279,6 +282,19 @@ describe("the create request", () => {
       "deliveryAddress.longitude",
     ],
     ["a day that does not exist", { pickupDate: "2026-02-30T10:00:00" }, "pickupDate"],
+    [
+      "a day that does not exist, with an offset",
+      { pickupDate: "2026-02-30T10:00:00Z" },
+      "pickupDate",
+    ],
+    ["hour 24, with an offset", { pickupDate: "2026-03-01T24:00:00Z" }, "pickupDate"],
+    ["minute 60, with an offset", { pickupDate: "2026-03-01T10:60:00+03:00" }, "pickupDate"],
+    ["an offset of 24 hours", { pickupDate: "2026-03-01T10:00:00+24:00" }, "pickupDate"],
+    [
+      "a time past the year 9999 in Kuwait",
+      { pickupDate: "9999-12-31T23:00:00-05:00" },
+      "pickupDate",
+    ],
     ["a negative value", { packageDetails: { weight: 1, value: -0.5 } }, "packageDetails.value"],
     ["no payment method", { paymentMethod: " " }, "paymentMethod"],
     [
