@@ -34,6 +34,14 @@ export function normalizeCountryCode(raw: string): string | null {
   return match ? `+${match[1]}` : null;
 }
 
+/*
+ * Where the 0 after the country code is part of the number and dialled from abroad too (Italy
+ * and San Marino since 1998, Côte d'Ivoire since 2021, Congo, Gabon, Benin). Elsewhere a leading
+ * 0 is the national trunk prefix, written "(0)" in international form and never dialled after
+ * the country code.
+ */
+const LEADING_ZERO_DIALLED = new Set(["+39", "+378", "+225", "+242", "+241", "+229"]);
+
 const shown = (raw: string) => {
   const trimmed = raw.trim();
   return `“${trimmed.length > 40 ? `${trimmed.slice(0, 40)}…` : trimmed}”`;
@@ -43,7 +51,9 @@ const shown = (raw: string) => {
  * Turns a phone number as people type it into the courier's form: the country code with a plus
  * sign, and the rest as digits only. Accepts `+965`, `00965` and (for 11 digits) `965` prefixes,
  * spaces, dashes, dots, brackets and Arabic-Indic or Persian digits. With the Kuwaiti country code
- * (the default) the rest must be a Kuwaiti number: 8 digits starting with 2, 4, 5, 6 or 9.
+ * (the default) the rest must be a Kuwaiti number: 8 digits starting with 2, 4, 5, 6 or 9. With
+ * another, a national trunk 0 (`050…`, `+44 (0)20…`) is dropped, except where the 0 is dialled
+ * from abroad (Italy).
  */
 export function normalizeContactPhone(
   raw: string,
@@ -85,6 +95,17 @@ export function normalizeContactPhone(
     local = text.slice(3);
   } else {
     local = text;
+  }
+
+  if (countryCode !== KUWAIT_COUNTRY_CODE && !LEADING_ZERO_DIALLED.has(countryCode)) {
+    // One trunk 0 (050..., or +44 (0)20... once the brackets are gone); a second is no number.
+    if (local.startsWith("0")) local = local.slice(1);
+    if (local.startsWith("0")) {
+      return {
+        ok: false,
+        message: `${shown(raw)} is not a phone number of ${countryCode}: after the country code and its trunk 0, it still starts with 0`,
+      };
+    }
   }
 
   if (countryCode === KUWAIT_COUNTRY_CODE) {

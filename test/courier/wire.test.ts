@@ -100,8 +100,41 @@ describe("phone numbers", () => {
     });
     expect(normalizeContactPhone("050 123 4567", "971")).toMatchObject({
       ok: true,
-      contactPhone: "0501234567",
+      contactPhone: "501234567",
     });
+  });
+
+  it.each([
+    ["050 123 4567", "+971", "501234567"],
+    ["+971 050 123 4567", "+971", "501234567"],
+    ["+44 (0)20 7946 0958", "+44", "2079460958"],
+    ["020 7946 0958", "+44", "2079460958"],
+    ["0044 (0) 20 7946 0958", "44", "2079460958"],
+    ["0300 1234567", "+92", "3001234567"],
+  ])("drops the trunk 0 of %j after %s, which is not dialled from abroad", (text, code, digits) => {
+    expect(normalizeContactPhone(text, code)).toEqual({
+      ok: true,
+      contactCountryCode: `+${code.replace("+", "")}`,
+      contactPhone: digits,
+    });
+  });
+
+  it.each([
+    ["+39 06 1234 5678", "+39", "0612345678"],
+    ["06 1234 5678", "+39", "0612345678"],
+    ["+225 07 07 12 34 56", "+225", "0707123456"],
+    ["+242 06 612 3456", "+242", "066123456"],
+  ])(
+    "keeps the leading 0 of %j after %s, where it is dialled from abroad",
+    (text, code, digits) => {
+      expect(normalizeContactPhone(text, code)).toMatchObject({ ok: true, contactPhone: digits });
+    },
+  );
+
+  it("refuses a number that still starts with 0 once the trunk 0 is dropped", () => {
+    const result = normalizeContactPhone("+971 00 50 123 4567", "+971");
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.message).toMatch(/starts with 0/);
   });
 });
 
