@@ -32,6 +32,7 @@ export {
   KUWAIT_COUNTRY_CODE,
   asciiDigits,
   normalizeContactPhone,
+  normalizeContactPhoneAnyCountry,
   normalizeCountryCode,
   type PhoneNormalization,
 } from "./phone";

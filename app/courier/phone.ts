@@ -1,3 +1,5 @@
+import { callingCodePrefix } from "./calling-codes";
+
 /** The country code the courier's contacts have unless told otherwise. */
 export const KUWAIT_COUNTRY_CODE = "+965";
 
@@ -129,4 +131,23 @@ export function normalizeContactPhone(
     };
   }
   return { ok: true, contactCountryCode: countryCode, contactPhone: local };
+}
+
+/**
+ * For a contact whose country code is not given: a number in international form (`+971…`,
+ * `00966…`) carries its own, found in the ITU's list of country calling codes; any other number is
+ * read as Kuwaiti, as `normalizeContactPhone` reads it by default.
+ */
+export function normalizeContactPhoneAnyCountry(raw: string): PhoneNormalization {
+  const text = asciiDigits(raw).replace(SEPARATORS, "");
+  const international = /^(?:\+|00)(\d+)$/.exec(text)?.[1];
+  if (international === undefined) return normalizeContactPhone(raw, KUWAIT_COUNTRY_CODE);
+  const countryCode = callingCodePrefix(international);
+  if (!countryCode) {
+    return {
+      ok: false,
+      message: `${shown(raw)} starts with no country calling code; check the number, or give the contact's country code`,
+    };
+  }
+  return normalizeContactPhone(raw, countryCode);
 }

@@ -9,7 +9,11 @@ import {
   roundCoordinate,
   roundKwd,
 } from "./format";
-import { KUWAIT_COUNTRY_CODE, normalizeContactPhone, normalizeCountryCode } from "./phone";
+import {
+  normalizeContactPhone,
+  normalizeContactPhoneAnyCountry,
+  normalizeCountryCode,
+} from "./phone";
 
 /*
  * Request bodies as the courier's document writes them. What the document specifies is enforced
@@ -97,10 +101,12 @@ export const addressSchema = z
     notes: text,
   })
   .transform((address, ctx): CourierAddress => {
-    const phone = normalizeContactPhone(
-      address.contactPhone,
-      address.contactCountryCode ?? KUWAIT_COUNTRY_CODE,
-    );
+    // Without a country code, a number in international form carries its own (Shopify's
+    // addresses have none); any other is Kuwaiti.
+    const phone =
+      address.contactCountryCode === undefined
+        ? normalizeContactPhoneAnyCountry(address.contactPhone)
+        : normalizeContactPhone(address.contactPhone, address.contactCountryCode);
     if (!phone.ok) {
       const wrongCode =
         address.contactCountryCode !== undefined &&

@@ -5,11 +5,13 @@ import {
   CourierValidationError,
   formatKuwaitDateTime,
   normalizeContactPhone,
+  normalizeContactPhoneAnyCountry,
   parseKuwaitDateTime,
   roundCoordinate,
   roundKwd,
   type CreateOrderInput,
 } from "../../app/courier";
+import { COUNTRY_CALLING_CODES } from "../../app/courier/calling-codes";
 import {
   areasSchema,
   bulkResultSchema,
@@ -76,6 +78,36 @@ describe("phone numbers", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("reads a number without a country code the same way, and what it accepts normalizes to itself", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.stringMatching(/^(\+|00)[1-9][\d ]{3,14}$/)), (text) => {
+        const result = normalizeContactPhoneAnyCountry(text);
+        if (!result.ok) {
+          expect(result.message.length).toBeGreaterThan(5);
+          return;
+        }
+        expect(result.contactPhone).toMatch(/^\d+$/);
+        expect(COUNTRY_CALLING_CODES).toContain(result.contactCountryCode.slice(1));
+        expect(normalizeContactPhone(result.contactPhone, result.contactCountryCode)).toEqual(
+          result,
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("knows each country calling code by its digits alone: none begins another", () => {
+    expect(new Set(COUNTRY_CALLING_CODES).size).toBe(COUNTRY_CALLING_CODES.length);
+    for (const code of COUNTRY_CALLING_CODES) {
+      expect(code).toMatch(/^[1-9]\d{0,2}$/);
+      const others = COUNTRY_CALLING_CODES.filter((other) => other !== code);
+      expect(others.filter((other) => other.startsWith(code))).toEqual([]);
+    }
+    for (const code of ["965", "966", "968", "971", "973", "974", "20", "91", "92", "880", "1"]) {
+      expect(COUNTRY_CALLING_CODES).toContain(code);
+    }
   });
 
   it.each([
@@ -295,6 +327,56 @@ describe("the create request", () => {
       contactCountryCode: "+971",
       contactPhone: "501234567",
     });
+  });
+
+  it.each([
+    ["+971501234567", "+971", "501234567"],
+    ["00966 50 123 4567", "+966", "501234567"],
+    ["+973 3600 1234", "+973", "36001234"],
+    ["+974 5512 3456", "+974", "55123456"],
+    ["+968 9212 3456", "+968", "92123456"],
+    ["+20 10 1234 5678", "+20", "1012345678"],
+    ["+962 7 9012 3456", "+962", "790123456"],
+    ["+91 98765 43210", "+91", "9876543210"],
+    ["+92 300 1234567", "+92", "3001234567"],
+    ["+880 1712-345678", "+880", "1712345678"],
+    ["+94 77 123 4567", "+94", "771234567"],
+    ["+977 984-1234567", "+977", "9841234567"],
+    ["+63 917 123 4567", "+63", "9171234567"],
+    ["+44 (0)20 7946 0958", "+44", "2079460958"],
+    ["+1 (415) 555-0100", "+1", "4155550100"],
+    ["+٩٧١ ٥٠ ١٢٣ ٤٥٦٧", "+971", "501234567"],
+    ["+965 5000 1234", "+965", "50001234"],
+    ["0096550001234", "+965", "50001234"],
+    ["96550001234", "+965", "50001234"],
+    ["٩٩٨٨ ٧٧٦٦", "+965", "99887766"],
+  ])(
+    "takes the country code from %j when none is given",
+    (contactPhone, contactCountryCode, digits) => {
+      const body = buildCreateOrderBody({
+        ...valid,
+        deliveryAddress: { ...valid.deliveryAddress, contactPhone },
+      });
+      expect(body.deliveryAddress).toMatchObject({ contactCountryCode, contactPhone: digits });
+    },
+  );
+
+  it("refuses a number in international form whose country code no country has", () => {
+    try {
+      buildCreateOrderBody({
+        ...valid,
+        deliveryAddress: { ...valid.deliveryAddress, contactPhone: "+280 1234 5678" },
+      });
+      throw new Error("expected a validation error");
+    } catch (error) {
+      expect(error).toBeInstanceOf(CourierValidationError);
+      expect((error as CourierValidationError).fieldErrors).toEqual([
+        {
+          field: "deliveryAddress.contactPhone",
+          message: expect.stringMatching(/no country calling code/),
+        },
+      ]);
+    }
   });
 
   it.each([
