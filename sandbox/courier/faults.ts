@@ -22,6 +22,8 @@ export type SandboxEndpoint = (typeof SANDBOX_ENDPOINTS)[number];
  * - `rateLimit`: answers 429 with `Retry-After: retryAfter` (seconds or an HTTP date; default 1);
  * - `commitThenHang`: does the work (an order is created), then holds the reply for `hangMs`
  *   (default: until the client gives up or the sandbox closes);
+ * - `stallBody`: does the work, sends the headers and the first half of the body, then holds the
+ *   rest for `hangMs` (default: until the client gives up or the sandbox closes);
  * - `malformedJson`: does the work, then answers HTTP 200 with broken JSON;
  * - `closeConnection`: destroys the socket without answering, before the work or, with
  *   `afterCommit`, after it;
@@ -32,6 +34,7 @@ export type FaultKind =
   | "error"
   | "rateLimit"
   | "commitThenHang"
+  | "stallBody"
   | "malformedJson"
   | "closeConnection"
   | "rejectKey";
@@ -73,6 +76,7 @@ const KINDS: ReadonlySet<string> = new Set<FaultKind>([
   "error",
   "rateLimit",
   "commitThenHang",
+  "stallBody",
   "malformedJson",
   "closeConnection",
   "rejectKey",

@@ -303,17 +303,24 @@ export async function startCourierSandbox(
     switch (fault?.kind) {
       case "commitThenHang": {
         // The work is done; the reply is held back until the client has given up.
-        await new Promise<void>((resolve) => {
-          const release = () => {
-            hanging.delete(release);
-            resolve();
-          };
-          hanging.add(release);
-          res.on("close", release);
-          if (fault.hangMs !== undefined) setTimeout(release, fault.hangMs).unref();
-        });
+        await hold(res, fault.hangMs);
         if (res.destroyed) finish(null);
         else send(reply);
+        return;
+      }
+      case "stallBody": {
+        // The work is done; the status, headers and half the body go out, the rest is held back.
+        const bytes = Buffer.from(JSON.stringify(reply.body));
+        const half = Math.ceil(bytes.length / 2);
+        res.writeHead(reply.status, {
+          "content-type": "application/json; charset=utf-8",
+          "content-length": bytes.length,
+          ...reply.headers,
+        });
+        res.write(bytes.subarray(0, half));
+        await hold(res, fault.hangMs);
+        if (!res.destroyed) res.end(bytes.subarray(half));
+        finish(reply.status);
         return;
       }
       case "malformedJson": {
@@ -328,6 +335,19 @@ export async function startCourierSandbox(
         return;
     }
     send(reply);
+  }
+
+  // Until the client closes the connection, `hangMs` passes, or the sandbox closes.
+  function hold(res: http.ServerResponse, hangMs: number | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const release = () => {
+        hanging.delete(release);
+        resolve();
+      };
+      hanging.add(release);
+      res.on("close", release);
+      if (hangMs !== undefined) setTimeout(release, hangMs).unref();
+    });
   }
 
   async function control(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {

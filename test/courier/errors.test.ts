@@ -265,6 +265,39 @@ describe("timeouts", () => {
     ]);
   });
 
+  it("retries a read whose reply stopped halfway through the body, as reads are", async () => {
+    sandbox.faults.add({ endpoint: "governances", kind: "stallBody" });
+    const client = clientWith({ timeoutMs: 200 });
+    expect(await client.governances()).toHaveLength(6);
+    expect(calls("governances")).toHaveLength(2);
+    // The headers had come (status 200): it is the body's reading that timed out.
+    expect(events.map((e) => [e.result, e.error, e.status])).toEqual([
+      ["retry", "CourierTimeoutError", 200],
+      ["ok", undefined, 200],
+    ]);
+  });
+
+  it("gives up on a read whose body keeps stalling, after the configured attempts", async () => {
+    sandbox.faults.add({ endpoint: "areas", kind: "stallBody", times: 3 });
+    const error = await failure(
+      clientWith({ timeoutMs: 150, retries: 2 }).areas(place(sandbox, "Salmiya").governanceId),
+    );
+    expect(error).toBeInstanceOf(CourierTimeoutError);
+    expect(error).toMatchObject({ status: 200, timeoutMs: 150, attempts: 3 });
+    expect(calls("areas")).toHaveLength(3);
+  });
+
+  it("leaves a create whose reply stopped halfway through the body as unknown, without retrying", async () => {
+    sandbox.faults.add({ endpoint: "createOrder", kind: "stallBody" });
+    const client = clientWith({ timeoutMs: 300, retries: 5 });
+    const error = await failure(client.createOrder(orderInput(sandbox)));
+    expect(error).toBeInstanceOf(CourierTimeoutError);
+    expect(error).toMatchObject({ outcome: "unknown", status: 200, timeoutMs: 300, attempts: 1 });
+    expect(error.message).toMatch(/it is not known whether the courier created the order/);
+    expect(sandbox.orders.size).toBe(1);
+    expect(calls("createOrder")).toHaveLength(1);
+  });
+
   it("answers slow but in time", async () => {
     sandbox.faults.add({ endpoint: "governances", kind: "latency", latencyMs: 100 });
     expect(await clientWith({ timeoutMs: 2000 }).governances()).toHaveLength(6);
@@ -391,6 +424,7 @@ describe("the API key never leaks", () => {
         "malformedJson",
         "closeConnection",
         "rejectKey",
+        "stallBody",
       ] as const) {
         keyed.faults.add({ endpoint: "createOrder", kind, retryAfter: 0 });
         assertClean(await failure(client.createOrder(orderInput(keyed))));

@@ -320,6 +320,29 @@ describe("faults", () => {
     expect(first).toContain(200);
   });
 
+  it("sends the headers and part of the body, then holds the rest until hangMs has passed", async () => {
+    const sandbox = await sandboxWith();
+    sandbox.faults.add({ endpoint: "governances", kind: "stallBody", hangMs: 300 });
+    const started = performance.now();
+    const response = await fetch(`${sandbox.url}/api/master/governances/en`, { headers: auth });
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    const firstAt = performance.now() - started;
+    const chunks = [first.value!];
+    for (let next = await reader.read(); !next.done; next = await reader.read())
+      chunks.push(next.value);
+    const doneAt = performance.now() - started;
+
+    expect(response.status).toBe(200);
+    expect(Number(response.headers.get("content-length"))).toBeGreaterThan(first.value!.length);
+    // The first half came at once, the rest only once the sandbox let it go.
+    expect(doneAt - firstAt).toBeGreaterThanOrEqual(200);
+    expect(doneAt).toBeGreaterThanOrEqual(295);
+    const text = Buffer.concat(chunks).toString("utf8");
+    expect(JSON.parse(text)).toMatchObject({ responseCode: 200 });
+    expect(sandbox.requestLog[0]).toMatchObject({ status: 200, fault: "stallBody" });
+  });
+
   it("can be armed and the orders moved through the control API, for a sandbox in another process", async () => {
     const sandbox = await sandboxWith();
     await fetch(`${sandbox.url}/__sandbox/faults`, {
