@@ -1,7 +1,7 @@
 import { isCourierError } from "../courier";
 import prisma from "../db.server";
 import { addDeliveryEvent, getDelivery, transition } from "../models/deliveries.server";
-import { readCourierApiKey } from "../models/courier-account.server";
+import { loadCourierApiKey } from "../models/courier-account.server";
 import type { CourierEnvironment } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { canMove, type DeliveryState } from "./states";
@@ -55,10 +55,12 @@ export async function cancelDelivery(
     );
     return { ok: false, error };
   }
-  const apiKey = await readCourierApiKey(shop);
-  const client = apiKey
-    ? courierClientFor(delivery.environment as CourierEnvironment, apiKey)
-    : null;
+  const stored = await loadCourierApiKey(shop);
+  if (stored.status === "unreadable") return { ok: false, error: stored.error };
+  const client =
+    stored.status === "readable"
+      ? courierClientFor(delivery.environment as CourierEnvironment, stored.apiKey)
+      : null;
   if (!client) return { ok: false, error: "Connect the courier in Settings first." };
   try {
     await client.cancel(delivery.courierOrderId, { reason: why.slice(0, 200) });

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { env } from "../env.server";
-import { readCourierApiKey } from "../models/courier-account.server";
+import { loadCourierApiKey } from "../models/courier-account.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { unauthenticated } from "../shopify.server";
 import { runDueDeliveries, type WorkerDependencies } from "./worker.server";
@@ -14,9 +14,10 @@ export function productionDependencies(): WorkerDependencies {
   const config = env();
   return {
     owner: `${os.hostname()}:${process.pid}`,
+    // No key, or one that no longer decrypts (Settings then says so): no courier for now.
     courierFor: async (shop, environment) => {
-      const apiKey = await readCourierApiKey(shop);
-      return apiKey ? courierClientFor(environment, apiKey) : null;
+      const stored = await loadCourierApiKey(shop);
+      return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
     },
     adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
     trackingUrl: (delivery) => `${config.SHOPIFY_APP_URL}/tracking/${delivery.id}`,

@@ -3,7 +3,7 @@ import { matchAddress, resolveCourierIds } from "../addresses";
 import { isCourierError } from "../courier";
 import prisma from "../db.server";
 import { listAreaOverrides } from "../models/area-overrides.server";
-import { readCourierApiKey } from "../models/courier-account.server";
+import { loadCourierApiKey } from "../models/courier-account.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
@@ -191,13 +191,15 @@ export async function quoteOrder(
   admin: AdminGraphql,
   orderId: string,
 ): Promise<QuoteOutcome> {
-  const [settings, orders, apiKey] = await Promise.all([
+  const [settings, orders, stored] = await Promise.all([
     getShopSettings(shop),
     fetchOrdersByIds(admin, [orderId]),
-    readCourierApiKey(shop),
+    loadCourierApiKey(shop),
   ]);
   const order = orders.find((o) => o.id === orderId);
-  if (!settings || !apiKey) return { ok: false, error: "Connect the courier in Settings first." };
+  if (stored.status === "unreadable") return { ok: false, error: stored.error };
+  if (!settings || stored.status === "none")
+    return { ok: false, error: "Connect the courier in Settings first." };
   if (!order?.shippingAddress) return { ok: false, error: "The order has no shipping address." };
   const environment = settings.courierEnvironment as CourierEnvironment;
   const locationId = order.fulfillmentOrders.nodes.find((fo) => fo.status === "OPEN")
@@ -221,7 +223,7 @@ export async function quoteOrder(
         "The shipping address cannot be placed with confidence; send it and fix it in Address review.",
     };
   }
-  const client = courierClientFor(environment, apiKey);
+  const client = courierClientFor(environment, stored.apiKey);
   if (!client) return { ok: false, error: "This courier environment is not configured." };
   try {
     const quote = await client.calculatePrice({

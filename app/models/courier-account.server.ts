@@ -1,7 +1,13 @@
 import type { CourierMasterData, ShopSettings } from "@prisma/client";
 import prisma from "../db.server";
 import { env } from "../env.server";
-import { maskSecret, openSecret, sealedKeyId, sealSecret } from "../security/secret-box";
+import {
+  maskSecret,
+  openSecret,
+  SecretBoxError,
+  sealedKeyId,
+  sealSecret,
+} from "../security/secret-box";
 import type { CourierEnvironment } from "./shop.server";
 
 /**
@@ -35,7 +41,8 @@ export async function getCourierAccount(shop: string): Promise<CourierAccountSum
 
 /**
  * The plaintext key, or null when none is stored. A key sealed with an older encryption key is
- * sealed again with the current one on the way (lazy rotation).
+ * sealed again with the current one on the way (lazy rotation). Throws `SecretBoxError` when the
+ * stored key cannot be decrypted: pages and jobs use `loadCourierApiKey`, which says so instead.
  */
 export async function readCourierApiKey(shop: string): Promise<string | null> {
   const settings = await prisma.shopSettings.findUnique({
@@ -53,6 +60,37 @@ export async function readCourierApiKey(shop: string): Promise<string | null> {
     });
   }
   return apiKey;
+}
+
+/** What pages and jobs are told when the stored key cannot be decrypted. */
+export const UNREADABLE_COURIER_KEY =
+  "The saved courier key can no longer be read (the app's encryption keys changed); paste it again.";
+
+export type StoredCourierKey =
+  | { status: "none" }
+  | { status: "readable"; apiKey: string }
+  | { status: "unreadable"; error: string };
+
+/**
+ * The stored key, or why there is none to use. A key that no longer decrypts (its encryption key
+ * was removed from ENCRYPTION_KEYS, or the row was altered) is recorded as the connection's last
+ * check error, so Settings shows what to do, and is never an exception for the caller.
+ */
+export async function loadCourierApiKey(shop: string, at = new Date()): Promise<StoredCourierKey> {
+  try {
+    const apiKey = await readCourierApiKey(shop);
+    return apiKey === null ? { status: "none" } : { status: "readable", apiKey };
+  } catch (error) {
+    if (!(error instanceof SecretBoxError)) throw error;
+    await prisma.shopSettings.updateMany({
+      where: {
+        shop,
+        OR: [{ courierCheckError: null }, { courierCheckError: { not: UNREADABLE_COURIER_KEY } }],
+      },
+      data: { courierCheckedAt: at, courierCheckError: UNREADABLE_COURIER_KEY },
+    });
+    return { status: "unreadable", error: UNREADABLE_COURIER_KEY };
+  }
 }
 
 export interface MasterDataSnapshot {

@@ -6,7 +6,7 @@ import {
 } from "../courier";
 import { env } from "../env.server";
 import {
-  readCourierApiKey,
+  loadCourierApiKey,
   recordFailedCheck,
   removeCourierApiKey,
   saveMasterData,
@@ -72,8 +72,14 @@ export async function connectCourier(input: {
     const problem = apiKeyProblem(newApiKey);
     if (problem) return { ok: false, error: problem };
   }
-  const apiKey = newApiKey ?? (await readCourierApiKey(shop));
-  if (!apiKey) return { ok: false, error: "Paste the API key the courier issued you." };
+  let apiKey = newApiKey;
+  if (!apiKey) {
+    const stored = await loadCourierApiKey(shop, at);
+    if (stored.status === "unreadable") return { ok: false, error: stored.error };
+    if (stored.status === "none")
+      return { ok: false, error: "Paste the API key the courier issued you." };
+    apiKey = stored.apiKey;
+  }
   const client = courierClientFor(environment, apiKey);
   if (!client) return { ok: false, error: PRODUCTION_MISSING };
 
@@ -102,9 +108,10 @@ export async function refreshCourierMasterData(
 ): Promise<ConnectionOutcome> {
   const settings = await getShopSettings(shop);
   const environment = (settings?.courierEnvironment ?? "sandbox") as CourierEnvironment;
-  const apiKey = await readCourierApiKey(shop);
-  if (!apiKey) return { ok: false, error: "Add and test an API key first." };
-  const client = courierClientFor(environment, apiKey);
+  const stored = await loadCourierApiKey(shop, now);
+  if (stored.status === "unreadable") return { ok: false, error: stored.error };
+  if (stored.status === "none") return { ok: false, error: "Add and test an API key first." };
+  const client = courierClientFor(environment, stored.apiKey);
   if (!client) return { ok: false, error: PRODUCTION_MISSING };
   try {
     const masterData = await fetchMasterData(client);

@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { cancelDelivery } from "../../app/deliveries/cancel.server";
+import { productionDependencies } from "../../app/deliveries/runner.server";
+import { quoteOrder } from "../../app/deliveries/send.server";
+import { resetEnvForTests } from "../../app/env.server";
+import { readCourierApiKey } from "../../app/models/courier-account.server";
+import { action, loader } from "../../app/routes/app.settings";
+import { setUpCourierSandbox, SANDBOX_KEY } from "../support/courier-sandbox";
+import { adminFetchRequest, callRoute, installShop, shopDomain } from "../support/shopify";
+import { TEST_ENCRYPTION_KEYS } from "../support/test-env";
+
+// The stored courier key sealed with an encryption key the app no longer has (its id removed from
+// ENCRYPTION_KEYS): every place that reads it answers in plain words instead of failing with a 500.
+const shop = shopDomain("unreadable-key");
+const sandbox = setUpCourierSandbox();
+const PLAIN =
+  "The saved courier key can no longer be read (the app's encryption keys changed); paste it again.";
+
+async function post(form: Record<string, string>) {
+  const response = await callRoute(
+    action,
+    await adminFetchRequest(shop, "/app/settings", { form }),
+  );
+  return { status: response.status, body: await response.json() };
+}
+
+async function load() {
+  return (await callRoute(loader, await adminFetchRequest(shop, "/app/settings"))).json();
+}
+
+/** Connects with the sandbox key, then replaces ENCRYPTION_KEYS by a key with another id. */
+async function connectThenRetireEncryptionKey() {
+  await installShop(shop);
+  expect(
+    (await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY })).status,
+  ).toBe(200);
+  process.env.ENCRYPTION_KEYS = `t2:${Buffer.alloc(32, 9).toString("base64")}`;
+  resetEnvForTests();
+  await expect(readCourierApiKey(shop)).rejects.toThrow(/no longer in ENCRYPTION_KEYS/);
+}
+
+afterEach(() => {
+  process.env.ENCRYPTION_KEYS = TEST_ENCRYPTION_KEYS;
+  resetEnvForTests();
+});
+
+describe("a stored courier key that can no longer be decrypted", () => {
+  it("makes Test connection answer in plain words, and Settings show it", async () => {
+    await connectThenRetireEncryptionKey();
+    const before = sandbox().requestLog.length;
+    expect(await post({ intent: "connect", courierEnvironment: "sandbox" })).toEqual({
+      status: 400,
+      body: { ok: false, error: PLAIN },
+    });
+    expect(sandbox().requestLog).toHaveLength(before);
+    const page = await load();
+    expect(page.lastCheck.error).toBe(PLAIN);
+    expect(page.key.hint).toBe(`••••••••${SANDBOX_KEY.slice(-4)}`);
+  });
+
+  it("makes Refresh master data answer in plain words", async () => {
+    await connectThenRetireEncryptionKey();
+    expect(await post({ intent: "refresh-master-data" })).toEqual({
+      status: 400,
+      body: { ok: false, error: PLAIN },
+    });
+  });
+
+  it("is replaced by pasting the key again", async () => {
+    await connectThenRetireEncryptionKey();
+    const { status, body } = await post({
+      intent: "connect",
+      courierEnvironment: "sandbox",
+      apiKey: SANDBOX_KEY,
+    });
+    expect(status).toBe(200);
+    expect(body.ok).toBe(true);
+    expect(await readCourierApiKey(shop)).toBe(SANDBOX_KEY);
+    expect((await load()).lastCheck.error).toBeNull();
+  });
+
+  it("gives the worker and the tracking sync no courier, rather than an exception", async () => {
+    await connectThenRetireEncryptionKey();
+    await prisma.shopSettings.update({ where: { shop }, data: { courierCheckError: null } });
+    await expect(productionDependencies().courierFor(shop, "sandbox")).resolves.toBeNull();
+    expect((await load()).lastCheck.error).toBe(PLAIN);
+  });
+
+  it("makes a cancel at the courier answer in plain words", async () => {
+    await connectThenRetireEncryptionKey();
+    const delivery = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/1",
+        fulfillmentId: "gid://shopify/Fulfillment/1",
+        source: "webhook",
+        state: "created",
+        environment: "sandbox",
+        reference: "KCS-UNREADABLE-1",
+        courierOrderId: "3f2a",
+        courierOrderNumber: "KW100001",
+      },
+    });
+    expect(await cancelDelivery(shop, delivery.id, "testing")).toEqual({ ok: false, error: PLAIN });
+    expect(sandbox().requestLog.filter((r) => r.endpoint === "cancel")).toHaveLength(0);
+  });
+
+  it("makes a price quote answer in plain words", async () => {
+    await connectThenRetireEncryptionKey();
+    const admin = { graphql: async () => Response.json({ data: { nodes: [] } }) };
+    expect(await quoteOrder(shop, admin, "gid://shopify/Order/1")).toEqual({
+      ok: false,
+      error: PLAIN,
+    });
+  });
+});
