@@ -8,7 +8,7 @@ import {
   type TrackedState,
 } from "../deliveries/tracking";
 import { env } from "../env.server";
-import { openSecret, sealSecret } from "../security/secret-box";
+import { openSecret, SecretBoxError, sealSecret } from "../security/secret-box";
 
 /**
  * Tracking data: which deliveries are due for a look at the courier, the shop's status mapping,
@@ -277,21 +277,30 @@ export async function removePushCredentials(shop: string) {
   });
 }
 
-/** The shop's push URL token and secret, or null when pushes are off. */
-export async function readPushCredentials(shop: string): Promise<PushCredentials | null> {
+/**
+ * The shop's push URL token and secret, or null when pushes are off. The secret is null when it
+ * can no longer be decrypted (the app's encryption keys changed): new credentials replace it.
+ */
+export async function readPushCredentials(
+  shop: string,
+): Promise<{ token: string; secret: string | null } | null> {
   const settings = await prisma.shopSettings.findUnique({
     where: { shop },
     select: { courierWebhookToken: true, courierWebhookSecretSealed: true },
   });
   if (!settings?.courierWebhookToken || !settings.courierWebhookSecretSealed) return null;
-  return {
-    token: settings.courierWebhookToken,
-    secret: openSecret(
+  let secret: string | null;
+  try {
+    secret = openSecret(
       settings.courierWebhookSecretSealed,
       secretContext(shop),
       env().ENCRYPTION_KEYS,
-    ),
-  };
+    );
+  } catch (error) {
+    if (!(error instanceof SecretBoxError)) throw error;
+    secret = null;
+  }
+  return { token: settings.courierWebhookToken, secret };
 }
 
 /** Which installed shop a push URL belongs to, with its secret. */

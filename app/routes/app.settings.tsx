@@ -123,6 +123,9 @@ function statusMappingForm(fields: Record<string, unknown>) {
   return { entries };
 }
 
+const UNREADABLE_PUSH_SECRET =
+  "The signing secret can no longer be read (the app's encryption keys changed): choose New URL and secret, and give the courier the new ones.";
+
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const account = await getCourierAccount(session.shop);
@@ -134,7 +137,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     tracking: {
       markCodPaid: settings?.markCodPaid ?? false,
       push: push
-        ? { url: `${env().SHOPIFY_APP_URL}/courier/webhooks/${push.token}`, secret: push.secret }
+        ? {
+            url: `${env().SHOPIFY_APP_URL}/courier/webhooks/${push.token}`,
+            secret: push.secret,
+            problem: push.secret === null ? UNREADABLE_PUSH_SECRET : null,
+          }
         : null,
       mappings: mappings.map((m) => ({
         code: m.code,
@@ -642,12 +649,16 @@ function TrackingSection(props: {
                   readOnly
                   autoComplete="off"
                 />
-                <TextField
-                  label="Signing secret (HMAC-SHA256 of the body, header X-Courier-Signature)"
-                  value={tracking.push.secret}
-                  readOnly
-                  autoComplete="off"
-                />
+                {tracking.push.secret === null ? (
+                  <Banner tone="warning">{tracking.push.problem}</Banner>
+                ) : (
+                  <TextField
+                    label="Signing secret (HMAC-SHA256 of the body, header X-Courier-Signature)"
+                    value={tracking.push.secret}
+                    readOnly
+                    autoComplete="off"
+                  />
+                )}
                 <InlineStack gap="200">
                   <Form method="post">
                     <input type="hidden" name="intent" value="push-on" />

@@ -5,6 +5,7 @@ import { productionDependencies } from "../../app/deliveries/runner.server";
 import { quoteOrder } from "../../app/deliveries/send.server";
 import { resetEnvForTests } from "../../app/env.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";
+import { createPushCredentials } from "../../app/models/tracking.server";
 import { action, loader } from "../../app/routes/app.settings";
 import { setUpCourierSandbox, SANDBOX_KEY } from "../support/courier-sandbox";
 import { adminFetchRequest, callRoute, installShop, shopDomain } from "../support/shopify";
@@ -112,6 +113,26 @@ describe("a stored courier key that can no longer be decrypted", () => {
     expect(await quoteOrder(shop, admin, "gid://shopify/Order/1")).toEqual({
       ok: false,
       error: PLAIN,
+    });
+  });
+
+  it("leaves Settings loading when the push secret no longer decrypts either, saying what to do", async () => {
+    await installShop(shop);
+    await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY });
+    const { token } = await createPushCredentials(shop);
+    process.env.ENCRYPTION_KEYS = `t2:${Buffer.alloc(32, 9).toString("base64")}`;
+    resetEnvForTests();
+    const page = await load();
+    expect(page.tracking.push).toEqual({
+      url: expect.stringMatching(new RegExp(`/courier/webhooks/${token}$`)),
+      secret: null,
+      problem: expect.stringMatching(/can no longer be read.*New URL and secret/),
+    });
+    // A new URL and secret replace it.
+    expect(await post({ intent: "push-on" })).toMatchObject({ status: 200 });
+    expect((await load()).tracking.push).toMatchObject({
+      secret: expect.any(String),
+      problem: null,
     });
   });
 });
