@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { BlockList, isIP, type AddressInfo } from "node:net";
 import { FaultInjector, type FaultRule, type SandboxEndpoint } from "./faults";
 import {
   loadMasterData,
@@ -125,6 +125,18 @@ class BadRequest extends Error {}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+// 127.0.0.0/8 and ::1; BlockList also matches the IPv4-mapped forms (::ffff:127.0.0.1).
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/** Whether a peer address is this machine's loopback: the only peers the control API answers. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  const family = address ? isIP(address) : 0;
+  if (!address || family === 0) return false;
+  return LOOPBACK.check(address, family === 6 ? "ipv6" : "ipv4");
+}
+
 /** Starts the courier sandbox: a real HTTP server implementing the whole interface. */
 export async function startCourierSandbox(
   options: CourierSandboxOptions = {},
@@ -169,6 +181,13 @@ export async function startCourierSandbox(
     const started = performance.now();
     const url = new URL(req.url ?? "/", "http://sandbox");
     if (url.pathname.startsWith("/__sandbox/")) {
+      // Unauthenticated, so never for other machines, even when started with another --host.
+      if (!isLoopbackAddress(req.socket.remoteAddress)) {
+        req.resume();
+        res.writeHead(403, { "content-type": "application/json; charset=utf-8" });
+        res.end(JSON.stringify({ error: "The sandbox's control API answers loopback only." }));
+        return;
+      }
       await control(req, res, url);
       return;
     }

@@ -15,6 +15,7 @@ import {
   type CourierSandboxOptions,
 } from "../../sandbox/courier";
 import { DEFAULT_GAZETTEER } from "../../sandbox/courier/master-data";
+import { isLoopbackAddress } from "../../sandbox/courier/server";
 import { orderInput } from "./fixtures";
 
 // The sandbox's own behaviour, spoken to with plain fetch so its rules are checked independently of
@@ -371,5 +372,25 @@ describe("faults", () => {
       endpoint: string;
     }[];
     expect(log.map((e) => e.endpoint)).toEqual(["vehicleTypes", "createOrder"]);
+  });
+
+  it.each([
+    ["127.0.0.1", true],
+    ["127.45.6.7", true],
+    ["::1", true],
+    ["0:0:0:0:0:0:0:1", true],
+    ["::ffff:127.0.0.1", true],
+    ["::FFFF:127.9.9.9", true],
+    ["10.0.0.5", false],
+    ["192.168.1.20", false],
+    ["128.0.0.1", false],
+    ["::ffff:10.0.0.5", false],
+    ["::ffff:7f00:1", true],
+    ["::2", false],
+    ["fe80::1", false],
+    ["", false],
+    [undefined, false],
+  ])("lets the control API answer %s: %s (loopback only)", (address, allowed) => {
+    expect(isLoopbackAddress(address)).toBe(allowed);
   });
 });
