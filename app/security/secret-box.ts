@@ -20,6 +20,8 @@ export class SecretBoxError extends Error {
 }
 
 const VERSION = "v1";
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
 
 export function sealSecret(
   plaintext: string,
@@ -28,8 +30,8 @@ export function sealSecret(
 ): string {
   const primary = keys[0];
   if (!primary) throw new SecretBoxError("No encryption key is configured (ENCRYPTION_KEYS).");
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", primary.key, iv);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", primary.key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(context, "utf8"));
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   return [VERSION, primary.id, iv, ciphertext, cipher.getAuthTag()]
@@ -53,7 +55,12 @@ export function openSecret(
     );
   }
   try {
-    const decipher = createDecipheriv("aes-256-gcm", key.key, Buffer.from(iv, "base64url"));
+    const ivBytes = Buffer.from(iv, "base64url");
+    if (ivBytes.length !== IV_BYTES) throw new RangeError("wrong IV length");
+    // Without authTagLength, GCM accepts a tag cut to as little as 4 bytes: far easier to forge.
+    const decipher = createDecipheriv("aes-256-gcm", key.key, ivBytes, {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAAD(Buffer.from(context, "utf8"));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     return Buffer.concat([

@@ -1,3 +1,4 @@
+import { createCipheriv } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -43,6 +44,27 @@ describe("secrets at rest", () => {
     ciphertext[0] = ciphertext[0]! ^ 1;
     parts[3] = ciphertext.toString("base64url");
     expect(() => openSecret(parts.join("."), context, [k1])).toThrow(/altered/);
+  });
+
+  it.each([1, 4, 8, 12, 15])(
+    "refuses an authentication tag cut to %i bytes, which would be far easier to forge",
+    (length) => {
+      const parts = sealSecret("api-key-123", context, [k1]).split(".");
+      parts[4] = Buffer.from(parts[4]!, "base64url").subarray(0, length).toString("base64url");
+      expect(() => openSecret(parts.join("."), context, [k1])).toThrow(SecretBoxError);
+    },
+  );
+
+  it.each([8, 16])("refuses an IV of %i bytes: the app only ever seals with 12", (length) => {
+    // Sealed the way openSecret would read it, so only the IV length is wrong.
+    const iv = Buffer.alloc(length, 3);
+    const cipher = createCipheriv("aes-256-gcm", k1.key, iv);
+    cipher.setAAD(Buffer.from(context, "utf8"));
+    const ciphertext = Buffer.concat([cipher.update("api-key-123", "utf8"), cipher.final()]);
+    const sealed = ["v1", "k1", iv, ciphertext, cipher.getAuthTag()]
+      .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+      .join(".");
+    expect(() => openSecret(sealed, context, [k1])).toThrow(SecretBoxError);
   });
 
   it("encrypts with the first key and still opens secrets sealed by an older one", () => {
