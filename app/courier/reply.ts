@@ -239,6 +239,7 @@ function fieldErrorsOf(body: unknown): CourierFieldError[] {
 }
 
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+const NAMED_ZONE = /\b(?:GMT|UTC?|Z|[ECMP][SD]T)\b|[+-]\d{2}:?\d{2}\b/i;
 
 /** `Retry-After` as milliseconds: delay-seconds or an HTTP date; undefined when absent or invalid. */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
@@ -248,7 +249,9 @@ export function parseRetryAfter(value: string | null, now: number): number | und
     return Math.min(Math.round(Number(trimmed) * 1000), MAX_RETRY_AFTER_MS);
   // An HTTP date always names the weekday and the month, e.g. "Wed, 21 Oct 2026 07:28:00 GMT".
   if (!/[a-z]{3}/i.test(trimmed)) return undefined;
-  const at = Date.parse(trimmed);
+  // HTTP dates are GMT (RFC 9110 §5.6.7), but asctime's form names no zone, and Date.parse would
+  // read it in the machine's local time.
+  const at = Date.parse(NAMED_ZONE.test(trimmed) ? trimmed : `${trimmed} GMT`);
   if (Number.isNaN(at)) return undefined;
   return Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
 }

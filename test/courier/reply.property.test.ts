@@ -197,6 +197,30 @@ describe("the reply parser", () => {
       }),
     );
   });
+
+  it.each(["Asia/Kuwait", "America/New_York", "Asia/Kolkata"])(
+    "reads each of the three HTTP date formats as GMT, also when the process runs in %s",
+    (zone) => {
+      const previous = process.env.TZ;
+      process.env.TZ = zone;
+      try {
+        // The machine's zone really is elsewhere: a zone-less date read locally would be off.
+        expect(new Date(Date.UTC(1994, 10, 6)).getTimezoneOffset()).not.toBe(0);
+        const now = Date.UTC(1994, 10, 6, 8, 49, 0);
+        for (const date of [
+          "Sun, 06 Nov 1994 08:49:37 GMT", // IMF-fixdate
+          "Sunday, 06-Nov-94 08:49:37 GMT", // obsolete RFC 850
+          "Sun Nov  6 08:49:37 1994", // obsolete asctime, which names no zone
+          "Sun Nov 6 08:49:37 1994",
+        ]) {
+          expect(parseRetryAfter(date, now), date).toBe(37_000);
+        }
+      } finally {
+        if (previous === undefined) delete process.env.TZ;
+        else process.env.TZ = previous;
+      }
+    },
+  );
 });
 
 const ADDRESS = {
