@@ -245,9 +245,12 @@ const calendarDay = (name: string) =>
     return z.NEVER;
   });
 
+// The document gives no page size limit; 100 is the sandbox's (sandbox/README.md), so the client
+// never asks for a page the courier may refuse or cut short without saying.
+const MAX_PAGE_SIZE = 100;
 const pagination = {
   page: z.int().min(1, "page counts from 1").optional(),
-  pageSize: z.int().min(1).max(500, "pageSize is at most 500").optional(),
+  pageSize: z.int().min(1).max(MAX_PAGE_SIZE, `pageSize is at most ${MAX_PAGE_SIZE}`).optional(),
 };
 
 /** History filters. The document names none; these are the sandbox's (see sandbox/README.md). */

@@ -195,6 +195,12 @@ describe("orders", () => {
     expect(first.orders).toHaveLength(2);
     expect(third.orders).toHaveLength(1);
     expect(sandbox.requestLog.at(-1)?.query).toBe("?page=3&pageSize=2");
+    // The client's largest page is one the sandbox serves; one more is refused before sending.
+    expect((await client.history({ pageSize: 100 })).pageSize).toBe(100);
+    expect((await client.exceptions({ pageSize: 100 })).pageSize).toBe(100);
+    const sent = sandbox.requestLog.length;
+    await expect(client.history({ pageSize: 101 })).rejects.toMatchObject({ outcome: "not_sent" });
+    expect(sandbox.requestLog).toHaveLength(sent);
   });
 
   it("cancels before pickup and refuses, with the courier's reason, after it", async () => {

@@ -12,6 +12,7 @@ import {
   type CreateOrderInput,
 } from "../../app/courier";
 import { COUNTRY_CALLING_CODES } from "../../app/courier/calling-codes";
+import { exceptionsQuerySchema, historyQuerySchema } from "../../app/courier/requests";
 import {
   areasSchema,
   bulkResultSchema,
@@ -428,6 +429,17 @@ describe("the create request", () => {
       expect(e.fieldErrors.map((f) => f.field)).toContain(field);
       expect(e.message).toContain(field);
     }
+  });
+});
+
+describe("history and exception queries", () => {
+  it.each([
+    ["history", historyQuerySchema],
+    ["exceptions", exceptionsQuerySchema],
+  ] as const)("ask %s for at most 100 a page, the sandbox's limit", (_name, schema) => {
+    expect(schema.safeParse({ pageSize: 100 }).success).toBe(true);
+    expect(schema.safeParse({ pageSize: 101 }).success).toBe(false);
+    expect(schema.safeParse({ pageSize: 0 }).success).toBe(false);
   });
 });
 
