@@ -65,8 +65,18 @@ function scenarioOf(notes: string): DeliveryScenario {
   return "normal";
 }
 
+/**
+ * Kuwaiti dinar to fils (three decimals), half away from zero, on the decimal digits the number
+ * prints as: 0.5005 is 0.50049999... in binary, and `Math.round(value * 1000)` made it 0.500.
+ */
 export function round3(value: number): number {
-  return Math.round(value * 1000) / 1000;
+  const abs = Math.abs(value);
+  // Past 2^53 fils there is nothing after the point to round.
+  if (!Number.isFinite(value) || abs >= 2 ** 53 / 1000) return value;
+  const [digits = "0", exponent = "0"] = String(abs).split("e");
+  const fils = Math.round(Number(`${digits}e${Number(exponent) + 3}`));
+  const rounded = Number(`${fils}e-3`);
+  return rounded === 0 ? 0 : Math.sign(value) * rounded;
 }
 
 export interface PriceBreakdown {

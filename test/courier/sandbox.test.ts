@@ -15,6 +15,7 @@ import {
   type CourierSandboxOptions,
 } from "../../sandbox/courier";
 import { DEFAULT_GAZETTEER } from "../../sandbox/courier/master-data";
+import { round3 } from "../../sandbox/courier/orders";
 import { isLoopbackAddress } from "../../sandbox/courier/server";
 import { orderInput } from "./fixtures";
 
@@ -191,6 +192,26 @@ describe("requests", () => {
     const logged = JSON.stringify(sandbox.requestLog);
     expect(logged).not.toContain(DEFAULT_SANDBOX_KEY);
     expect(logged).not.toContain("secret note");
+  });
+});
+
+describe("money", () => {
+  it.each([
+    [0.5005, 0.501],
+    [0.5095, 0.51],
+    [1.0005, 1.001],
+    [-1.0005, -1.001],
+    [1.2345, 1.235],
+    [0.0004, 0],
+    [1.75 * 1.2, 2.1],
+    [12.5, 12.5],
+    [1e-7, 0],
+  ])("rounds %d to fils as written in decimal: %d", (value, fils) => {
+    expect(round3(value)).toBe(fils);
+  });
+
+  it("keeps every amount already in fils exactly", () => {
+    for (let fils = 0; fils <= 200_000; fils += 7) expect(round3(fils / 1000)).toBe(fils / 1000);
   });
 });
 
