@@ -335,7 +335,7 @@ function bulkItem(index: number, raw: Record<string, unknown>): BulkItemResult {
     const message =
       asText(pickField(raw, ["message", "reason"])) ??
       error ??
-      "the courier refused this order without saying why";
+      "The courier refused this order without saying why.";
     return { index, outcome: "rejected", message, raw };
   }
   if (order.orderId) {
@@ -354,8 +354,8 @@ function bulkItem(index: number, raw: Record<string, unknown>): BulkItemResult {
     outcome: "unknown",
     message:
       flag === true
-        ? "the courier reported this order as created, but its reply gives no order id the app can read"
-        : "the courier's reply neither gives this order an id nor says it failed",
+        ? "The courier reported this order as created, but its reply gives no order id the app can read."
+        : "The courier's reply neither gives this order an id nor says it failed.",
     raw,
   };
 }
@@ -385,7 +385,7 @@ export function bulkResultSchema(count: number) {
         items.get(index) ?? {
           index,
           outcome: "unknown",
-          message: "the courier's reply says nothing about this order",
+          message: "The courier's reply says nothing about this order.",
           raw: null,
         },
       );
