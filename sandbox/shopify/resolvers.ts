@@ -62,14 +62,27 @@ function connection<T>(
     }
   }
   const all = args.reverse ? [...items].reverse() : [...items];
-  const indexOf = (cursor: string) => {
-    const id = decodeCursor(cursor);
-    const index = all.findIndex((item) => idOf(item) === id);
-    if (index < 0) throw new GraphQLError("Invalid cursor for current pagination sort.");
-    return index;
+  // Where a cursor points: just after its item. Shopify's cursor holds the item's sort value and
+  // id, so it keeps its place when the item itself has left the list (an order fulfilled since
+  // the page was read no longer matches `fulfillment_status:unshipped`); `items` come sorted by
+  // that value, then id.
+  const place = (cursor: string) => {
+    const decoded = decodeCursor(cursor);
+    if (!decoded) throw new GraphQLError("Invalid cursor for current pagination sort.");
+    const at = all.findIndex((item) => idOf(item) === decoded.id);
+    if (at >= 0) return { before: at, after: at + 1 };
+    const direction = args.reverse ? -1 : 1;
+    const beyond = all.findIndex((item) => {
+      const value = sortValue(item);
+      const mark = typeof value === "number" ? Number(decoded.value) : decoded.value;
+      const order = value < mark ? -1 : value > mark ? 1 : idOf(item) - decoded.id;
+      return order * direction > 0;
+    });
+    const index = beyond < 0 ? all.length : beyond;
+    return { before: index, after: index };
   };
-  let start = after ? indexOf(after) + 1 : 0;
-  let end = before ? indexOf(before) : all.length;
+  let start = after ? place(after).after : 0;
+  let end = before ? place(before).before : all.length;
   if (first !== undefined && first !== null) end = Math.min(end, start + first);
   if (last !== undefined && last !== null) start = Math.max(start, end - last);
   const page = all.slice(start, end);
@@ -91,12 +104,15 @@ function encodeCursor(id: number, value: string | number): string {
   return Buffer.from(JSON.stringify({ last_id: id, last_value: String(value) })).toString("base64");
 }
 
-function decodeCursor(cursor: string): number | undefined {
+function decodeCursor(cursor: string): { id: number; value: string } | undefined {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64").toString("utf8")) as {
       last_id?: unknown;
+      last_value?: unknown;
     };
-    return typeof parsed.last_id === "number" ? parsed.last_id : undefined;
+    return typeof parsed.last_id === "number"
+      ? { id: parsed.last_id, value: String(parsed.last_value ?? parsed.last_id) }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -317,6 +317,32 @@ describe("the app's order query", () => {
     ]);
   });
 
+  it("keeps a cursor's place when its order has left the list, as Shopify's cursors do", () => {
+    for (let i = 0; i < 4; i += 1) {
+      store.addOrder({ createdAt: new Date(Date.parse("2026-11-01T10:00:00Z") + i * 60_000) });
+    }
+    const page = (after: string | null) =>
+      run(
+        `query Orders($after: String, $q: String) {
+          orders(first: 2, after: $after, query: $q, sortKey: CREATED_AT, reverse: true) {
+            nodes { name }
+            pageInfo { endCursor }
+          }
+        }`,
+        { after, q: "fulfillment_status:unshipped" },
+      );
+    const first = page(null).data!.orders;
+    expect(first.nodes.map((n: { name: string }) => n.name)).toEqual(["#1005", "#1004"]);
+    // The last order of the page is fulfilled before the next page is asked for.
+    store.fulfillOrder("#1004");
+    const second = page(first.pageInfo.endCursor);
+    expect(second.errors).toBeUndefined();
+    expect(second.data!.orders.nodes.map((n: { name: string }) => n.name)).toEqual([
+      "#1003",
+      "#1002",
+    ]);
+  });
+
   it("insists on first or last, as Shopify does", () => {
     const body = run(`query { orders(query: "") { nodes { id } } }`);
     expect(body.data).toBeNull();
