@@ -1,18 +1,25 @@
-import { Prisma } from "@prisma/client";
+import { Prisma, type Delivery } from "@prisma/client";
 import { matchAddress, resolveCourierIds } from "../addresses";
 import { isCourierError } from "../courier";
 import prisma from "../db.server";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
+import { addDeliveryEvent } from "../models/deliveries.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { fetchOrdersByIds, fulfillFulfillmentOrder, type SendableOrder } from "../shopify/orders";
+import {
+  readFulfillmentOrderOutcome,
+  whenShopifyAllows,
+  type FulfillmentOrderOutcome,
+} from "../shopify/sending";
 import { BULK_LIMIT } from "./limits";
 import { DEFAULT_WEIGHT_KG } from "./request";
 import { kickDeliveryWorker } from "./runner.server";
+import { STATE_LABELS, type DeliveryState } from "./states";
 
 /**
  * "Send to courier" from the app, for one order or a selection: the app fulfils the order in
@@ -29,7 +36,16 @@ export type SendOutcome =
       orderName: string | null;
       ok: false;
       error: string;
+      /** The intent that was written and then given up, when there was one. */
+      deliveryId: string | null;
     };
+
+/**
+ * How long an intent may wait for Shopify's answer to fulfillmentCreate. Older, still without a
+ * fulfillment, and with the fulfillment order still open, it was orphaned (the app stopped
+ * mid-send) and the order may be sent again.
+ */
+export const INTENT_GRACE_MS = 2 * 60_000;
 
 export async function sendOrdersToCourier(
   shop: string,
@@ -44,6 +60,7 @@ export async function sendOrdersToCourier(
       orderName: null,
       ok: false as const,
       error: `Select at most ${BULK_LIMIT} orders at a time.`,
+      deliveryId: null,
     }));
   }
   const settings = await getShopSettings(shop);
@@ -58,6 +75,7 @@ export async function sendOrdersToCourier(
             orderName: order?.name ?? null,
             ok: false,
             error: "Connect the courier in Settings first.",
+            deliveryId: null,
           }
         : !order
           ? {
@@ -65,6 +83,7 @@ export async function sendOrdersToCourier(
               orderName: null,
               ok: false,
               error: "The order is not open and unfulfilled any more.",
+              deliveryId: null,
             }
           : await sendOne(shop, admin, order, settings.courierEnvironment, source),
     );
@@ -80,34 +99,151 @@ async function sendOne(
   environment: string,
   source: "manual" | "bulk",
 ): Promise<SendOutcome> {
-  const fail = (error: string): SendOutcome => ({
+  const fail = (error: string, deliveryId: string | null = null): SendOutcome => ({
     orderId: order.id,
     orderName: order.name,
     ok: false,
     error,
+    deliveryId,
+  });
+  const sent = (deliveryId: string): SendOutcome => ({
+    orderId: order.id,
+    orderName: order.name,
+    ok: true,
+    deliveryId,
   });
   if (order.shippingAddress?.countryCodeV2 !== "KW")
     return fail("The order does not ship to Kuwait.");
-  const open = order.fulfillmentOrders.nodes.filter(
-    (fo) => fo.status === "OPEN" && fo.assignedLocation.location,
-  );
-  let chosen: { id: string; locationId: string } | null = null;
-  for (const fo of open) {
-    const locationId = fo.assignedLocation.location!.id;
-    if (await getPickupLocation(shop, locationId)) {
-      chosen = { id: fo.id, locationId };
-      break;
+  const chosen = await chooseFulfillmentOrder(shop, order);
+  if (!chosen.ok) return fail(chosen.error);
+
+  const intent = await writeIntent(shop, order, chosen, environment, source);
+  if (!intent.ok) return fail(intent.error);
+  const deliveryId = intent.deliveryId;
+
+  let fulfillmentId: string;
+  try {
+    fulfillmentId = await whenShopifyAllows(() =>
+      fulfillFulfillmentOrder(admin, chosen.fulfillmentOrderId),
+    );
+  } catch (error) {
+    // Refused, or the answer was lost: the fulfillment order says which.
+    const message = messageOf(error);
+    let outcome: FulfillmentOrderOutcome | null = null;
+    try {
+      outcome = await whenShopifyAllows(() =>
+        readFulfillmentOrderOutcome(admin, chosen.fulfillmentOrderId),
+      );
+    } catch {
+      // Shopify does not answer this either; the intent waits for the webhook (below).
     }
+    if (outcome?.kind === "fulfilled") {
+      await attachFulfillment(shop, deliveryId, outcome.fulfillmentId);
+      await addDeliveryEvent(
+        shop,
+        deliveryId,
+        "received",
+        `Shopify's answer was lost (${message}), but it had fulfilled the order; the delivery goes on.`,
+      );
+      return sent(deliveryId);
+    }
+    if (outcome) {
+      // Nothing was fulfilled: the intent is given up, so the order can be sent again.
+      await giveUpIntent(shop, deliveryId, message);
+      return fail(message, deliveryId);
+    }
+    // Kept, not given up: if Shopify did fulfil the order, its fulfillments/create webhook
+    // attaches here (whether or not automatic sending is on) and the delivery goes on.
+    await addDeliveryEvent(
+      shop,
+      deliveryId,
+      "waiting",
+      `Shopify did not answer (${message}). If it fulfilled the order, the delivery goes on when Shopify reports the fulfillment; if not, the order can be sent again in ${INTENT_GRACE_MS / 60_000} minutes.`,
+    );
+    return sent(deliveryId);
   }
-  if (!chosen) {
-    return fail(
+  await attachFulfillment(shop, deliveryId, fulfillmentId);
+  return sent(deliveryId);
+}
+
+type ChosenFulfillmentOrder = {
+  ok: true;
+  fulfillmentOrderId: string;
+  locationId: string;
+  pickup: NonNullable<Awaited<ReturnType<typeof getPickupLocation>>>;
+};
+
+/**
+ * The fulfillment order "Send to courier" fulfils: the first open one at a location with a
+ * confirmed pickup address.
+ */
+async function chooseFulfillmentOrder(
+  shop: string,
+  order: SendableOrder,
+): Promise<ChosenFulfillmentOrder | { ok: false; error: string }> {
+  const open = order.fulfillmentOrders.nodes.flatMap((fo) =>
+    fo.status === "OPEN" && fo.assignedLocation.location
+      ? [{ id: fo.id, locationId: fo.assignedLocation.location.id }]
+      : [],
+  );
+  for (const fo of open) {
+    const pickup = await getPickupLocation(shop, fo.locationId);
+    if (pickup) return { ok: true, fulfillmentOrderId: fo.id, locationId: fo.locationId, pickup };
+  }
+  return {
+    ok: false,
+    error:
       open.length === 0
         ? "The order has nothing left to fulfil."
         : "The location it ships from has no confirmed pickup address (Pickup locations).",
-    );
-  }
+  };
+}
 
-  let deliveryId: string;
+/** Earlier intents for a fulfillment order that leave it free to be sent again. */
+const GIVEN_UP: readonly string[] = ["skipped", "cancelled"];
+
+/**
+ * Writes the intent for a fulfillment order, unless one is alive. Each new intent gets its own
+ * reference (the courier finds a delivery by it), so a given-up one never stands in the way: the
+ * first is `SHPFY-<shop>-FO<id>`, later ones `…-r2`, `…-r3`.
+ */
+async function writeIntent(
+  shop: string,
+  order: SendableOrder,
+  chosen: ChosenFulfillmentOrder,
+  environment: string,
+  source: "manual" | "bulk",
+  now = new Date(),
+): Promise<{ ok: true; deliveryId: string } | { ok: false; error: string }> {
+  const base = intentReference(shop, chosen.fulfillmentOrderId);
+  const earlier = await prisma.delivery.findMany({
+    where: { shop, OR: [{ reference: base }, { reference: { startsWith: `${base}-r` } }] },
+    orderBy: { createdAt: "asc" },
+  });
+  for (const row of earlier) {
+    if (GIVEN_UP.includes(row.state)) continue;
+    // The fulfillment order was just read as open, so an old intent without a fulfillment was
+    // never fulfilled: the app stopped between writing it and hearing from Shopify.
+    const graceEnded = new Date(now.getTime() - INTENT_GRACE_MS);
+    if (
+      isWaitingForShopify(row) &&
+      row.updatedAt < graceEnded &&
+      (await giveUpIntent(
+        shop,
+        row.id,
+        "The app stopped before Shopify answered, and Shopify had not fulfilled the order.",
+        graceEnded,
+      ))
+    ) {
+      continue;
+    }
+    return {
+      ok: false,
+      error: isWaitingForShopify(row)
+        ? "This order is already being sent."
+        : `This order was already sent to the courier (${STATE_LABELS[row.state as DeliveryState] ?? row.state}).`,
+    };
+  }
   try {
     const intent = await prisma.delivery.create({
       data: {
@@ -119,7 +255,7 @@ async function sendOne(
         source,
         state: "pending",
         environment,
-        reference: `SHPFY-${shop.replace(/\.myshopify\.com$/, "")}-FO${chosen.id.split("/").pop()}`,
+        reference: earlier.length === 0 ? base : `${base}-r${earlier.length + 1}`,
         events: {
           create: {
             shop,
@@ -129,34 +265,66 @@ async function sendOne(
         },
       },
     });
-    deliveryId = intent.id;
+    return { ok: true, deliveryId: intent.id };
   } catch (error) {
+    // Another request wrote the same intent a moment ago.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      return fail("This order is already being sent.");
+      return { ok: false, error: "This order is already being sent." };
     }
     throw error;
   }
+}
 
-  let fulfillmentId: string;
-  try {
-    fulfillmentId = await fulfillFulfillmentOrder(admin, chosen.id);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : "Shopify did not fulfil the order.";
-    await prisma.$transaction([
-      prisma.delivery.update({
-        where: { id: deliveryId },
-        data: { state: "skipped", stateReason: message },
-      }),
-      prisma.deliveryEvent.create({ data: { shop, deliveryId, kind: "skipped", message } }),
-    ]);
-    return fail(message);
-  }
-  // The webhook may have attached the fulfillment already; either way the row now has it.
+export function intentReference(shop: string, fulfillmentOrderId: string): string {
+  const shopName = shop.replace(/\.myshopify\.com$/, "");
+  return `SHPFY-${shopName}-FO${fulfillmentOrderId.split("/").pop()}`;
+}
+
+function isWaitingForShopify(row: Pick<Delivery, "state" | "fulfillmentId">): boolean {
+  return row.state === "pending" && row.fulfillmentId === null;
+}
+
+/**
+ * An intent whose fulfillment order Shopify did not fulfil becomes a skipped row that says why;
+ * it no longer holds the order. Only while it still waits for its fulfillment (and, when given,
+ * has not been touched since `untouchedSince`). False when someone else moved it first.
+ */
+async function giveUpIntent(
+  shop: string,
+  deliveryId: string,
+  reason: string,
+  untouchedSince?: Date,
+): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const { count } = await tx.delivery.updateMany({
+      where: {
+        id: deliveryId,
+        shop,
+        state: "pending",
+        fulfillmentId: null,
+        ...(untouchedSince ? { updatedAt: { lt: untouchedSince } } : {}),
+      },
+      data: { state: "skipped", stateReason: reason, nextAttemptAt: null },
+    });
+    if (count === 0) return false;
+    await tx.deliveryEvent.create({
+      data: {
+        shop,
+        deliveryId,
+        kind: "skipped",
+        message: `Not sent: ${reason} The order can be sent again.`,
+      },
+    });
+    return true;
+  });
+}
+
+/** The intent gets its fulfillment (unless the webhook brought it first) and becomes due. */
+async function attachFulfillment(shop: string, deliveryId: string, fulfillmentId: string) {
   await prisma.delivery.updateMany({
-    where: { id: deliveryId, fulfillmentId: null },
+    where: { id: deliveryId, shop, fulfillmentId: null, state: "pending" },
     data: { fulfillmentId, nextAttemptAt: new Date() },
   });
-  return { orderId: order.id, orderName: order.name, ok: true, deliveryId };
 }
 
 /**
@@ -239,4 +407,10 @@ export async function quoteOrder(
     if (!isCourierError(error)) throw error;
     return { ok: false, error: error.message };
   }
+}
+
+// --- Helpers -----------------------------------------------------------------------------------
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : "Shopify did not fulfil the order.";
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { receiveFulfillment } from "../../app/deliveries/intake.server";
+import { INTENT_GRACE_MS, intentReference } from "../../app/deliveries/send.server";
 import { action as sendAction, loader as sendLoader } from "../../app/routes/app.send";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { adminApi } from "../support/admin-api";
@@ -25,11 +26,28 @@ const order: FakeOrder = {
   address1: "Block 10 Street 5 House 12",
   provinceCode: "KW-HA",
 };
+const orderId = `gid://shopify/Order/${order.orderNumber}`;
+const FULFILLMENT_ORDER_ID = "gid://shopify/FulfillmentOrder/9001";
+const FULFILLMENT_ID = `gid://shopify/Fulfillment/${order.fulfillmentNumber}`;
 
-function programSendable(options: { duringFulfil?: () => void } = {}) {
+/**
+ * What Shopify does with fulfillmentCreate: fulfils and answers ("ok"), refuses with a user
+ * error ("refuse"), or fulfils and the answer never arrives ("lose").
+ */
+type FulfilBehaviour = "ok" | "refuse" | "lose";
+
+function programSendable(
+  options: {
+    duringFulfil?: () => void;
+    fulfil?: (attempt: number) => FulfilBehaviour;
+    /** Shopify answers the question what became of the fulfillment order (default), or not. */
+    outcomeAnswered?: boolean;
+  } = {},
+) {
   const fulfilled: string[] = [];
+  const attempts: string[] = [];
   const orderNode = () => ({
-    id: `gid://shopify/Order/${order.orderNumber}`,
+    id: orderId,
     name: `#${order.orderNumber}`,
     createdAt: "2026-11-22T08:00:00Z",
     displayFinancialStatus: "PAID",
@@ -45,7 +63,7 @@ function programSendable(options: { duringFulfil?: () => void } = {}) {
     fulfillmentOrders: {
       nodes: [
         {
-          id: "gid://shopify/FulfillmentOrder/9001",
+          id: FULFILLMENT_ORDER_ID,
           status: fulfilled.length ? "CLOSED" : "OPEN",
           assignedLocation: { location: { id: PICKUP_LOCATION_ID } },
         },
@@ -55,37 +73,73 @@ function programSendable(options: { duringFulfil?: () => void } = {}) {
   adminApi.on("SendableOrders", () => ({ data: { orders: { nodes: [orderNode()] } } }));
   adminApi.on("SendOrdersById", (variables) => ({
     data: {
-      nodes: (variables.ids as string[]).map((id) => (id === orderNode().id ? orderNode() : null)),
+      nodes: (variables.ids as string[]).map((id) => (id === orderId ? orderNode() : null)),
     },
   }));
   adminApi.on("SendFulfillment", (variables) => {
+    attempts.push(JSON.stringify(variables));
+    const behaviour = options.fulfil?.(attempts.length) ?? "ok";
+    if (behaviour === "refuse") {
+      return {
+        data: {
+          fulfillmentCreate: {
+            fulfillment: null,
+            userErrors: [{ field: ["fulfillment"], message: "The location is not active." }],
+          },
+        },
+      };
+    }
     fulfilled.push(JSON.stringify(variables));
     options.duringFulfil?.();
+    // The connection drops after Shopify did the work: the app never hears of it.
+    if (behaviour === "lose") throw new Error("socket hang up");
     return {
       data: {
         fulfillmentCreate: {
-          fulfillment: {
-            id: `gid://shopify/Fulfillment/${order.fulfillmentNumber}`,
-            status: "SUCCESS",
-          },
+          fulfillment: { id: FULFILLMENT_ID, status: "SUCCESS" },
           userErrors: [],
         },
       },
     };
   });
-  return { fulfilled };
+  adminApi.on("SendFulfillmentOrderOutcome", () => {
+    if (options.outcomeAnswered === false) throw new Error("socket hang up");
+    return {
+      data: {
+        fulfillmentOrder: {
+          status: fulfilled.length ? "CLOSED" : "OPEN",
+          fulfillments: {
+            nodes: fulfilled.length ? [{ id: FULFILLMENT_ID, status: "SUCCESS" }] : [],
+          },
+        },
+      },
+    };
+  });
+  return { fulfilled, attempts };
 }
 
-async function send(orderIds: string[]) {
-  const form = new URLSearchParams({ intent: "send" });
-  for (const id of orderIds) form.append("orderIds", id);
-  const request = await adminFetchRequest(shop, "/app/send", { method: "POST" });
+async function post(shopDomainName: string, form: URLSearchParams) {
+  const request = await adminFetchRequest(shopDomainName, "/app/send", { method: "POST" });
   const withBody = new Request(request.url, {
     method: "POST",
     headers: request.headers,
     body: form,
   });
-  return (await callRoute(sendAction, withBody)).json();
+  return callRoute(sendAction, withBody);
+}
+
+async function send(orderIds: string[], options: { shop?: string; selected?: number } = {}) {
+  const form = new URLSearchParams({ intent: "send" });
+  if (options.selected !== undefined) form.set("selected", String(options.selected));
+  for (const id of orderIds) form.append("orderIds", id);
+  return (await post(options.shop ?? shop, form)).json();
+}
+
+async function webhookFor(fake: FakeOrder) {
+  return callRoute(
+    fulfillmentsCreate,
+    webhookRequest({ topic: "fulfillments/create", shop, payload: fulfillmentPayload(fake) }),
+  );
 }
 
 describe("Send to courier, by hand", () => {
@@ -98,14 +152,11 @@ describe("Send to courier, by hand", () => {
     ).json();
     expect(page.orders.map((o: { name: string }) => o.name)).toEqual(["#4001"]);
 
-    const result = await send([`gid://shopify/Order/${order.orderNumber}`]);
+    const result = await send([orderId]);
     expect(result.outcomes).toMatchObject([{ ok: true, orderName: "#4001" }]);
     expect(fulfilled).toHaveLength(1);
 
-    const webhook = await callRoute(
-      fulfillmentsCreate,
-      webhookRequest({ topic: "fulfillments/create", shop, payload: fulfillmentPayload(order) }),
-    );
+    const webhook = await webhookFor(order);
     expect(webhook.status).toBe(200);
     await testWorker().drain();
     const deliveries = await prisma.delivery.findMany({ where: { shop } });
@@ -113,7 +164,7 @@ describe("Send to courier, by hand", () => {
     expect(deliveries[0]).toMatchObject({
       source: "manual",
       state: "created",
-      fulfillmentId: `gid://shopify/Fulfillment/${order.fulfillmentNumber}`,
+      fulfillmentId: FULFILLMENT_ID,
     });
     expect(sandbox().orders.size).toBe(1);
   });
@@ -126,7 +177,7 @@ describe("Send to courier, by hand", () => {
       duringFulfil: () => {
         early = receiveFulfillment(shop, {
           id: String(order.fulfillmentNumber),
-          admin_graphql_api_id: `gid://shopify/Fulfillment/${order.fulfillmentNumber}`,
+          admin_graphql_api_id: FULFILLMENT_ID,
           order_id: String(order.orderNumber),
           location_id: PICKUP_LOCATION_ID.split("/").pop()!,
           name: "#4001.1",
@@ -135,7 +186,7 @@ describe("Send to courier, by hand", () => {
         });
       },
     });
-    await send([`gid://shopify/Order/${order.orderNumber}`]);
+    await send([orderId]);
     await early;
     await testWorker().drain();
     expect(await prisma.delivery.count({ where: { shop } })).toBe(1);
@@ -146,9 +197,8 @@ describe("Send to courier, by hand", () => {
     await readyShop(shop);
     programShopify([order]);
     programSendable();
-    const id = `gid://shopify/Order/${order.orderNumber}`;
-    await send([id]);
-    const again = await send([id]);
+    await send([orderId]);
+    const again = await send([orderId]);
     expect(again.outcomes[0]).toMatchObject({ ok: false });
     expect(await prisma.delivery.count({ where: { shop } })).toBe(1);
   });
@@ -157,9 +207,115 @@ describe("Send to courier, by hand", () => {
     await readyShop(shop);
     await prisma.pickupLocation.deleteMany({ where: { shop } });
     const { fulfilled } = programSendable();
-    const result = await send([`gid://shopify/Order/${order.orderNumber}`]);
+    const result = await send([orderId]);
     expect(result.outcomes[0].error).toMatch(/no confirmed pickup address/);
     expect(fulfilled).toHaveLength(0);
+  });
+
+  it("lets the merchant send an order again after Shopify refused to fulfil it", async () => {
+    await readyShop(shop);
+    programShopify([order]);
+    const { fulfilled } = programSendable({ fulfil: (n) => (n === 1 ? "refuse" : "ok") });
+
+    const refused = await send([orderId]);
+    expect(refused.outcomes[0]).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("The location is not active."),
+    });
+    const given = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(given).toMatchObject({ state: "skipped", fulfillmentId: null });
+    expect(given.stateReason).toContain("The location is not active.");
+
+    const again = await send([orderId]);
+    expect(again.outcomes[0]).toMatchObject({ ok: true });
+    expect(fulfilled).toHaveLength(1);
+    await testWorker().drain();
+    const sent = await prisma.delivery.findFirstOrThrow({
+      where: { shop, id: again.outcomes[0].deliveryId },
+    });
+    expect(sent).toMatchObject({ state: "created", fulfillmentId: FULFILLMENT_ID });
+    expect(sent.reference).toBe(`${intentReference(shop, FULFILLMENT_ORDER_ID)}-r2`);
+    expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("goes on when Shopify fulfilled the order but its answer was lost", async () => {
+    await readyShop(shop);
+    programShopify([order]);
+    const { fulfilled } = programSendable({ fulfil: () => "lose" });
+    const result = await send([orderId]);
+    expect(result.outcomes[0]).toMatchObject({ ok: true });
+    expect(fulfilled).toHaveLength(1);
+    // No webhook needed: the fulfillment order named the fulfillment.
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({
+      where: { shop },
+      include: { events: true },
+    });
+    expect(delivery).toMatchObject({ state: "created", fulfillmentId: FULFILLMENT_ID });
+    expect(delivery.events.map((e) => e.message).join("\n")).toMatch(/answer was lost/);
+    expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("keeps the intent when Shopify does not answer, and its webhook attaches to it with automatic sending off", async () => {
+    await readyShop(shop);
+    await prisma.shopSettings.update({ where: { shop }, data: { autoSend: false } });
+    programShopify([order]);
+    programSendable({ fulfil: () => "lose", outcomeAnswered: false });
+    const result = await send([orderId]);
+    expect(result.outcomes[0]).toMatchObject({ ok: true });
+    const waiting = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(waiting).toMatchObject({ state: "pending", fulfillmentId: null });
+
+    expect((await webhookFor(order)).status).toBe(200);
+    await testWorker().drain();
+    const deliveries = await prisma.delivery.findMany({ where: { shop } });
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({
+      id: waiting.id,
+      state: "created",
+      fulfillmentId: FULFILLMENT_ID,
+    });
+    expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("sends an order again whose intent a stopped app left behind, once Shopify shows it still open", async () => {
+    await readyShop(shop);
+    programShopify([order]);
+    const { fulfilled } = programSendable();
+    const orphan = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId,
+        orderName: "#4001",
+        locationId: PICKUP_LOCATION_ID,
+        source: "manual",
+        state: "pending",
+        environment: "sandbox",
+        reference: intentReference(shop, FULFILLMENT_ORDER_ID),
+      },
+    });
+
+    // A moment ago it may still be on its way to Shopify: the order is being sent.
+    const busy = await send([orderId]);
+    expect(busy.outcomes[0]).toMatchObject({
+      ok: false,
+      error: "This order is already being sent.",
+    });
+    expect(fulfilled).toHaveLength(0);
+
+    await prisma.delivery.update({
+      where: { id: orphan.id },
+      data: { updatedAt: new Date(Date.now() - INTENT_GRACE_MS - 1_000) },
+    });
+    const result = await send([orderId]);
+    expect(result.outcomes[0]).toMatchObject({ ok: true });
+    expect(fulfilled).toHaveLength(1);
+    expect(await prisma.delivery.findUniqueOrThrow({ where: { id: orphan.id } })).toMatchObject({
+      state: "skipped",
+      stateReason: expect.stringContaining("app stopped"),
+    });
+    await testWorker().drain();
+    expect(sandbox().orders.size).toBe(1);
   });
 
   it("quotes the courier's price before sending", async () => {
