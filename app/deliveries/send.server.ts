@@ -12,12 +12,13 @@ import { loadCourierDirectory } from "../services/courier-directory.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { fetchOrdersByIds, fulfillFulfillmentOrder, type SendableOrder } from "../shopify/orders";
 import {
+  fetchFulfillmentOrderParcel,
   readFulfillmentOrderOutcome,
   whenShopifyAllows,
   type FulfillmentOrderOutcome,
 } from "../shopify/sending";
 import { BULK_LIMIT } from "./limits";
-import { DEFAULT_WEIGHT_KG } from "./request";
+import { packageWeightKg } from "./request";
 import { kickDeliveryWorker } from "./runner.server";
 import { STATE_LABELS, type DeliveryState } from "./states";
 
@@ -175,7 +176,8 @@ type ChosenFulfillmentOrder = {
 
 /**
  * The fulfillment order "Send to courier" fulfils: the first open one at a location with a
- * confirmed pickup address.
+ * confirmed pickup address. The price quote uses the same, so it is for the delivery that would
+ * be created.
  */
 async function chooseFulfillmentOrder(
   shop: string,
@@ -349,11 +351,30 @@ export async function attachToSentIntent(
   return count > 0;
 }
 
+// --- Price quote -------------------------------------------------------------------------------
+
+/** What a quote was asked for: the delivery that sending the order would create. */
+export interface QuoteBasis {
+  weightKg: number;
+  /** False when no item has a weight in Shopify and the default parcel weight was used. */
+  weightKnown: boolean;
+  value: number;
+  cashOnDelivery: boolean;
+  /** The pickup location and its courier area. */
+  from: string;
+  /** The destination area, as the matcher placed it and as the courier names it. */
+  to: string;
+}
+
 export type QuoteOutcome =
-  | { ok: true; price: number | null; currency: string | null; area: string }
+  | { ok: true; price: number | null; currency: string | null; basis: QuoteBasis }
   | { ok: false; error: string };
 
-/** The courier's price for an order before sending it by hand. */
+/**
+ * The courier's price for an order before sending it by hand, for the delivery sending it would
+ * create: from the pickup address of the fulfillment order Send would fulfil, for the weight of
+ * what that fulfillment order carries, and the value the request would declare.
+ */
 export async function quoteOrder(
   shop: string,
   admin: AdminGraphql,
@@ -369,40 +390,58 @@ export async function quoteOrder(
   if (!settings || stored.status === "none")
     return { ok: false, error: "Connect the courier in Settings first." };
   if (!order?.shippingAddress) return { ok: false, error: "The order has no shipping address." };
+  if (order.shippingAddress.countryCodeV2 !== "KW")
+    return { ok: false, error: "The order does not ship to Kuwait." };
+  const chosen = await chooseFulfillmentOrder(shop, order);
+  if (!chosen.ok) return { ok: false, error: chosen.error };
   const environment = settings.courierEnvironment as CourierEnvironment;
-  const locationId = order.fulfillmentOrders.nodes.find((fo) => fo.status === "OPEN")
-    ?.assignedLocation.location?.id;
-  const [pickup, directory, overrides] = await Promise.all([
-    locationId ? getPickupLocation(shop, locationId) : null,
+  const [parcel, directory, overrides] = await Promise.all([
+    fetchFulfillmentOrderParcel(admin, chosen.fulfillmentOrderId),
     loadCourierDirectory(shop, environment),
     listAreaOverrides(shop),
   ]);
-  if (!pickup || !directory)
-    return { ok: false, error: "Confirm the pickup address of the order's location first." };
+  if (!directory)
+    return {
+      ok: false,
+      error: "The courier's areas are not loaded: test the connection in Settings.",
+    };
+  if (!parcel || parcel.items.length === 0)
+    return { ok: false, error: "The order has nothing left to fulfil." };
   const match = matchAddress(
     { ...order.shippingAddress, countryCode: order.shippingAddress.countryCodeV2 },
     { overrides },
   );
   const resolution = match.area ? resolveCourierIds(match.area, directory.index) : null;
-  if (!match.confident || resolution?.status !== "resolved") {
+  if (!match.area || !match.confident || resolution?.status !== "resolved") {
     return {
       ok: false,
       error:
         "The shipping address cannot be placed with confidence; send it and fix it in Address review.",
     };
   }
+  // As buildDeliveryRequest: the items' weight, and the amount to collect or the order's value.
+  const weightKg = packageWeightKg(parcel.items);
+  const outstanding = Number(parcel.totalOutstanding);
+  const cashOnDelivery = Number.isFinite(outstanding) && outstanding > 0;
+  const value = cashOnDelivery ? outstanding : Number(parcel.totalPrice);
+  const pickupArea = directory.areas.find((a) => a.id === chosen.pickup.areaId)?.name;
+  const basis: QuoteBasis = {
+    weightKg,
+    weightKnown: parcel.items.some((i) => i.unitWeightKg !== null && i.unitWeightKg > 0),
+    value,
+    cashOnDelivery,
+    from: pickupArea ? `${chosen.pickup.name} (${pickupArea})` : chosen.pickup.name,
+    to: `${match.area.nameEn} (${resolution.courierAreaName})`,
+  };
   const client = courierClientFor(environment, stored.apiKey);
   if (!client) return { ok: false, error: "This courier environment is not configured." };
   try {
     const quote = await client.calculatePrice({
-      pickupAddress: { governanceId: pickup.governanceId, areaId: pickup.areaId },
+      pickupAddress: { governanceId: chosen.pickup.governanceId, areaId: chosen.pickup.areaId },
       deliveryAddress: { governanceId: resolution.governanceId, areaId: resolution.areaId },
-      packageDetails: {
-        weight: DEFAULT_WEIGHT_KG,
-        value: Number(order.totalPriceSet.shopMoney.amount),
-      },
+      packageDetails: { weight: weightKg, value },
     });
-    return { ok: true, price: quote.price, currency: quote.currency, area: match.area!.nameEn };
+    return { ok: true, price: quote.price, currency: quote.currency, basis };
   } catch (error) {
     if (!isCourierError(error)) throw error;
     return { ok: false, error: error.message };

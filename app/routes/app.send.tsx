@@ -137,10 +137,22 @@ export default function SendOrders() {
           </Banner>
         )}
         {result?.intent === "quote" && (
-          <Banner tone={result.quote.ok ? "info" : "warning"} title="Price quote">
-            {result.quote.ok
-              ? `${orders.find((o) => o.id === result.orderId)?.name ?? "Order"} to ${result.quote.area}: ${result.quote.price ?? "no price given"} ${result.quote.currency ?? ""}`
-              : result.quote.error}
+          <Banner
+            tone={result.quote.ok ? "info" : "warning"}
+            title={`Price quote for ${orders.find((o) => o.id === result.orderId)?.name ?? "the order"}`}
+          >
+            {result.quote.ok ? (
+              <BlockStack gap="100">
+                <Text as="p" variant="headingSm">
+                  {`${result.quote.price ?? "No price given"} ${result.quote.currency ?? ""}`}
+                </Text>
+                <Text as="p">
+                  {`Based on ${result.quote.basis.weightKg} kg${result.quote.basis.weightKnown ? "" : " (no item has a weight in Shopify: the default parcel weight)"}, from ${result.quote.basis.from} to ${result.quote.basis.to}, ${result.quote.basis.cashOnDelivery ? `${result.quote.basis.value} KWD to collect` : `declared value ${result.quote.basis.value} KWD`}.`}
+                </Text>
+              </BlockStack>
+            ) : (
+              result.quote.error
+            )}
           </Banner>
         )}
         <Card padding="0">

@@ -100,7 +100,7 @@ const fulfillmentReply = z.object({
     .nullable(),
 });
 
-const KG_PER_UNIT = {
+export const KG_PER_UNIT = {
   GRAMS: 0.001,
   KILOGRAMS: 1,
   OUNCES: 0.028349523125,

@@ -1,11 +1,112 @@
 import { z } from "zod";
+import { KG_PER_UNIT } from "./fulfillments";
 import { isShopifyThrottled } from "./fulfillment-events";
 import { runAdminOperation, type AdminGraphql } from "./graphql";
 
 /**
- * The Admin operations "Send to courier" needs beyond orders.ts: what became of a fulfillment
- * order after Shopify's answer to fulfillmentCreate was lost, and waiting out Shopify's throttle.
+ * The Admin operations "Send to courier" needs beyond orders.ts: what a fulfillment order carries
+ * (for the price quote); what became of a fulfillment order after Shopify's answer to
+ * fulfillmentCreate was lost; and waiting out Shopify's throttle.
  */
+
+// The same weights the delivery is built from (fulfillments.ts reads a fulfillment's line items
+// the same way): 50 lines at 6 points each stays well under the 1,000-point limit.
+const FULFILLMENT_ORDER_PARCEL = `#graphql
+  query SendFulfillmentOrderParcel($id: ID!) {
+    fulfillmentOrder(id: $id) {
+      id
+      status
+      lineItems(first: 50) {
+        nodes {
+          remainingQuantity
+          lineItem {
+            title
+            variant { inventoryItem { measurement { weight { unit value } } } }
+          }
+        }
+      }
+      order {
+        currencyCode
+        totalPriceSet { shopMoney { amount } }
+        totalOutstandingSet { shopMoney { amount } }
+      }
+    }
+  }`;
+
+const weight = z.object({
+  unit: z.enum(["GRAMS", "KILOGRAMS", "OUNCES", "POUNDS"]),
+  value: z.number(),
+});
+
+const parcelReply = z.object({
+  fulfillmentOrder: z
+    .object({
+      id: z.string(),
+      status: z.string(),
+      lineItems: z.object({
+        nodes: z.array(
+          z.object({
+            remainingQuantity: z.number(),
+            lineItem: z.object({
+              title: z.string(),
+              variant: z
+                .object({
+                  inventoryItem: z
+                    .object({ measurement: z.object({ weight: weight.nullable() }).nullable() })
+                    .nullable(),
+                })
+                .nullable(),
+            }),
+          }),
+        ),
+      }),
+      order: z.object({
+        currencyCode: z.string(),
+        totalPriceSet: z.object({ shopMoney: z.object({ amount: z.string() }) }),
+        totalOutstandingSet: z.object({ shopMoney: z.object({ amount: z.string() }) }),
+      }),
+    })
+    .nullable(),
+});
+
+export interface FulfillmentOrderParcel {
+  /** What fulfilling the whole fulfillment order would ship, as the delivery's items. */
+  items: { title: string; quantity: number; unitWeightKg: number | null }[];
+  currencyCode: string;
+  totalPrice: string;
+  totalOutstanding: string;
+}
+
+/** What fulfilling this fulfillment order in full would put in the parcel; null when it is gone. */
+export async function fetchFulfillmentOrderParcel(
+  admin: AdminGraphql,
+  fulfillmentOrderId: string,
+): Promise<FulfillmentOrderParcel | null> {
+  const data = await runAdminOperation(
+    admin,
+    "SendFulfillmentOrderParcel",
+    FULFILLMENT_ORDER_PARCEL,
+    parcelReply,
+    { id: fulfillmentOrderId },
+  );
+  const fo = data.fulfillmentOrder;
+  if (!fo) return null;
+  return {
+    items: fo.lineItems.nodes
+      .filter((node) => node.remainingQuantity > 0)
+      .map((node) => {
+        const w = node.lineItem.variant?.inventoryItem?.measurement?.weight;
+        return {
+          title: node.lineItem.title,
+          quantity: node.remainingQuantity,
+          unitWeightKg: w ? w.value * KG_PER_UNIT[w.unit] : null,
+        };
+      }),
+    currencyCode: fo.order.currencyCode,
+    totalPrice: fo.order.totalPriceSet.shopMoney.amount,
+    totalOutstanding: fo.order.totalOutstandingSet.shopMoney.amount,
+  };
+}
 
 const FULFILLMENT_ORDER_OUTCOME = `#graphql
   query SendFulfillmentOrderOutcome($id: ID!) {

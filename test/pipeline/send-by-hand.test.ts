@@ -1,9 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { getGlobalDispatcher } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { receiveFulfillment } from "../../app/deliveries/intake.server";
 import { INTENT_GRACE_MS, intentReference } from "../../app/deliveries/send.server";
 import { action as sendAction, loader as sendLoader } from "../../app/routes/app.send";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
+import { gid, routeShopifyToStandIn, type ShopifyStandIn } from "../../sandbox/shopify";
+import { startTestStandIn } from "../shopify-standin/support";
 import { adminApi } from "../support/admin-api";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
 import {
@@ -317,17 +320,98 @@ describe("Send to courier, by hand", () => {
     await testWorker().drain();
     expect(sandbox().orders.size).toBe(1);
   });
+});
 
-  it("quotes the courier's price before sending", async () => {
-    await readyShop(shop);
-    programSendable();
-    const request = await adminFetchRequest(shop, "/app/send", {
-      form: { intent: "quote", orderId: `gid://shopify/Order/${order.orderNumber}` },
+describe("Send to courier, against the Shopify stand-in store", () => {
+  const bulkShop = shopDomain("send-bulk");
+  let standIn: ShopifyStandIn;
+  let uninstall: () => Promise<void>;
+
+  beforeAll(async () => {
+    standIn = await startTestStandIn({ shop: bulkShop });
+    uninstall = routeShopifyToStandIn(standIn.url, {
+      shops: /^send-bulk\.myshopify\.com$/,
+      fallback: getGlobalDispatcher(),
     });
-    const result = await (await callRoute(sendAction, request)).json();
-    expect(result.quote).toMatchObject({ ok: true, area: "Salmiya" });
-    expect(typeof result.quote.price).toBe("number");
-    expect(sandbox().requestLog.filter((r) => r.endpoint === "calculatePrice")).toHaveLength(1);
+  });
+  afterAll(async () => {
+    await uninstall();
+    await standIn.close();
+  });
+
+  /** The stand-in's shop, ready to send from a Salmiya store mapped to the courier. */
+  async function readyStandInShop() {
+    await readyShop(bulkShop);
+    standIn.auth.issueAccessToken({ token: `offline-token-${bulkShop}` });
+    const salmiya =
+      standIn.store.locations().find((l) => l.name === "Salmiya store") ??
+      standIn.store.addLocation({
+        name: "Salmiya store",
+        address: { city: "Salmiya", provinceCode: "KW-HA", address1: "Block 10" },
+      });
+    await prisma.pickupLocation.updateMany({
+      where: { shop: bulkShop },
+      data: { locationId: gid("Location", salmiya.id) },
+    });
+    return { salmiya };
+  }
+
+  it("quotes the delivery sending would create: its parcel's weight, from the mapped pickup location", async () => {
+    const { salmiya } = await readyStandInShop();
+    const warehouse = standIn.store.addLocation({ name: "Unmapped warehouse" });
+    // The first fulfillment order ships from a location without a pickup mapping; the second,
+    // from the mapped store, carries 2 × 3.5 kg.
+    const mixed = standIn.store.addOrder({
+      shippingAddress: {
+        city: "Khaitan",
+        provinceCode: "KW-FA",
+        address1: "Block 1, Street 2, House 3",
+      },
+      lineItems: [
+        {
+          title: "Rug",
+          quantity: 1,
+          weight: { value: 20, unit: "KILOGRAMS" },
+          locationId: warehouse.id,
+        },
+        {
+          title: "Dates Crate",
+          quantity: 2,
+          weight: { value: 3.5, unit: "KILOGRAMS" },
+          locationId: salmiya.id,
+        },
+      ],
+    });
+    const request = await adminFetchRequest(bulkShop, "/app/send", {
+      form: { intent: "quote", orderId: gid("Order", mixed.id) },
+    });
+    const { quote } = await (await callRoute(sendAction, request)).json();
+    expect(quote).toMatchObject({
+      ok: true,
+      currency: "KWD",
+      basis: {
+        weightKg: 7,
+        weightKnown: true,
+        from: expect.stringMatching(/^Salmiya store \(/),
+        to: expect.stringMatching(/^Khaitan \(/),
+      },
+    });
+    // The sandbox's tariff: 1.750 across governances, 0.250 for each started kg above 5.
+    expect(quote.price).toBe(2.25);
     expect(sandbox().orders.size).toBe(0);
+
+    // Sending it creates the delivery the quote was for.
+    const result = await send([gid("Order", mixed.id)], { shop: bulkShop });
+    expect(result.outcomes[0]).toMatchObject({ ok: true });
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findUniqueOrThrow({
+      where: { id: result.outcomes[0].deliveryId },
+    });
+    expect(delivery.state).toBe("created");
+    const sentBody = JSON.parse(delivery.request!);
+    expect(sentBody.packageDetails.weight).toBe(quote.basis.weightKg);
+    expect(sentBody.pickupAddress.areaId).toBe(
+      (await prisma.pickupLocation.findFirstOrThrow({ where: { shop: bulkShop } })).areaId,
+    );
   });
 });
