@@ -1,2 +1,8 @@
 /** How many orders one "Send to courier" may carry; shared by the page and the server. */
 export const BULK_LIMIT = 250;
+
+/**
+ * Orders per request when the Send page sends a selection: each is fulfilled in Shopify before
+ * the answer, so a batch stays a second or two long however large the selection is.
+ */
+export const SEND_BATCH = 10;

@@ -13,22 +13,25 @@ import type { AdminGraphql } from "../shopify/graphql";
 import { fetchOrdersByIds, fulfillFulfillmentOrder, type SendableOrder } from "../shopify/orders";
 import {
   fetchFulfillmentOrderParcel,
+  fetchSendableOrderPage,
   readFulfillmentOrderOutcome,
   whenShopifyAllows,
   type FulfillmentOrderOutcome,
 } from "../shopify/sending";
-import { BULK_LIMIT } from "./limits";
+import { BULK_LIMIT, SEND_BATCH } from "./limits";
 import { packageWeightKg } from "./request";
 import { kickDeliveryWorker } from "./runner.server";
 import { STATE_LABELS, type DeliveryState } from "./states";
 
 /**
  * "Send to courier" from the app, for one order or a selection: the app fulfils the order in
- * Shopify and the delivery follows the same path as one from a webhook. The intent row is written
- * before the fulfillment exists, so the fulfillments/create webhook that follows finds it
- * instead of recording a second delivery.
+ * Shopify and the delivery follows the same path as one from a webhook (the worker sends the
+ * ready deliveries of a shop in create-bulk batches). The intent row is written before the
+ * fulfillment exists, so the fulfillments/create webhook that follows finds it instead of
+ * recording a second delivery. The page sends a selection SEND_BATCH orders per request and then
+ * follows each delivery with {@link readSendStatuses} until it has settled.
  */
-export { BULK_LIMIT };
+export { BULK_LIMIT, SEND_BATCH };
 
 export type SendOutcome =
   | { orderId: string; orderName: string | null; ok: true; deliveryId: string }
@@ -48,47 +51,72 @@ export type SendOutcome =
  */
 export const INTENT_GRACE_MS = 2 * 60_000;
 
+/** An order on the Send page. */
+export interface SendableOrderListRow {
+  id: string;
+  name: string;
+  createdAt: string;
+  city: string | null;
+  country: string | null;
+  total: string;
+  financialStatus: string | null;
+}
+
+/** A page of the orders that can be sent, newest first; `after` is the previous page's cursor. */
+export async function listSendableOrders(
+  admin: AdminGraphql,
+  after: string | null,
+): Promise<{ orders: SendableOrderListRow[]; nextCursor: string | null }> {
+  const page = await fetchSendableOrderPage(admin, after);
+  return {
+    orders: page.orders.map((o) => ({
+      id: o.id,
+      name: o.name,
+      createdAt: o.createdAt,
+      city: o.shippingAddress?.city ?? null,
+      country: o.shippingAddress?.countryCodeV2 ?? null,
+      total: `${o.totalPriceSet.shopMoney.amount} ${o.totalPriceSet.shopMoney.currencyCode}`,
+      financialStatus: o.displayFinancialStatus,
+    })),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/** Orders of one request fulfilled at the same time (each is a 10-point Shopify mutation). */
+const SEND_CONCURRENCY = 4;
+
 export async function sendOrdersToCourier(
   shop: string,
   admin: AdminGraphql,
   orderIds: readonly string[],
   source: "manual" | "bulk" = "manual",
 ): Promise<SendOutcome[]> {
-  if (orderIds.length === 0) return [];
-  if (orderIds.length > BULK_LIMIT) {
-    return orderIds.map((orderId) => ({
-      orderId,
-      orderName: null,
-      ok: false as const,
-      error: `Select at most ${BULK_LIMIT} orders at a time.`,
-      deliveryId: null,
-    }));
-  }
+  const ids = [...new Set(orderIds)];
+  const refuseAll = (error: string): SendOutcome[] =>
+    ids.map((orderId) => ({ orderId, orderName: null, ok: false, error, deliveryId: null }));
+  if (ids.length === 0) return [];
+  if (ids.length > SEND_BATCH) return refuseAll(`Send at most ${SEND_BATCH} orders per request.`);
   const settings = await getShopSettings(shop);
-  const orders = await fetchOrdersByIds(admin, orderIds);
-  const outcomes: SendOutcome[] = [];
-  for (const orderId of orderIds) {
-    const order = orders.find((o) => o.id === orderId);
-    outcomes.push(
-      !settings?.courierApiKeySealed
-        ? {
-            orderId,
-            orderName: order?.name ?? null,
-            ok: false,
-            error: "Connect the courier in Settings first.",
-            deliveryId: null,
-          }
-        : !order
-          ? {
-              orderId,
-              orderName: null,
-              ok: false,
-              error: "The order is not open and unfulfilled any more.",
-              deliveryId: null,
-            }
-          : await sendOne(shop, admin, order, settings.courierEnvironment, source),
-    );
+  if (!settings?.courierApiKeySealed) return refuseAll("Connect the courier in Settings first.");
+  let orders: SendableOrder[];
+  try {
+    orders = await whenShopifyAllows(() => fetchOrdersByIds(admin, ids));
+  } catch (error) {
+    return refuseAll(`Shopify did not give the orders: ${messageOf(error)}`);
   }
+  const outcomes = await inParallel(ids, SEND_CONCURRENCY, async (orderId) => {
+    const order = orders.find((o) => o.id === orderId);
+    if (!order) {
+      return {
+        orderId,
+        orderName: null,
+        ok: false as const,
+        error: "The order is not open and unfulfilled any more.",
+        deliveryId: null,
+      };
+    }
+    return sendOne(shop, admin, order, settings.courierEnvironment, source);
+  });
   kickDeliveryWorker();
   return outcomes;
 }
@@ -351,6 +379,102 @@ export async function attachToSentIntent(
   return count > 0;
 }
 
+// --- Following a send --------------------------------------------------------------------------
+
+/** Where a sent order stands, in the merchant's words, for the Send page's rows. */
+export type SendProgress =
+  | "created"
+  | "rejected"
+  | "needs_address"
+  | "needs_review"
+  | "not_sent"
+  | "cancelled"
+  | "in_progress";
+
+export interface SendStatus {
+  deliveryId: string;
+  orderId: string;
+  /** Nothing more will happen without the courier's progress or the merchant. */
+  settled: boolean;
+  progress: SendProgress;
+  message: string;
+}
+
+const AT_COURIER: readonly DeliveryState[] = [
+  "created",
+  "picked_up",
+  "in_transit",
+  "out_for_delivery",
+  "delivered",
+  "failed",
+  "returned",
+];
+
+export function sendStatusOf(
+  row: Pick<
+    Delivery,
+    "id" | "orderId" | "state" | "stateReason" | "fulfillmentId" | "courierOrderNumber"
+  >,
+): SendStatus {
+  const state = row.state as DeliveryState;
+  const status = (progress: SendProgress, message: string, settled = true): SendStatus => ({
+    deliveryId: row.id,
+    orderId: row.orderId,
+    settled,
+    progress,
+    message,
+  });
+  const reason = row.stateReason ?? "no reason given";
+  if (AT_COURIER.includes(state)) {
+    const label = state === "created" ? "" : ` (${STATE_LABELS[state]})`;
+    return status("created", `Created at the courier as ${row.courierOrderNumber ?? "?"}${label}`);
+  }
+  switch (state) {
+    case "rejected":
+      return status("rejected", `Rejected by the courier: ${reason}`);
+    case "needs_address":
+      return status("needs_address", `Address needs review: ${reason}`);
+    case "needs_review":
+      return status("needs_review", `Needs your decision: ${reason}`);
+    case "skipped":
+      return status("not_sent", `Not sent: ${reason}`);
+    case "cancelled":
+      return status("cancelled", `Cancelled: ${reason}`);
+    case "pending":
+      return row.fulfillmentId === null
+        ? status("in_progress", "Waiting for Shopify to confirm the fulfillment", false)
+        : status("in_progress", "Preparing the courier request", false);
+    case "ready":
+      return status("in_progress", "Waiting to go to the courier", false);
+    case "creating":
+      return status("in_progress", "Sending to the courier", false);
+    case "unknown":
+      return status("in_progress", "Checking with the courier whether it arrived", false);
+    default:
+      return status("in_progress", STATE_LABELS[state] ?? state, false);
+  }
+}
+
+/** Where each of these deliveries of the shop stands (unknown ids are left out). */
+export async function readSendStatuses(
+  shop: string,
+  deliveryIds: readonly string[],
+): Promise<SendStatus[]> {
+  if (deliveryIds.length === 0) return [];
+  const rows = await prisma.delivery.findMany({
+    where: { shop, id: { in: [...deliveryIds] } },
+    select: {
+      id: true,
+      orderId: true,
+      state: true,
+      stateReason: true,
+      fulfillmentId: true,
+      courierOrderNumber: true,
+    },
+  });
+  return rows.map(sendStatusOf);
+}
+
 // --- Price quote -------------------------------------------------------------------------------
 
 /** What a quote was asked for: the delivery that sending the order would create. */
@@ -452,4 +576,22 @@ export async function quoteOrder(
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : "Shopify did not fulfil the order.";
+}
+
+/** Maps `items` with at most `limit` calls under way, keeping their order. */
+async function inParallel<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
 }

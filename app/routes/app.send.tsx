@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
-  Form,
   Link as RemixLink,
-  useActionData,
+  useFetcher,
   useLoaderData,
-  useNavigation,
+  type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import {
+  Badge,
   Banner,
   BlockStack,
   Button,
@@ -17,34 +17,31 @@ import {
   InlineStack,
   List,
   Page,
+  ProgressBar,
+  Spinner,
   Text,
 } from "@shopify/polaris";
-import { useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
-import { BULK_LIMIT } from "../deliveries/limits";
+import { BULK_LIMIT, SEND_BATCH } from "../deliveries/limits";
 import {
+  listSendableOrders,
   quoteOrder,
   sendOrdersToCourier,
   type QuoteOutcome,
   type SendOutcome,
+  type SendProgress,
+  type SendStatus,
 } from "../deliveries/send.server";
 import { authenticate } from "../shopify.server";
-import { fetchSendableOrders } from "../shopify/orders";
 
+const pageQuery = z.object({ after: z.string().min(1).max(2_000).optional().catch(undefined) });
+
+/** A page of sendable orders: the first on opening, the next ones for "Load more". */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin } = await authenticate.admin(request);
-  const orders = await fetchSendableOrders(admin, 40);
-  return {
-    orders: orders.map((o) => ({
-      id: o.id,
-      name: o.name,
-      createdAt: o.createdAt,
-      city: o.shippingAddress?.city ?? null,
-      country: o.shippingAddress?.countryCodeV2 ?? null,
-      total: `${o.totalPriceSet.shopMoney.amount} ${o.totalPriceSet.shopMoney.currencyCode}`,
-      financialStatus: o.displayFinancialStatus,
-    })),
-  };
+  const { after } = pageQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+  return listSendableOrders(admin, after ?? null);
 };
 
 const orderGid = z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/, "Unknown order.");
@@ -52,17 +49,26 @@ const sendForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("quote"), orderId: orderGid }),
   z.object({
     intent: z.literal("send"),
+    /** Which batch of the page's selection this is, echoed back. */
+    batch: z.coerce.number().int().min(0).max(BULK_LIMIT).optional(),
+    /** How many orders the merchant selected in all (this request carries a batch of them). */
+    selected: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(BULK_LIMIT, `Select at most ${BULK_LIMIT} orders at a time.`)
+      .optional(),
     orderIds: z
       .array(orderGid)
       .min(1, "Select at least one order.")
-      .max(BULK_LIMIT, `Select at most ${BULK_LIMIT} orders.`),
+      .max(SEND_BATCH, `Send at most ${SEND_BATCH} orders per request.`),
   }),
 ]);
 
 export type SendActionResult =
   | { intent: "quote"; orderId: string; quote: QuoteOutcome }
-  | { intent: "send"; outcomes: SendOutcome[] }
-  | { intent: "invalid"; error: string };
+  | { intent: "send"; batch: number | null; outcomes: SendOutcome[] }
+  | { intent: "invalid"; batch: number | null; error: string };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session, admin } = await authenticate.admin(request);
@@ -70,12 +76,16 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const parsed = sendForm.safeParse({
     intent: formData.get("intent"),
     orderId: formData.get("orderId") ?? undefined,
+    batch: formData.get("batch") ?? undefined,
+    selected: formData.get("selected") ?? undefined,
     orderIds: formData.getAll("orderIds"),
   });
   if (!parsed.success) {
+    const batch = Number(formData.get("batch"));
     return Response.json(
       {
         intent: "invalid",
+        batch: Number.isInteger(batch) ? batch : null,
         error: parsed.error.issues[0]?.message ?? "Invalid form.",
       } satisfies SendActionResult,
       { status: 400 },
@@ -94,19 +104,192 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     session.shop,
     admin,
     form.orderIds,
-    form.orderIds.length > 1 ? "bulk" : "manual",
+    (form.selected ?? form.orderIds.length) > 1 ? "bulk" : "manual",
   );
-  return Response.json({ intent: "send", outcomes } satisfies SendActionResult);
+  return Response.json({
+    intent: "send",
+    batch: form.batch ?? null,
+    outcomes,
+  } satisfies SendActionResult);
 };
 
+// Sending and quoting change no order the page shows until it is done: the list is not read
+// again from Shopify after every batch (each read costs query points).
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formData,
+  defaultShouldRevalidate,
+}) => {
+  const intent = formData?.get("intent");
+  return intent === "send" || intent === "quote" ? false : defaultShouldRevalidate;
+};
+
+type StatusReply = { statuses: SendStatus[]; error: string | null };
+
+/** What the page knows of one selected order. */
+type RowOutcome =
+  | { phase: "queued" }
+  | { phase: "sending" }
+  | { phase: "refused"; message: string; deliveryId: string | null }
+  | { phase: "following"; deliveryId: string; status: SendStatus | null };
+
+interface SendRun {
+  orderIds: string[];
+  batches: string[][];
+  nextBatch: number;
+}
+
+const POLL_MS = 1_500;
+/** Polling stops when nothing has moved for this long; the Deliveries page has the rest. */
+const STALL_MS = 3 * 60_000;
+
+const isSettled = (outcome: RowOutcome | undefined) =>
+  outcome?.phase === "refused" || (outcome?.phase === "following" && !!outcome.status?.settled);
+
 export default function SendOrders() {
-  const { orders } = useLoaderData<typeof loader>();
-  const result = useActionData<SendActionResult>();
-  const navigation = useNavigation();
-  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "send";
+  const firstPage = useLoaderData<typeof loader>();
+  const [orders, setOrders] = useState(firstPage.orders);
+  const [nextCursor, setNextCursor] = useState(firstPage.nextCursor);
   const [selected, setSelected] = useState<string[]>([]);
+  const [outcomes, setOutcomes] = useState<Record<string, RowOutcome>>({});
+  const [run, setRun] = useState<SendRun | null>(null);
+  const [lastProgressAt, setLastProgressAt] = useState(0);
+  const [stalled, setStalled] = useState(false);
+  const pager = useFetcher<typeof loader>();
+  const sender = useFetcher<SendActionResult>();
+  const poller = useFetcher<StatusReply>();
+  const quoter = useFetcher<SendActionResult>();
+  const { submit: submitBatch } = sender;
+  const { load: loadStatuses } = poller;
+  // The batch whose answer is awaited, and whether the request was seen under way.
+  const inFlight = useRef<{ batch: number; busy: boolean } | null>(null);
+
+  // "Load more": the next page joins the list.
+  useEffect(() => {
+    if (pager.state !== "idle" || !pager.data) return;
+    const page = pager.data;
+    setOrders((current) => {
+      const known = new Set(current.map((o) => o.id));
+      return [...current, ...page.orders.filter((o) => !known.has(o.id))];
+    });
+    setNextCursor(page.nextCursor);
+  }, [pager.state, pager.data]);
+
+  // Sending: one batch at a time, the next when the previous one's answer is in.
+  useEffect(() => {
+    if (!run) return;
+    const awaited = inFlight.current;
+    if (awaited) {
+      if (sender.state !== "idle") {
+        awaited.busy = true;
+        return;
+      }
+      if (!awaited.busy) return;
+      inFlight.current = null;
+      const batch = run.batches[awaited.batch] ?? [];
+      const data = sender.data;
+      const answered =
+        data && data.intent !== "quote" && data.batch === awaited.batch ? data : null;
+      setOutcomes((current) => {
+        const next = { ...current };
+        for (const orderId of batch) {
+          const outcome =
+            answered?.intent === "send"
+              ? answered.outcomes.find((o) => o.orderId === orderId)
+              : undefined;
+          next[orderId] = !outcome
+            ? {
+                phase: "refused",
+                message:
+                  answered?.intent === "invalid" ? answered.error : "The app did not answer.",
+                deliveryId: null,
+              }
+            : outcome.ok
+              ? { phase: "following", deliveryId: outcome.deliveryId, status: null }
+              : { phase: "refused", message: outcome.error, deliveryId: outcome.deliveryId };
+        }
+        return next;
+      });
+      setLastProgressAt(Date.now());
+      setRun({ ...run, nextBatch: run.nextBatch + 1 });
+      return;
+    }
+    if (sender.state !== "idle" || run.nextBatch >= run.batches.length) return;
+    const batch = run.batches[run.nextBatch]!;
+    inFlight.current = { batch: run.nextBatch, busy: false };
+    setOutcomes((current) => ({
+      ...current,
+      ...Object.fromEntries(batch.map((id) => [id, { phase: "sending" } as const])),
+    }));
+    const form = new FormData();
+    form.set("intent", "send");
+    form.set("batch", String(run.nextBatch));
+    form.set("selected", String(run.orderIds.length));
+    for (const id of batch) form.append("orderIds", id);
+    submitBatch(form, { method: "post" });
+  }, [run, submitBatch, sender.state, sender.data]);
+
+  // Following: each delivery's state, until every one has settled.
+  const unsettled = useMemo(
+    () =>
+      Object.values(outcomes).flatMap((o) =>
+        o.phase === "following" && !o.status?.settled ? [o.deliveryId] : [],
+      ),
+    [outcomes],
+  );
+  const unsettledKey = unsettled.join(",");
+  useEffect(() => {
+    if (poller.state !== "idle" || unsettledKey === "" || stalled) return;
+    const timer = setTimeout(() => {
+      if (Date.now() - lastProgressAt > STALL_MS) setStalled(true);
+      else loadStatuses(`/app/send/status?ids=${unsettledKey}`);
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [loadStatuses, poller.state, unsettledKey, stalled, lastProgressAt]);
+  useEffect(() => {
+    if (poller.state !== "idle" || !poller.data) return;
+    const statuses = poller.data.statuses;
+    setOutcomes((current) => {
+      let changed = false;
+      const next = { ...current };
+      for (const status of statuses) {
+        const row = next[status.orderId];
+        if (row?.phase !== "following" || row.deliveryId !== status.deliveryId) continue;
+        if (row.status?.message === status.message && row.status.settled === status.settled)
+          continue;
+        next[status.orderId] = { ...row, status };
+        changed = true;
+      }
+      if (changed) setLastProgressAt(Date.now());
+      return changed ? next : current;
+    });
+  }, [poller.state, poller.data]);
+
+  const sending = run !== null && run.nextBatch < run.batches.length;
+  const done = run ? run.orderIds.filter((id) => isSettled(outcomes[id])).length : 0;
+  const finished = run !== null && !sending && done === run.orderIds.length;
+  const overLimit = selected.length > BULK_LIMIT;
+  const selectable = (id: string) => {
+    const outcome = outcomes[id];
+    return !outcome || (outcome.phase === "refused" && outcome.deliveryId === null);
+  };
   const toggle = (id: string) => (checked: boolean) =>
     setSelected((s) => (checked ? [...s, id] : s.filter((x) => x !== id)));
+  const start = () => {
+    const ids = orders.map((o) => o.id).filter((id) => selected.includes(id));
+    if (ids.length === 0 || ids.length > BULK_LIMIT) return;
+    const batches: string[][] = [];
+    for (let i = 0; i < ids.length; i += SEND_BATCH) batches.push(ids.slice(i, i + SEND_BATCH));
+    inFlight.current = null;
+    setOutcomes((current) => ({
+      ...current,
+      ...Object.fromEntries(ids.map((id) => [id, { phase: "queued" } as const])),
+    }));
+    setSelected([]);
+    setStalled(false);
+    setLastProgressAt(Date.now());
+    setRun({ orderIds: ids, batches, nextBatch: 0 });
+  };
+  const quote = quoter.data?.intent === "quote" ? quoter.data : null;
 
   return (
     <Page
@@ -114,44 +297,60 @@ export default function SendOrders() {
       subtitle="Unfulfilled orders. Sending fulfils the order in Shopify and creates the courier delivery."
     >
       <BlockStack gap="400">
-        {result?.intent === "invalid" && <Banner tone="critical">{result.error}</Banner>}
-        {result?.intent === "send" && (
-          <Banner
-            tone={result.outcomes.every((o) => o.ok) ? "success" : "warning"}
-            title={`${result.outcomes.filter((o) => o.ok).length} of ${result.outcomes.length} sent`}
-          >
-            <List>
-              {result.outcomes.map((o) => (
-                <List.Item key={o.orderId}>
-                  {o.orderName ?? o.orderId}:{" "}
-                  {o.ok ? (
-                    <RemixLink to={`/app/deliveries/${o.deliveryId}`}>
-                      on its way to the courier
-                    </RemixLink>
-                  ) : (
-                    o.error
-                  )}
-                </List.Item>
-              ))}
-            </List>
+        {overLimit && (
+          <Banner tone="critical" title={`${selected.length} orders selected`}>
+            Send at most {BULK_LIMIT} orders at a time: unselect {selected.length - BULK_LIMIT}.
           </Banner>
         )}
-        {result?.intent === "quote" && (
+        {run && (
+          <Card>
+            <BlockStack gap="200">
+              <InlineStack gap="200" blockAlign="center">
+                <Text as="h2" variant="headingSm">
+                  {`${done} of ${run.orderIds.length} done`}
+                </Text>
+                {sending && (
+                  <Text as="span" tone="subdued">
+                    {`Fulfilling in Shopify: batch ${run.nextBatch + 1} of ${run.batches.length}`}
+                  </Text>
+                )}
+                {!sending && !finished && !stalled && (
+                  <Text as="span" tone="subdued">
+                    Waiting for the courier&apos;s answers
+                  </Text>
+                )}
+              </InlineStack>
+              <ProgressBar
+                progress={run.orderIds.length ? (100 * done) / run.orderIds.length : 0}
+                tone={finished ? "success" : "primary"}
+                size="small"
+              />
+              {finished && <RunSummary orderIds={run.orderIds} outcomes={outcomes} />}
+              {stalled && !finished && (
+                <Text as="p" tone="caution">
+                  Some deliveries are still on their way; follow them on the{" "}
+                  <RemixLink to="/app/deliveries">Deliveries</RemixLink> page.
+                </Text>
+              )}
+            </BlockStack>
+          </Card>
+        )}
+        {quote && (
           <Banner
-            tone={result.quote.ok ? "info" : "warning"}
-            title={`Price quote for ${orders.find((o) => o.id === result.orderId)?.name ?? "the order"}`}
+            tone={quote.quote.ok ? "info" : "warning"}
+            title={`Price quote for ${orders.find((o) => o.id === quote.orderId)?.name ?? "the order"}`}
           >
-            {result.quote.ok ? (
+            {quote.quote.ok ? (
               <BlockStack gap="100">
                 <Text as="p" variant="headingSm">
-                  {`${result.quote.price ?? "No price given"} ${result.quote.currency ?? ""}`}
+                  {`${quote.quote.price ?? "No price given"} ${quote.quote.currency ?? ""}`}
                 </Text>
                 <Text as="p">
-                  {`Based on ${result.quote.basis.weightKg} kg${result.quote.basis.weightKnown ? "" : " (no item has a weight in Shopify: the default parcel weight)"}, from ${result.quote.basis.from} to ${result.quote.basis.to}, ${result.quote.basis.cashOnDelivery ? `${result.quote.basis.value} KWD to collect` : `declared value ${result.quote.basis.value} KWD`}.`}
+                  {`Based on ${quote.quote.basis.weightKg} kg${quote.quote.basis.weightKnown ? "" : " (no item has a weight in Shopify: the default parcel weight)"}, from ${quote.quote.basis.from} to ${quote.quote.basis.to}, ${quote.quote.basis.cashOnDelivery ? `${quote.quote.basis.value} KWD to collect` : `declared value ${quote.quote.basis.value} KWD`}.`}
                 </Text>
               </BlockStack>
             ) : (
-              result.quote.error
+              quote.quote.error
             )}
           </Banner>
         )}
@@ -171,6 +370,7 @@ export default function SendOrders() {
                 { title: "Total" },
                 { title: "Payment" },
                 { title: "" },
+                { title: "Outcome" },
               ]}
             >
               {orders.map((order, index) => (
@@ -180,6 +380,7 @@ export default function SendOrders() {
                       label={`Select ${order.name}`}
                       labelHidden
                       checked={selected.includes(order.id)}
+                      disabled={!selectable(order.id) || sending}
                       onChange={toggle(order.id)}
                     />
                   </IndexTable.Cell>
@@ -190,34 +391,142 @@ export default function SendOrders() {
                   <IndexTable.Cell>{order.total}</IndexTable.Cell>
                   <IndexTable.Cell>{order.financialStatus ?? ""}</IndexTable.Cell>
                   <IndexTable.Cell>
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="quote" />
-                      <input type="hidden" name="orderId" value={order.id} />
-                      <Button submit variant="plain" accessibilityLabel={`Quote ${order.name}`}>
-                        Quote
-                      </Button>
-                    </Form>
+                    <Button
+                      variant="plain"
+                      accessibilityLabel={`Quote ${order.name}`}
+                      loading={
+                        quoter.state !== "idle" && quoter.formData?.get("orderId") === order.id
+                      }
+                      onClick={() =>
+                        quoter.submit({ intent: "quote", orderId: order.id }, { method: "post" })
+                      }
+                    >
+                      Quote
+                    </Button>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <OrderOutcome outcome={outcomes[order.id]} />
                   </IndexTable.Cell>
                 </IndexTable.Row>
               ))}
             </IndexTable>
           )}
         </Card>
-        <Form method="post">
-          <input type="hidden" name="intent" value="send" />
-          {selected.map((id) => (
-            <input key={id} type="hidden" name="orderIds" value={id} />
-          ))}
+        <InlineStack gap="300" blockAlign="center" align="space-between">
           <InlineStack gap="300" blockAlign="center">
-            <Button submit variant="primary" disabled={selected.length === 0} loading={sending}>
-              {`Send ${selected.length || ""} to courier`.replace("  ", " ")}
+            <Button
+              variant="primary"
+              disabled={selected.length === 0 || overLimit || sending}
+              loading={sending}
+              onClick={start}
+            >
+              {selected.length > 0 ? `Send ${selected.length} to courier` : "Send to courier"}
             </Button>
+            <Button
+              disabled={sending}
+              onClick={() => setSelected(orders.map((o) => o.id).filter((id) => selectable(id)))}
+            >
+              {`Select all ${orders.length} loaded`}
+            </Button>
+            {selected.length > 0 && (
+              <Button variant="plain" onClick={() => setSelected([])}>
+                Clear selection
+              </Button>
+            )}
             <Text as="span" tone="subdued">
-              Up to {BULK_LIMIT} orders at a time.
+              {`${selected.length} selected; up to ${BULK_LIMIT} at a time.`}
             </Text>
           </InlineStack>
-        </Form>
+          {nextCursor && (
+            <Button
+              loading={pager.state !== "idle"}
+              onClick={() => pager.load(`/app/send?after=${encodeURIComponent(nextCursor)}`)}
+            >
+              Load more orders
+            </Button>
+          )}
+        </InlineStack>
       </BlockStack>
     </Page>
+  );
+}
+
+const TONE: Record<SendProgress, "success" | "critical" | "warning" | "info" | undefined> = {
+  created: "success",
+  rejected: "critical",
+  needs_address: "warning",
+  needs_review: "warning",
+  not_sent: "critical",
+  cancelled: undefined,
+  in_progress: "info",
+};
+
+const BADGE: Record<SendProgress, string> = {
+  created: "Created",
+  rejected: "Rejected",
+  needs_address: "Needs address",
+  needs_review: "Needs review",
+  not_sent: "Not sent",
+  cancelled: "Cancelled",
+  in_progress: "In progress",
+};
+
+function OrderOutcome({ outcome }: { outcome: RowOutcome | undefined }) {
+  if (!outcome) return null;
+  if (outcome.phase === "queued")
+    return (
+      <Text as="span" tone="subdued">
+        Waiting its turn
+      </Text>
+    );
+  if (outcome.phase === "sending")
+    return (
+      <InlineStack gap="100" blockAlign="center">
+        <Spinner size="small" accessibilityLabel="Fulfilling" />
+        <Text as="span">Fulfilling in Shopify</Text>
+      </InlineStack>
+    );
+  const progress: SendProgress =
+    outcome.phase === "refused" ? "not_sent" : (outcome.status?.progress ?? "in_progress");
+  const message =
+    outcome.phase === "refused"
+      ? outcome.message
+      : (outcome.status?.message ?? "Fulfilled in Shopify; preparing the courier request");
+  return (
+    <InlineStack gap="100" blockAlign="center" wrap={false}>
+      <Badge tone={TONE[progress]}>{BADGE[progress]}</Badge>
+      {outcome.deliveryId ? (
+        <RemixLink to={`/app/deliveries/${outcome.deliveryId}`}>{message}</RemixLink>
+      ) : (
+        <Text as="span">{message}</Text>
+      )}
+    </InlineStack>
+  );
+}
+
+function RunSummary({
+  orderIds,
+  outcomes,
+}: {
+  orderIds: string[];
+  outcomes: Record<string, RowOutcome>;
+}) {
+  const counts = new Map<SendProgress, number>();
+  for (const id of orderIds) {
+    const outcome = outcomes[id];
+    const progress: SendProgress =
+      outcome?.phase === "refused"
+        ? "not_sent"
+        : outcome?.phase === "following"
+          ? (outcome.status?.progress ?? "in_progress")
+          : "in_progress";
+    counts.set(progress, (counts.get(progress) ?? 0) + 1);
+  }
+  return (
+    <List>
+      {[...counts].map(([progress, n]) => (
+        <List.Item key={progress}>{`${BADGE[progress]}: ${n}`}</List.Item>
+      ))}
+    </List>
   );
 }

@@ -4,10 +4,73 @@ import { isShopifyThrottled } from "./fulfillment-events";
 import { runAdminOperation, type AdminGraphql } from "./graphql";
 
 /**
- * The Admin operations "Send to courier" needs beyond orders.ts: what a fulfillment order carries
- * (for the price quote); what became of a fulfillment order after Shopify's answer to
- * fulfillmentCreate was lost; and waiting out Shopify's throttle.
+ * The Admin operations "Send to courier" needs beyond orders.ts: the Send page's list, a page at a
+ * time; what a fulfillment order carries (for the price quote); what became of a fulfillment
+ * order after Shopify's answer to fulfillmentCreate was lost; and waiting out Shopify's throttle.
  */
+
+/** Orders per page of the Send page: 4 points each, so a page asks for about 200 of the 1,000. */
+export const ORDER_PAGE_SIZE = 50;
+
+const SENDABLE_ORDER_PAGE = `#graphql
+  query SendableOrderPage($first: Int!, $after: String, $query: String) {
+    orders(first: $first, after: $after, query: $query, sortKey: CREATED_AT, reverse: true) {
+      nodes {
+        id
+        name
+        createdAt
+        displayFinancialStatus
+        totalPriceSet { shopMoney { amount currencyCode } }
+        shippingAddress { city countryCodeV2 }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+  }`;
+
+const orderRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  displayFinancialStatus: z.string().nullable(),
+  totalPriceSet: z.object({
+    shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }),
+  }),
+  shippingAddress: z
+    .object({ city: z.string().nullable(), countryCodeV2: z.string().nullable() })
+    .nullable(),
+});
+
+const orderPageReply = z.object({
+  orders: z.object({
+    nodes: z.array(orderRow),
+    pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+  }),
+});
+
+export type SendableOrderRow = z.infer<typeof orderRow>;
+
+export interface SendableOrderPage {
+  orders: SendableOrderRow[];
+  /** Where the next page starts; null when this was the last one. */
+  nextCursor: string | null;
+}
+
+/** One page of unfulfilled open orders, newest first; `after` is the previous page's cursor. */
+export async function fetchSendableOrderPage(
+  admin: AdminGraphql,
+  after: string | null = null,
+  first = ORDER_PAGE_SIZE,
+): Promise<SendableOrderPage> {
+  const data = await whenShopifyAllows(() =>
+    runAdminOperation(admin, "SendableOrderPage", SENDABLE_ORDER_PAGE, orderPageReply, {
+      first,
+      after,
+      query: "fulfillment_status:unshipped AND status:open",
+    }),
+  );
+  const { nodes, pageInfo } = data.orders;
+  return { orders: nodes, nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null };
+}
 
 // The same weights the delivery is built from (fulfillments.ts reads a fulfillment's line items
 // the same way): 50 lines at 6 points each stays well under the 1,000-point limit.

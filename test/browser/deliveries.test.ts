@@ -161,10 +161,15 @@ describe("deliveries in Chromium", () => {
     const page = await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app/send", pageErrors);
     await page.getByLabel(`Select ${order.name}`).check();
     await page.getByRole("button", { name: "Send 1 to courier" }).click();
-    await expect.poll(() => page.getByText("1 of 1 sent").count()).toBe(1);
-    await screenshot(page, "send-by-hand");
+    await expect.poll(() => page.getByText("1 of 1 done").count(), { timeout: 20_000 }).toBe(1);
     const delivery = await waitForDelivery(order.name, "created");
     expect(delivery.source).toBe("manual");
+    expect(
+      await page
+        .getByRole("link", { name: `Created at the courier as ${delivery.courierOrderNumber}` })
+        .count(),
+    ).toBe(1);
+    await screenshot(page, "send-by-hand");
 
     await page.getByRole("link", { name: "Deliveries" }).first().click();
     await page.waitForURL(/\/app\/deliveries/);
@@ -193,7 +198,7 @@ describe("deliveries in Chromium", () => {
     const send = await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app/send", pageErrors);
     await send.getByLabel(`Select ${order.name}`).check();
     await send.getByRole("button", { name: "Send 1 to courier" }).click();
-    await expect.poll(() => send.getByText("1 of 1 sent").count()).toBe(1);
+    await expect.poll(() => send.getByText("1 of 1 done").count(), { timeout: 20_000 }).toBe(1);
     await send.close();
     const created = await waitForDelivery(order.name, "created");
 

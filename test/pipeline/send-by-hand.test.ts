@@ -4,8 +4,14 @@ import prisma from "../../app/db.server";
 import { receiveFulfillment } from "../../app/deliveries/intake.server";
 import { INTENT_GRACE_MS, intentReference } from "../../app/deliveries/send.server";
 import { action as sendAction, loader as sendLoader } from "../../app/routes/app.send";
+import { loader as statusLoader } from "../../app/routes/app.send.status";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
-import { gid, routeShopifyToStandIn, type ShopifyStandIn } from "../../sandbox/shopify";
+import {
+  gid,
+  routeShopifyToStandIn,
+  type ShopifyStandIn,
+  type StandInOrder,
+} from "../../sandbox/shopify";
 import { startTestStandIn } from "../shopify-standin/support";
 import { adminApi } from "../support/admin-api";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
@@ -73,7 +79,14 @@ function programSendable(
       ],
     },
   });
-  adminApi.on("SendableOrders", () => ({ data: { orders: { nodes: [orderNode()] } } }));
+  adminApi.on("SendableOrderPage", () => ({
+    data: {
+      orders: {
+        nodes: [orderNode()],
+        pageInfo: { hasNextPage: false, endCursor: "cursor-of-4001" },
+      },
+    },
+  }));
   adminApi.on("SendOrdersById", (variables) => ({
     data: {
       nodes: (variables.ids as string[]).map((id) => (id === orderId ? orderNode() : null)),
@@ -154,6 +167,7 @@ describe("Send to courier, by hand", () => {
       await callRoute(sendLoader, await adminFetchRequest(shop, "/app/send"))
     ).json();
     expect(page.orders.map((o: { name: string }) => o.name)).toEqual(["#4001"]);
+    expect(page.nextCursor).toBeNull();
 
     const result = await send([orderId]);
     expect(result.outcomes).toMatchObject([{ ok: true, orderName: "#4001" }]);
@@ -320,9 +334,31 @@ describe("Send to courier, by hand", () => {
     await testWorker().drain();
     expect(sandbox().orders.size).toBe(1);
   });
+
+  it("refuses a selection over the limit and a request over the batch size, saying so", async () => {
+    await readyShop(shop);
+    const { fulfilled } = programSendable();
+    const tooMany = await post(
+      shop,
+      new URLSearchParams([
+        ["intent", "send"],
+        ["selected", "251"],
+        ["orderIds", orderId],
+      ]),
+    );
+    expect(tooMany.status).toBe(400);
+    expect((await tooMany.json()).error).toBe("Select at most 250 orders at a time.");
+
+    const form = new URLSearchParams({ intent: "send" });
+    for (let i = 0; i < 11; i += 1) form.append("orderIds", `gid://shopify/Order/${5000 + i}`);
+    const tooBig = await post(shop, form);
+    expect(tooBig.status).toBe(400);
+    expect((await tooBig.json()).error).toBe("Send at most 10 orders per request.");
+    expect(fulfilled).toHaveLength(0);
+  });
 });
 
-describe("Send to courier, against the Shopify stand-in store", () => {
+describe("Send to courier in bulk, against the Shopify stand-in store", () => {
   const bulkShop = shopDomain("send-bulk");
   let standIn: ShopifyStandIn;
   let uninstall: () => Promise<void>;
@@ -355,6 +391,161 @@ describe("Send to courier, against the Shopify stand-in store", () => {
     });
     return { salmiya };
   }
+
+  async function loadPage(after?: string) {
+    const path = after ? `/app/send?after=${encodeURIComponent(after)}` : "/app/send";
+    return (
+      await callRoute(sendLoader, await adminFetchRequest(bulkShop, path))
+    ).json() as Promise<{
+      orders: { id: string; name: string }[];
+      nextCursor: string | null;
+    }>;
+  }
+
+  async function statuses(deliveryIds: string[]) {
+    const request = await adminFetchRequest(
+      bulkShop,
+      `/app/send/status?ids=${deliveryIds.join(",")}`,
+    );
+    return (await callRoute(statusLoader, request)).json() as Promise<{
+      statuses: { deliveryId: string; orderId: string; settled: boolean; message: string }[];
+    }>;
+  }
+
+  /** Hands the app the fulfillments/create webhooks the stand-in sent since `from`. */
+  async function deliverWebhooks(from: number) {
+    const sent = standIn.webhooks.deliveries
+      .slice(from)
+      .filter((d) => d.topic === "fulfillments/create");
+    for (const webhook of sent) {
+      const response = await callRoute(
+        fulfillmentsCreate,
+        new Request("https://app.example/webhooks/fulfillments/create", {
+          method: "POST",
+          headers: webhook.headers,
+          body: webhook.body,
+        }),
+      );
+      expect(response.status).toBe(200);
+    }
+    return sent.length;
+  }
+
+  it("pages the unfulfilled orders with Shopify's cursor, each page within the query cost limit", async () => {
+    await readyStandInShop();
+    const added: StandInOrder[] = [];
+    for (let i = 0; i < 55; i += 1) {
+      added.push(
+        standIn.store.addOrder({
+          createdAt: new Date(Date.parse("2026-11-20T08:00:00Z") + i * 60_000),
+        }),
+      );
+    }
+    const first = await loadPage();
+    expect(first.orders).toHaveLength(50);
+    expect(first.orders[0]!.name).toBe(added.at(-1)!.name);
+    expect(first.nextCursor).toEqual(expect.any(String));
+
+    // Sending the last order of the page first does not lose the next page's place.
+    const last = first.orders.at(-1)!;
+    const result = await send([last.id], { shop: bulkShop });
+    expect(result.outcomes[0]).toMatchObject({ ok: true });
+    const second = await loadPage(first.nextCursor!);
+    expect(second.orders.map((o) => o.name)).toEqual(
+      added
+        .slice(0, 5)
+        .map((o) => o.name)
+        .reverse(),
+    );
+    expect(second.nextCursor).toBeNull();
+
+    const pages = standIn.store.graphqlLog.filter((c) => c.operationName === "SendableOrderPage");
+    expect(pages).toHaveLength(2);
+    for (const call of pages) {
+      expect(call.outcome).toBe("ok");
+      expect(call.requestedQueryCost).toBeLessThanOrEqual(1_000);
+    }
+  });
+
+  it("sends a selection in batches through create-bulk, and follows each order to the courier's answer", async () => {
+    await readyStandInShop();
+    const good = Array.from({ length: 10 }, (_, i) =>
+      standIn.store.addOrder({
+        shippingAddress: { address1: `Block ${i + 1}, Street 2, House 3` },
+      }),
+    );
+    const unplaceable = standIn.store.addOrder({
+      shippingAddress: { city: "Kuwait", provinceCode: null, address1: "near the big mosque" },
+    });
+    const spoilt = standIn.store.addOrder();
+    const abroad = standIn.store.addOrder({
+      shippingAddress: { city: "Riyadh", countryCode: "SA", provinceCode: null },
+    });
+    const selection = [...good, unplaceable, spoilt, abroad].map((o) => gid("Order", o.id));
+    const webhooksBefore = standIn.webhooks.deliveries.length;
+    const callsBefore = standIn.store.graphqlLog.length;
+
+    // The page's batches: 10, then 3.
+    const outcomes = [
+      ...(await send(selection.slice(0, 10), { shop: bulkShop, selected: selection.length }))
+        .outcomes,
+      ...(await send(selection.slice(10), { shop: bulkShop, selected: selection.length })).outcomes,
+    ];
+    expect(outcomes).toHaveLength(13);
+    expect(outcomes.at(-1)).toMatchObject({
+      ok: false,
+      error: "The order does not ship to Kuwait.",
+    });
+    const sent = outcomes.filter((o: { ok: boolean }) => o.ok);
+    expect(sent).toHaveLength(12);
+    expect(await deliverWebhooks(webhooksBefore)).toBe(12);
+    expect(await prisma.delivery.count({ where: { shop: bulkShop } })).toBe(12);
+    expect(
+      await prisma.delivery.count({
+        where: { shop: bulkShop, source: "bulk", fulfillmentId: { not: null } },
+      }),
+    ).toBe(12);
+
+    // One worker pass prepares them; a request the courier will refuse, then the rest of the run.
+    const worker = testWorker();
+    await worker.drain(1);
+    const spoiltRow = await prisma.delivery.findFirstOrThrow({
+      where: { shop: bulkShop, orderId: gid("Order", spoilt.id) },
+    });
+    const body = JSON.parse(spoiltRow.request!);
+    body.deliveryAddress.areaId = 999_999;
+    await prisma.delivery.update({
+      where: { id: spoiltRow.id },
+      data: { request: JSON.stringify(body) },
+    });
+    await worker.drain();
+
+    const reply = await statuses(sent.map((o: { deliveryId: string }) => o.deliveryId));
+    const byOrder = new Map(reply.statuses.map((s) => [s.orderId, s]));
+    for (const o of good) {
+      expect(byOrder.get(gid("Order", o.id))).toMatchObject({
+        settled: true,
+        message: expect.stringMatching(/^Created at the courier as KW\d+$/),
+      });
+    }
+    expect(byOrder.get(gid("Order", unplaceable.id))).toMatchObject({
+      settled: true,
+      message: expect.stringMatching(/^Address needs review: /),
+    });
+    expect(byOrder.get(gid("Order", spoilt.id))).toMatchObject({
+      settled: true,
+      message: expect.stringMatching(/^Rejected by the courier: .*areaId/i),
+    });
+    const log = sandbox().requestLog;
+    expect(log.filter((r) => r.endpoint === "createBulk")).toHaveLength(1);
+    expect(log.filter((r) => r.endpoint === "createOrder")).toHaveLength(0);
+    expect(sandbox().orders.size).toBe(10);
+    expect(
+      standIn.store.graphqlLog
+        .slice(callsBefore)
+        .filter((c) => c.operationName === "SendFulfillment"),
+    ).toHaveLength(12);
+  });
 
   it("quotes the delivery sending would create: its parcel's weight, from the mapped pickup location", async () => {
     const { salmiya } = await readyStandInShop();
