@@ -31,13 +31,8 @@ app.use((req, res, next) => {
 // burst of a thousand a second, go straight to that route's own action: the same code, without
 // Remix's routing and response handling around it. The action does everything (signature,
 // parsing, intake); this only turns the Node request into the web Request it takes, and back.
-const FULFILLMENTS_CREATE = "routes/webhooks.fulfillments.create";
-const fulfillmentsCreate = build.routes[FULFILLMENTS_CREATE];
-if (!fulfillmentsCreate?.module.action) throw new Error(`${FULFILLMENTS_CREATE} has no action`);
-app.post(
-  `/${fulfillmentsCreate.path}`,
-  express.raw({ type: () => true, limit: "5mb" }),
-  async (req, res, next) => {
+function fastPath(routePath, action) {
+  app.post(routePath, express.raw({ type: () => true, limit: "5mb" }), async (req, res, next) => {
     try {
       const headers = new Headers();
       for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -51,7 +46,7 @@ app.post(
       });
       let response;
       try {
-        response = await fulfillmentsCreate.module.action({ request, params: {}, context: {} });
+        response = await action({ request, params: {}, context: {} });
       } catch (thrown) {
         // A thrown Response is the answer, as Remix treats it; anything else is a server error.
         if (!(thrown instanceof Response)) throw thrown;
@@ -63,8 +58,19 @@ app.post(
     } catch (error) {
       next(error);
     }
-  },
-);
+  });
+}
+
+const FULFILLMENTS_CREATE = "routes/webhooks.fulfillments.create";
+const fulfillmentsCreate = build.routes[FULFILLMENTS_CREATE];
+if (!fulfillmentsCreate?.module.action) throw new Error(`${FULFILLMENTS_CREATE} has no action`);
+fastPath(`/${fulfillmentsCreate.path}`, fulfillmentsCreate.module.action);
+
+// bench:webhooks only (BENCH_BARE_ROUTE=1): the same fast path with an action that only answers
+// 200, so the benchmark measures what this server does for a webhook-sized POST and nothing else.
+if (process.env.BENCH_BARE_ROUTE === "1") {
+  fastPath("/webhooks/bare", async () => new Response(null, { status: 200 }));
+}
 
 app.all("*", createRequestHandler({ build, mode: build.mode }));
 

@@ -89,3 +89,12 @@ describe("fulfillments/create on the built server", () => {
     expect((await rows()).length).toBe(before);
   });
 });
+
+describe("the benchmark's bare route", () => {
+  it("is not served unless the benchmark starts the server with BENCH_BARE_ROUTE=1", async () => {
+    const signed = webhook(88006);
+    const reply = await fetch(`${appUrl}/webhooks/bare`, { method: "POST", ...signed });
+    expect(reply.status).not.toBe(200);
+    expect(reply.status).toBeGreaterThanOrEqual(400);
+  });
+});
