@@ -335,6 +335,47 @@ describe("Send to courier, by hand", () => {
     expect(sandbox().orders.size).toBe(1);
   });
 
+  it("tells the page where the shop's own deliveries stand, and nothing of another shop's", async () => {
+    await readyShop(shop);
+    programShopify([order]);
+    programSendable();
+    const sent = await send([orderId]);
+    const other = await prisma.delivery.create({
+      data: {
+        shop: shopDomain("someone-else"),
+        orderId,
+        fulfillmentId: FULFILLMENT_ID,
+        source: "manual",
+        state: "created",
+        courierOrderNumber: "KW999999",
+        environment: "sandbox",
+        reference: "SHPFY-someone-else-FO9001",
+      },
+    });
+    const ask = async (ids: string[]) =>
+      (
+        await callRoute(
+          statusLoader,
+          await adminFetchRequest(shop, `/app/send/status?ids=${ids.join(",")}`),
+        )
+      ).json();
+    const before = await ask([sent.outcomes[0].deliveryId, other.id]);
+    expect(before.statuses).toEqual([
+      expect.objectContaining({
+        deliveryId: sent.outcomes[0].deliveryId,
+        settled: false,
+        message: "Preparing the courier request",
+      }),
+    ]);
+    await testWorker().drain();
+    const after = await ask([sent.outcomes[0].deliveryId]);
+    expect(after.statuses[0]).toMatchObject({
+      settled: true,
+      progress: "created",
+      message: expect.stringMatching(/^Created at the courier as KW\d+$/),
+    });
+  });
+
   it("refuses a selection over the limit and a request over the batch size, saying so", async () => {
     await readyShop(shop);
     const { fulfilled } = programSendable();
