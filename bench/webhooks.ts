@@ -305,7 +305,7 @@ try {
     `  webhooks/bare ${ratio.toFixed(3)} (the bare route is ${(bare.rate / webhooks.rate).toFixed(1)}x faster); webhooks/healthz ${(webhooks.rate / healthz.rate).toFixed(3)}`,
   );
   console.log(
-    `  acknowledged fulfillments ${acknowledged.size}, stored rows ${audit.deliveries} with ${audit.firstEvents} first events (${states.map((s) => `${s.state} ${s._count}`).join(", ")}); redeliveries sent ${redeliveriesSent} (${redeliveriesSent - redeliveriesBefore} in the measured run)`,
+    `  acknowledged fulfillments ${acknowledged.size}, stored rows ${audit.deliveries} with ${audit.firstEvents} first events, ${audit.unacknowledged} of them answered after the load stopped (${states.map((s) => `${s.state} ${s._count}`).join(", ")}); redeliveries sent ${redeliveriesSent} (${redeliveriesSent - redeliveriesBefore} in the measured run)`,
   );
   console.log(
     `  statuses ${[...statuses].map(([status, n]) => `${status}×${n}`).join(", ")}; lost ${lost}, duplicated ${duplicated}`,
@@ -361,6 +361,7 @@ try {
       healthzRate: Math.round(healthz.rate),
       healthzP99Ms: healthz.p99Ms,
       acknowledged: acknowledged.size,
+      answeredAfterStop: audit.unacknowledged,
       redeliveries: redeliveriesSent,
       connections: CONNECTIONS,
       seconds: SECONDS,

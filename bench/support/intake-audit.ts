@@ -14,6 +14,8 @@ export interface IntakeAudit {
   duplicated: number;
   deliveries: number;
   firstEvents: number;
+  /** Rows of fulfillments never acknowledged: answered after the load stopped listening. */
+  unacknowledged: number;
 }
 
 /** The events intake writes once per delivery (ADR 0007): received, or skipped with a reason. */
@@ -61,5 +63,7 @@ export async function auditIntake(
     duplicated,
     deliveries: rows.length,
     firstEvents: [...eventsOf.values()].reduce((sum, n) => sum + n, 0),
+    unacknowledged: rows.filter((r) => !r.fulfillmentId || !acknowledged.has(r.fulfillmentId))
+      .length,
   };
 }

@@ -28,8 +28,16 @@ describe("the webhook benchmark's audit", () => {
   it("counts nothing lost or doubled when each acknowledged fulfillment was recorded once", async () => {
     await delivery(1, 1);
     await delivery(2, 1);
+    // Recorded, but its answer came after the load stopped listening: neither lost nor doubled.
+    await delivery(3, 1);
     const audit = await auditIntake(prisma, shop, new Set([1, 2].map(fulfillment)));
-    expect(audit).toEqual({ lost: 0, duplicated: 0, deliveries: 2, firstEvents: 2 });
+    expect(audit).toEqual({
+      lost: 0,
+      duplicated: 0,
+      deliveries: 3,
+      firstEvents: 3,
+      unacknowledged: 1,
+    });
   });
 
   it("counts a fulfillment recorded twice, and one acknowledged but missing or half written, whatever the indexes", async () => {
