@@ -290,21 +290,35 @@ export function parseCourierTime(text: string | null | undefined): Date | null {
       text.trim(),
     );
   if (!m) return null;
-  const [, y, mo, d, h, mi, s = "0", ms = "0", zone] = m;
+  const [year, month, day, hour, minute, second] = m
+    .slice(1, 7)
+    .map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
   const utc = Date.UTC(
-    Number(y),
-    Number(mo) - 1,
-    Number(d),
-    Number(h),
-    Number(mi),
-    Number(s),
-    Number(ms.padEnd(3, "0")),
+    year,
+    month - 1,
+    day,
+    hour,
+    minute,
+    second,
+    Number((m[7] ?? "0").padEnd(3, "0")),
   );
-  if (Number.isNaN(utc)) return null;
+  // Date.UTC rolls 31 February over into March: a date that does not exist is no date.
+  const parts = new Date(utc);
+  if (
+    parts.getUTCFullYear() !== year ||
+    parts.getUTCMonth() !== month - 1 ||
+    parts.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  )
+    return null;
+  const zone = m[8];
   if (!zone) return new Date(utc - KUWAIT_OFFSET_MS);
   if (zone === "Z") return new Date(utc);
   const sign = zone.startsWith("-") ? -1 : 1;
   const digits = zone.slice(1).replace(":", "");
-  const offset = (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * MINUTE;
-  return new Date(utc - sign * offset);
+  const [zoneHours, zoneMinutes] = [Number(digits.slice(0, 2)), Number(digits.slice(2))];
+  if (zoneHours > 14 || zoneMinutes > 59) return null;
+  return new Date(utc - sign * (zoneHours * 60 + zoneMinutes) * MINUTE);
 }

@@ -266,4 +266,16 @@ describe("courier times", () => {
     expect(parseCourierTime("yesterday")).toBeNull();
     expect(parseCourierTime(null)).toBeNull();
   });
+
+  it("a date or time that does not exist is no time at all, rather than a day later", () => {
+    expect(parseCourierTime("2026-02-31T10:00:00")).toBeNull();
+    expect(parseCourierTime("2026-02-29T10:00:00")).toBeNull();
+    expect(parseCourierTime("2026-13-01T10:00:00")).toBeNull();
+    expect(parseCourierTime("2026-11-22T24:00:00")).toBeNull();
+    expect(parseCourierTime("2026-11-22T10:60:00")).toBeNull();
+    expect(parseCourierTime("2026-11-22T10:00:61Z")).toBeNull();
+    expect(parseCourierTime("2026-11-22T10:00:00+25:00")).toBeNull();
+    // Leap years still have their 29 February.
+    expect(parseCourierTime("2028-02-29T12:00:00")?.toISOString()).toBe("2028-02-29T09:00:00.000Z");
+  });
 });
