@@ -56,64 +56,176 @@ export interface StatusMeaning {
   shopify: ShopifyEventStatus | null;
 }
 
-interface Rule {
-  test: RegExp;
-  meaning: StatusMeaning;
-}
+/** Whole words or phrases, in Latin or Arabic script (`\b` knows only ASCII letters). */
+const words = (...phrases: string[]) =>
+  new RegExp(`(?<![\\p{L}\\p{N}])(?:${phrases.join("|")})(?![\\p{L}\\p{N}])`, "u");
 
-// Order matters: "not delivered" must be a failure before "delivered" is a delivery, and "out for
-// delivery" before either. Codes, English names and normalized Arabic names (no article) are tested.
-const RULES: Rule[] = [
-  {
-    test: /fail|attempt|undeliver|not.?deliver|unable|تعذر|فشل|لم يتم|محاوله/,
-    meaning: { state: "failed", shopify: "ATTEMPTED_DELIVERY" },
-  },
-  {
-    test: /return|مرتجع|اعيد|ارجاع|مرجع/,
-    meaning: { state: "returned", shopify: "FAILURE" },
-  },
-  { test: /cancel|void|ملغي|الغاء|ملغا/, meaning: { state: "cancelled", shopify: null } },
-  {
-    test: /out.?for.?deliver|with.?driver.?for|خرج توصيل|جاري توصيل|قيد توصيل/,
-    meaning: { state: "out_for_delivery", shopify: "OUT_FOR_DELIVERY" },
-  },
-  {
-    test: /^delivered$|delivered|complete|تم توصيل|تم تسليم|سلمت/,
-    meaning: { state: "delivered", shopify: "DELIVERED" },
-  },
-  {
-    test: /transit|on.?the.?way|shipped|hub|sort|في طريق|قيد نقل|مستودع/,
-    meaning: { state: "in_transit", shopify: "IN_TRANSIT" },
-  },
-  {
-    test: /pick(ed)?.?up|collected|تم استلام|استلام/,
-    meaning: { state: "picked_up", shopify: "CARRIER_PICKED_UP" },
-  },
-  { test: /delay|late|تاخير|متاخر/, meaning: { state: "unchanged", shopify: "DELAYED" } },
-  {
-    test: /accept|confirm|assign|تم قبول|قبول|تاكيد|تعيين/,
-    meaning: { state: "created", shopify: "CONFIRMED" },
-  },
-  {
-    test: /pending|new|created|waiting|انتظار|جديد/,
-    meaning: { state: "created", shopify: null },
-  },
+const CREATED: StatusMeaning = { state: "created", shopify: null };
+const CONFIRMED: StatusMeaning = { state: "created", shopify: "CONFIRMED" };
+
+/**
+ * What recognizing one text can say: a meaning, "unclear" (it speaks of something the app must not
+ * guess, such as a return that has not reached the sender), or nothing.
+ */
+type Reading = StatusMeaning | "unclear" | null;
+
+// Normalized Arabic has no article and no glued ل/بال (normalizeArabic): «للمرسل» is «مرسل».
+const FAILURE = words(
+  "fail(?:ed|ure|s)?",
+  "unsuccessful",
+  "undeliver(?:ed|able)",
+  "not delivered",
+  "unable to deliver",
+  "attempt(?:ed)?",
+  "refused",
+  "no answer",
+  "(?:customer|recipient|consignee) (?:not available|unavailable|unreachable)",
+  "تعذر",
+  "فشل",
+  "فاشله",
+  "لم يتم",
+  "محاوله",
+  "رفض",
+);
+const PICKUP = words("pick ?up", "picked ?up", "collection", "collected", "استلام", "استلم");
+// Waiting for something: nothing has happened yet, whatever else the name mentions.
+const WAITING = words(
+  "awaiting",
+  "waiting",
+  "wait",
+  "ready",
+  "scheduled",
+  "pending",
+  "to be",
+  "بانتظار",
+  "انتظار",
+  "جاهز",
+  "مجدول",
+  "مجدوله",
+);
+const ON_THE_WAY_TO_PICKUP = words(
+  "(?:on (?:the|its|his|her) way|en route|heading|going|driving) (?:to|for) (?:the )?(?:pick ?up|collection|sender|shipper|merchant|store)",
+  "في طريق (?:الي )?(?:استلام|مرسل|تاجر|متجر)",
+  "متجه (?:الي )?(?:استلام|مرسل|تاجر|متجر)",
+);
+const RETURNED = [
+  /^returned$/,
+  words("returned to (?:the )?(?:sender|shipper|merchant|seller|vendor|origin|store)"),
+  /^مرتجع$/,
+  words("(?:تم )?(?:اعيد|ارجع|ارجاع|اعاده|مرتجع) (?:الي )?(?:مرسل|شاحن|تاجر|بايع|متجر)"),
 ];
+const DELIVERED = [
+  /^(?:(?:order|shipment|parcel|package) )?delivered(?: successfully)?$/,
+  words(
+    "delivered to (?:the )?(?:customer|recipient|consignee|receiver|client|buyer|addressee)",
+    "successfully delivered",
+    "delivery (?:completed?|successful)",
+  ),
+  /^تم (?:توصيل|تسليم)(?: (?:طلب|شحنه|طرد))?(?: (?:الي )?(?:عميل|مستلم|زبون))?(?: بنجاح)?$/,
+];
+const CANCELLED = words(
+  "cancell?ed",
+  "voided",
+  "ملغي",
+  "ملغيه",
+  "ملغاه",
+  "ملغا",
+  "الغي",
+  "تم الغا",
+  "تم الغاء",
+);
+const NEGATION = words("not", "no", "never", "لم", "لا", "غير", "عدم");
+const RETURN = words(
+  "return(?:ed|ing|s)?",
+  "rto",
+  "rts",
+  "مرتجع",
+  "ارجاع",
+  "ارجع",
+  "اعيد",
+  "اعاده",
+  "راجع",
+);
+const CUSTOMER = words("customer", "recipient", "consignee", "receiver", "عميل", "زبون", "مستلم");
+
+const RULES: [RegExp, StatusMeaning][] = [
+  [
+    words("delay(?:ed|s)?", "late", "تاخير", "متاخر", "تاخر"),
+    { state: "unchanged", shopify: "DELAYED" },
+  ],
+  [
+    words(
+      "out for delivery",
+      "with (?:the )?(?:driver|courier) for delivery",
+      "on (?:the|its) way to (?:the )?(?:customer|recipient|consignee)",
+      "خرج (?:توصيل|تسليم)",
+      "جاري توصيل",
+      "قيد توصيل",
+    ),
+    { state: "out_for_delivery", shopify: "OUT_FOR_DELIVERY" },
+  ],
+  [
+    words(
+      "picked ?up",
+      "pick ?up (?:completed?|done|successful)",
+      "collected(?: from (?:the )?(?:sender|shipper|merchant|store))?",
+      "received from (?:the )?(?:sender|shipper|merchant|store)",
+      "تم استلام",
+      "استلم",
+    ),
+    { state: "picked_up", shopify: "CARRIER_PICKED_UP" },
+  ],
+  [
+    words(
+      "in transit",
+      "transit",
+      "on the way",
+      "shipped",
+      "departed",
+      "arrived at",
+      "hub",
+      "sort(?:ed|ing)",
+      "warehouse",
+      "في طريق",
+      "قيد نقل",
+      "مستودع",
+    ),
+    { state: "in_transit", shopify: "IN_TRANSIT" },
+  ],
+  [words("accept(?:ed)?", "confirm(?:ed)?", "assign(?:ed)?", "قبول", "تاكيد", "تعيين"), CONFIRMED],
+  [words("new", "created", "registered", "جديد", "انشا"), CREATED],
+];
+
+function read(text: string): Reading {
+  if (ON_THE_WAY_TO_PICKUP.test(text)) return CONFIRMED;
+  if (WAITING.test(text)) return CREATED;
+  // "Not delivered" is a failure before "delivered" is a delivery; a failed pickup is not a
+  // failed delivery attempt.
+  if (FAILURE.test(text))
+    return PICKUP.test(text) ? "unclear" : { state: "failed", shopify: "ATTEMPTED_DELIVERY" };
+  // Final states only from phrases that say so: "pickup completed" is not a delivery, "return to
+  // hub" is not a return to the sender.
+  if (RETURNED.some((r) => r.test(text))) return { state: "returned", shopify: "FAILURE" };
+  if (DELIVERED.some((r) => r.test(text))) return { state: "delivered", shopify: "DELIVERED" };
+  if (CANCELLED.test(text)) return { state: "cancelled", shopify: null };
+  if (NEGATION.test(text) || RETURN.test(text)) return "unclear";
+  if (PICKUP.test(text) && CUSTOMER.test(text)) return "unclear";
+  return RULES.find(([test]) => test.test(text))?.[1] ?? null;
+}
 
 const normalizeName = (text: string) =>
   normalizeArabic(text.toLowerCase().replace(/[_-]+/g, " ")).replace(/\s+/g, " ").trim();
 
 /**
  * The default meaning of a courier status, recognized from its code and names; null when nothing
- * matches (the status is then recorded as unmapped, not guessed). The code is tried first, since
- * names are free text.
+ * is clearly recognized (the status is then recorded as unmapped, not guessed). The code is tried
+ * first, since names are free text.
  */
 export function recognizeStatus(code: string, ...names: (string | null | undefined)[]) {
   for (const text of [code, ...names]) {
     if (!text) continue;
-    const normalized = normalizeName(text);
-    const rule = RULES.find((r) => r.test.test(normalized));
-    if (rule) return rule.meaning;
+    const reading = read(normalizeName(text));
+    if (reading && reading !== "unclear") return reading;
   }
   return null;
 }

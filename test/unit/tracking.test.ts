@@ -63,6 +63,86 @@ describe("recognizing the courier's statuses", () => {
     expect(recognizeStatus("X", "أُعيد للمرسل")?.state).toBe("returned");
   });
 
+  const created: StatusMeaning = { state: "created", shopify: null };
+  const confirmed: StatusMeaning = { state: "created", shopify: "CONFIRMED" };
+  const pickedUp: StatusMeaning = { state: "picked_up", shopify: "CARRIER_PICKED_UP" };
+  const inTransit: StatusMeaning = { state: "in_transit", shopify: "IN_TRANSIT" };
+  const outForDelivery: StatusMeaning = { state: "out_for_delivery", shopify: "OUT_FOR_DELIVERY" };
+  const failed: StatusMeaning = { state: "failed", shopify: "ATTEMPTED_DELIVERY" };
+  const delayed: StatusMeaning = { state: "unchanged", shopify: "DELAYED" };
+  const delivered: StatusMeaning = { state: "delivered", shopify: "DELIVERED" };
+  const returned: StatusMeaning = { state: "returned", shopify: "FAILURE" };
+  const cancelled: StatusMeaning = { state: "cancelled", shopify: null };
+  // Names other couriers use, as a code or as a name; null: not clearly recognized, left unmapped.
+  const NAMES: [string, StatusMeaning | null][] = [
+    ...SANDBOX_STATUSES.flatMap(([code, ar, en, meaning]): [string, StatusMeaning][] => [
+      [code, meaning],
+      [ar, meaning],
+      [en, meaning],
+    ]),
+    // Waiting for something: nothing has happened yet.
+    ["Awaiting pickup", created],
+    ["AWAITING_PICKUP", created],
+    ["Ready for pickup", created],
+    ["Pickup scheduled", created],
+    ["بانتظار الاستلام", created],
+    ["جاهز للاستلام", created],
+    ["Delivery attempt scheduled", created],
+    ["Driver on the way to pickup", confirmed],
+    ["في الطريق إلى الاستلام", confirmed],
+    ["Order confirmed", confirmed],
+    ["New", created],
+    // Pickup, and what only sounds like it.
+    ["Pickup completed", pickedUp],
+    ["PICKUP_COMPLETED", pickedUp],
+    ["Collected from sender", pickedUp],
+    ["تم استلام الشحنة", pickedUp],
+    ["Pickup failed", null],
+    ["تعذر الاستلام", null],
+    ["Not picked up", null],
+    ["Picked up by customer", null],
+    // On the way.
+    ["Arrived at sorting hub", inTransit],
+    ["Delivered to hub", inTransit],
+    ["في المستودع", inTransit],
+    ["Driver on the way to customer", outForDelivery],
+    ["جاري التوصيل", outForDelivery],
+    ["Delayed due to weather", delayed],
+    ["تأخير", delayed],
+    ["Translated", null],
+    // Failed attempts.
+    ["Not delivered", failed],
+    ["Customer refused", failed],
+    ["Recipient unreachable", failed],
+    ["محاولة توصيل فاشلة", failed],
+    // Final states only from phrases that say so.
+    ["Delivered to customer", delivered],
+    ["Shipment delivered", delivered],
+    ["تم التوصيل للعميل", delivered],
+    ["تم التسليم", delivered],
+    ["Delivery completed", delivered],
+    ["Partially delivered", null],
+    ["Returned to sender", returned],
+    ["Returned to shipper", returned],
+    ["تم الإرجاع للمرسل", returned],
+    ["Return to hub", null],
+    ["RETURN_TO_HUB", null],
+    ["Returning to sender", null],
+    ["Return initiated", null],
+    ["مرتجع إلى المستودع", null],
+    ["Cancelled by customer", cancelled],
+    ["Order canceled", cancelled],
+    ["ملغى", cancelled],
+    ["تم الإلغاء", cancelled],
+    ["Cancellation requested", null],
+    ["Renewed", null],
+  ];
+
+  it.each(NAMES)("%s", (name, meaning) => {
+    expect(recognizeStatus(name)).toEqual(meaning);
+    expect(recognizeStatus("S17", name)).toEqual(meaning);
+  });
+
   it("does not guess: a status it cannot read is unmapped", () => {
     expect(recognizeStatus("held_at_customs")).toBeNull();
     expect(recognizeStatus("S42", "حالة خاصة")).toBeNull();
