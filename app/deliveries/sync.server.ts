@@ -334,6 +334,7 @@ export async function applyCourierEvents(
     },
     events,
     meaningOf,
+    now,
   );
   let current = delivery;
   for (const step of steps) {

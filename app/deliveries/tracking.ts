@@ -290,29 +290,38 @@ export interface TrackingStep {
  * no step, no step moves a delivery backwards, and a Shopify event is written only when its status
  * differs from the last one written. Courier times often have whole seconds: several statuses in
  * one second keep the courier's order.
+ *
+ * A time later than `now` is the courier's clock or a typo: it is read as now (never stored, never
+ * sent to Shopify), and such a status is news only when it moves the delivery forward, so that it
+ * neither hides what comes after it nor comes back at every look. A final state is applied
+ * whatever its time says.
  */
 export function planTrackingUpdate(
   snapshot: TrackingSnapshot,
   events: readonly CourierEvent[],
   meaningOf: (event: CourierEvent) => StatusMeaning | null,
+  now: Date = new Date(),
 ): TrackingStep[] {
+  const nowMs = now.getTime();
   const time = (event: CourierEvent) => event.at?.getTime() ?? null;
   const ordered = events
-    .map((event, index) => ({ event, index }))
-    .sort((a, b) => {
-      const ta = time(a.event);
-      const tb = time(b.event);
-      if (ta === null || tb === null) return a.index - b.index;
-      return ta - tb || a.index - b.index;
+    .map((event, index) => {
+      const raw = time(event);
+      const future = raw !== null && raw > nowMs;
+      return { event: future ? { ...event, at: now } : event, raw, index, future };
     })
-    .map((x) => x.event);
+    .sort((a, b) => {
+      if (a.raw === null || b.raw === null) return a.index - b.index;
+      return a.raw - b.raw || a.index - b.index;
+    });
 
-  const currentAt = snapshot.courierStatusAt?.getTime() ?? null;
+  const clamp = (date: Date | null) => (date && date.getTime() > nowMs ? now : date);
+  const currentAt = clamp(snapshot.courierStatusAt)?.getTime() ?? null;
   let anchor = -1;
   if (snapshot.courierStatus !== null) {
     for (let i = ordered.length - 1; i >= 0; i -= 1) {
-      const event = ordered[i]!;
-      if (event.status === snapshot.courierStatus && time(event) === currentAt) {
+      const { event, future } = ordered[i]!;
+      if (!future && event.status === snapshot.courierStatus && time(event) === currentAt) {
         anchor = i;
         break;
       }
@@ -320,28 +329,19 @@ export function planTrackingUpdate(
   }
 
   const steps: TrackingStep[] = [];
-  let current = { ...snapshot };
-  for (const event of ordered.slice(anchor + 1)) {
-    if (isFinal(current.state)) break;
-    const at = time(event);
-    const lastAt = current.courierStatusAt?.getTime() ?? null;
-    if (at !== null && lastAt !== null && at < lastAt) continue;
-    if (event.status === current.courierStatus && (at === null || lastAt === null || at === lastAt))
-      continue;
-    const meaning = meaningOf(event);
+  let current = { ...snapshot, courierStatusAt: clamp(snapshot.courierStatusAt) };
+  const take = (
+    event: CourierEvent,
+    meaning: StatusMeaning | null,
+    moveTo: TrackedState | null,
+  ) => {
     const label = event.name ? `${event.name} (${event.status})` : event.status;
-    const moveTo =
-      meaning && meaning.state !== "unchanged" && trackingMoveAllowed(current.state, meaning.state)
-        ? meaning.state
-        : null;
     // A status that maps to an earlier state than the delivery's is old news told late.
     const backwards =
       meaning !== null &&
       meaning.state !== "unchanged" &&
       moveTo === null &&
       meaning.state !== current.state;
-    // Same second as the current status, outside the history it came from: only forward news.
-    if (at !== null && at === lastAt && anchor < 0 && !moveTo) continue;
     const shopify =
       meaning?.shopify && !backwards && meaning.shopify !== current.shopifyEventStatus
         ? meaning.shopify
@@ -359,6 +359,39 @@ export function planTrackingUpdate(
         : `Courier status: ${label}.`;
     steps.push({ event, moveTo, shopify, mapped: meaning !== null, message, after });
     current = after;
+  };
+  const moveFor = (meaning: StatusMeaning | null) =>
+    meaning && meaning.state !== "unchanged" && trackingMoveAllowed(current.state, meaning.state)
+      ? meaning.state
+      : null;
+
+  for (const { event, future } of ordered.slice(anchor + 1)) {
+    if (isFinal(current.state)) break;
+    const at = time(event);
+    const lastAt = current.courierStatusAt?.getTime() ?? null;
+    if (at !== null && lastAt !== null && at < lastAt) continue;
+    if (event.status === current.courierStatus && (at === null || lastAt === null || at === lastAt))
+      continue;
+    const meaning = meaningOf(event);
+    const moveTo = moveFor(meaning);
+    // Same second as the current status, outside the history it came from: only forward news.
+    if (at !== null && at === lastAt && anchor < 0 && !moveTo) continue;
+    if (future && !moveTo) continue;
+    take(event, meaning, moveTo);
+  }
+
+  // A final state the walk passed over (its time put it before the current status) still ends
+  // the delivery: the latest one the courier reported.
+  if (!isFinal(current.state)) {
+    for (let i = ordered.length - 1; i >= 0; i -= 1) {
+      const { event } = ordered[i]!;
+      const meaning = meaningOf(event);
+      const moveTo = moveFor(meaning);
+      if (moveTo && isFinal(moveTo)) {
+        take(event, meaning, moveTo);
+        break;
+      }
+    }
   }
   return steps;
 }

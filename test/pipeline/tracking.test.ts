@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { signPush } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { runTrackingSync } from "../../app/deliveries/sync.server";
@@ -20,10 +20,13 @@ import {
 import { callRoute, shopDomain, webhookRequest } from "../support/shopify";
 
 const shop = shopDomain("tracking");
-// The sandbox's clock moves only when a test says so, so every status has its own time. It starts
-// at the app's (real) time, on a whole minute: courier times days away from the app's clock would
-// change the cadence under test.
-const courierClock = { now: Math.floor(Date.now() / 60_000) * 60_000 };
+// The sandbox's clock moves only when a test says so, so every status has its own time. Each test
+// starts it at the app's (real) time, on a whole minute: courier times days away from the app's
+// clock would change the cadence under test, and times ahead of it are read as "now".
+const courierClock = { now: 0 };
+beforeEach(() => {
+  courierClock.now = Math.floor(Date.now() / 60_000) * 60_000;
+});
 const sandbox = setUpCourierSandbox({ clock: () => courierClock.now });
 
 const order: FakeOrder = {

@@ -296,6 +296,69 @@ describe("planning a tracking update", () => {
     expect(step?.after.courierStatusAt).toEqual(known.courierStatusAt);
   });
 
+  it("a time later than now is read as now: Shopify is never told a future time, and later news still comes", () => {
+    const nextYear = new Date(at(0).getTime() + 365 * 86_400_000);
+    const inTransit = run(fresh, [LIFE.slice(0, 5)]).current; // since second 40
+    const [out] = planTrackingUpdate(
+      inTransit,
+      [{ status: "out_for_delivery", at: nextYear }],
+      meaningOf,
+      at(45),
+    );
+    expect(out).toMatchObject({ moveTo: "out_for_delivery", shopify: "OUT_FOR_DELIVERY" });
+    expect(out?.event.at).toEqual(at(45));
+    expect(out?.after.courierStatusAt).toEqual(at(45));
+
+    // The courier's history, with the wrong time still in it, then delivered at the right time.
+    const history = [...LIFE.slice(0, 5), { status: "out_for_delivery", at: nextYear }];
+    const steps = planTrackingUpdate(
+      out!.after,
+      [...history, { status: "delivered", at: at(50) }],
+      meaningOf,
+      at(55),
+    );
+    expect(steps.map((s) => [s.moveTo, s.shopify, s.event.at])).toEqual([
+      ["delivered", "DELIVERED", at(50)],
+    ]);
+    // Looked at again later: nothing new, however far "now" has moved.
+    expect(planTrackingUpdate(out!.after, history, meaningOf, at(58))).toEqual([]);
+  });
+
+  it("a wrongly dated status that changes nothing is not recorded again at every look", () => {
+    const nextYear = new Date(at(0).getTime() + 365 * 86_400_000);
+    const history = [...LIFE.slice(0, 4), { status: "accepted", at: nextYear }];
+    const first = run(fresh, [history]);
+    expect(first.current.state).toBe("picked_up");
+    const later = [...history, { status: "in_transit", at: at(40) }];
+    const steps = planTrackingUpdate(first.current, later, meaningOf, at(45));
+    expect(steps.map((s) => s.event.status)).toEqual(["in_transit"]);
+    expect(planTrackingUpdate(steps[0]!.after, later, meaningOf, at(50))).toEqual([]);
+  });
+
+  it("a final state is not hidden by a time earlier than the current status's", () => {
+    const out = run(fresh, [LIFE.slice(0, 6)]).current; // out for delivery since second 50
+    // Pushed with a time before the current status (the courier's clock or a typo).
+    const [pushed] = planTrackingUpdate(
+      out,
+      [{ status: "delivered", at: at(45) }],
+      meaningOf,
+      at(59),
+    );
+    expect(pushed).toMatchObject({ moveTo: "delivered", shopify: "DELIVERED" });
+    // In a polled history too, where it sorts before the status the delivery is anchored on.
+    const polled = planTrackingUpdate(
+      out,
+      [...LIFE.slice(0, 6), { status: "returned", at: at(1) }],
+      meaningOf,
+      at(59),
+    );
+    expect(polled.map((s) => s.moveTo)).toEqual(["returned"]);
+    // A final state already applied is not applied twice.
+    expect(
+      planTrackingUpdate(polled[0]!.after, [{ status: "returned", at: at(1) }], meaningOf, at(59)),
+    ).toEqual([]);
+  });
+
   it("property: however events are repeated, shuffled or split, the end is the same and nothing goes back", () => {
     const rank = ["created", "picked_up", "in_transit", "out_for_delivery", "delivered"];
     fc.assert(
