@@ -344,7 +344,8 @@ export async function applyCourierEvents(
         await createFulfillmentEvent(await context.admin(), {
           fulfillmentId: current.fulfillmentId,
           status: step.shopify,
-          happenedAt: step.event.at,
+          happenedAt:
+            step.event.at && step.event.at.getTime() > now.getTime() ? now : step.event.at,
           message: step.event.note ?? step.event.name ?? step.event.status,
         });
       } catch (error) {

@@ -252,6 +252,12 @@ export function trackingMoveAllowed(from: DeliveryState, to: TrackedState): bool
   return RANK[to] > RANK[from as TrackedState];
 }
 
+/**
+ * How far ahead of the app's clock a courier time may be and still be taken as the courier said:
+ * two clocks never agree to the second. Shopify is still never told a time after now.
+ */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
 /** One status change as the courier reports it (tracking history or a push). */
 export interface CourierEvent {
   status: string;
@@ -291,10 +297,10 @@ export interface TrackingStep {
  * differs from the last one written. Courier times often have whole seconds: several statuses in
  * one second keep the courier's order.
  *
- * A time later than `now` is the courier's clock or a typo: it is read as now (never stored, never
- * sent to Shopify), and such a status is news only when it moves the delivery forward, so that it
- * neither hides what comes after it nor comes back at every look. A final state is applied
- * whatever its time says.
+ * A time more than a few minutes after `now` is the courier's clock or a typo: it is read as now
+ * (never stored, never sent to Shopify), and such a status is news only when it moves the delivery
+ * forward, so that it neither hides what comes after it nor comes back at every look. A final
+ * state is applied whatever its time says.
  */
 export function planTrackingUpdate(
   snapshot: TrackingSnapshot,
@@ -302,12 +308,13 @@ export function planTrackingUpdate(
   meaningOf: (event: CourierEvent) => StatusMeaning | null,
   now: Date = new Date(),
 ): TrackingStep[] {
-  const nowMs = now.getTime();
+  const misdated = (ms: number | null | undefined) =>
+    ms !== null && ms !== undefined && ms > now.getTime() + CLOCK_SKEW_MS;
   const time = (event: CourierEvent) => event.at?.getTime() ?? null;
   const ordered = events
     .map((event, index) => {
       const raw = time(event);
-      const future = raw !== null && raw > nowMs;
+      const future = misdated(raw);
       return { event: future ? { ...event, at: now } : event, raw, index, future };
     })
     .sort((a, b) => {
@@ -315,7 +322,7 @@ export function planTrackingUpdate(
       return a.raw - b.raw || a.index - b.index;
     });
 
-  const clamp = (date: Date | null) => (date && date.getTime() > nowMs ? now : date);
+  const clamp = (date: Date | null) => (misdated(date?.getTime()) ? now : date);
   const currentAt = clamp(snapshot.courierStatusAt)?.getTime() ?? null;
   let anchor = -1;
   if (snapshot.courierStatus !== null) {

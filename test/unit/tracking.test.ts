@@ -322,6 +322,14 @@ describe("planning a tracking update", () => {
     ]);
     // Looked at again later: nothing new, however far "now" has moved.
     expect(planTrackingUpdate(out!.after, history, meaningOf, at(58))).toEqual([]);
+    // A courier clock a few seconds ahead of the app's is taken as it is.
+    const [ahead] = planTrackingUpdate(
+      inTransit,
+      [{ status: "out_for_delivery", at: at(50) }],
+      meaningOf,
+      at(45),
+    );
+    expect(ahead?.after.courierStatusAt).toEqual(at(50));
   });
 
   it("a wrongly dated status that changes nothing is not recorded again at every look", () => {
