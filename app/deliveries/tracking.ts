@@ -341,6 +341,7 @@ export function planTrackingUpdate(
     event: CourierEvent,
     meaning: StatusMeaning | null,
     moveTo: TrackedState | null,
+    reapplied = false,
   ) => {
     const label = event.name ? `${event.name} (${event.status})` : event.status;
     // A status that maps to an earlier state than the delivery's is old news told late.
@@ -363,7 +364,9 @@ export function planTrackingUpdate(
       ? `The courier reported "${label}", a status that is not mapped: choose what it means in Settings.`
       : backwards
         ? `The courier reported "${label}" after the delivery was already further along; kept as it was.`
-        : `Courier status: ${label}.`;
+        : reapplied
+          ? `Courier status: ${label}, applied as it is now mapped.`
+          : `Courier status: ${label}.`;
     steps.push({ event, moveTo, shopify, mapped: meaning !== null, message, after });
     current = after;
   };
@@ -371,6 +374,21 @@ export function planTrackingUpdate(
     meaning && meaning.state !== "unchanged" && trackingMoveAllowed(current.state, meaning.state)
       ? meaning.state
       : null;
+
+  // The status the delivery is on may mean more than when it was applied (the merchant mapped it
+  // since): the delivery follows it first.
+  if (snapshot.courierStatus !== null && !isFinal(current.state)) {
+    const reported = ordered.findLast(({ event }) => event.status === snapshot.courierStatus);
+    const event: CourierEvent = {
+      status: snapshot.courierStatus,
+      at: current.courierStatusAt,
+      name: reported?.event.name ?? null,
+      note: reported?.event.note ?? null,
+    };
+    const meaning = meaningOf(event);
+    const moveTo = moveFor(meaning);
+    if (moveTo) take(event, meaning, moveTo, true);
+  }
 
   for (const { event, future } of ordered.slice(anchor + 1)) {
     if (isFinal(current.state)) break;

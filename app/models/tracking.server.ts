@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Prisma, type Delivery } from "@prisma/client";
 import prisma, { databaseProvider } from "../db.server";
 import {
+  ACTIVE_TRACKED_STATES,
   TRACKED_STATES,
   type ShopifyEventStatus,
   type StatusMeaning,
@@ -214,7 +215,9 @@ export async function rememberStatus(
 
 /**
  * The merchant's choices on Settings; `state: null` leaves a status unmapped. Only the statuses
- * whose meaning changed become the merchant's (the others keep following the defaults).
+ * whose meaning changed become the merchant's (the others keep following the defaults). The
+ * followed deliveries now on a changed status are due at once, so they follow its new meaning
+ * (planTrackingUpdate applies the current status again when it now moves the delivery).
  */
 export async function saveStatusMappings(
   shop: string,
@@ -223,7 +226,8 @@ export async function saveStatusMappings(
     state: StatusMappingRow["state"];
     shopifyStatus: ShopifyEventStatus | null;
   }[],
-): Promise<number> {
+  now = new Date(),
+): Promise<{ statuses: number; deliveries: number }> {
   const current = new Map(
     (await prisma.courierStatusMapping.findMany({ where: { shop } })).map((r) => [r.code, r]),
   );
@@ -244,7 +248,19 @@ export async function saveStatusMappings(
       }),
     ),
   );
-  return changed.length;
+  const mapped = changed.filter((entry) => entry.state !== null).map((entry) => entry.code);
+  const { count } = mapped.length
+    ? await prisma.delivery.updateMany({
+        where: {
+          shop,
+          courierStatus: { in: mapped },
+          state: { in: [...ACTIVE_TRACKED_STATES] },
+          syncAt: { not: null },
+        },
+        data: { syncAt: now },
+      })
+    : { count: 0 };
+  return { statuses: changed.length, deliveries: count };
 }
 
 // --- The courier's status pushes -------------------------------------------------------------

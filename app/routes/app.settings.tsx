@@ -42,6 +42,7 @@ import {
   type ShopifyEventStatus,
 } from "../deliveries/tracking";
 import { STATE_LABELS } from "../deliveries/states";
+import { kickTrackingSync } from "../deliveries/sync-runner.server";
 import { authenticate } from "../shopify.server";
 
 const environmentField = z.enum(["sandbox", "production"], {
@@ -221,7 +222,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     if ("error" in mapping) {
       outcome = { ok: false, error: mapping.error ?? "Invalid mapping.", section: "tracking" };
     } else {
-      await saveStatusMappings(session.shop, mapping.entries);
+      const { deliveries } = await saveStatusMappings(session.shop, mapping.entries);
+      if (deliveries > 0) kickTrackingSync();
       outcome = { ok: true, saved: "status-mapping" };
     }
   } else if (form.intent === "push-on") {
@@ -246,7 +248,8 @@ const dateTime = new Intl.DateTimeFormat("en-GB", {
 const SAVED_MESSAGES = {
   "delivery-options": "Delivery options saved.",
   "tracking-options": "Tracking options saved.",
-  "status-mapping": "Status mapping saved. It applies to the next status the courier reports.",
+  "status-mapping":
+    "Status mapping saved. Deliveries now on a status you changed follow it within a minute.",
   "push-on": "Status pushes are on: give the courier the URL and secret below.",
   "push-off": "Status pushes are off. Tracking continues by asking the courier.",
 } as const;

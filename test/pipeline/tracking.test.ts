@@ -4,7 +4,7 @@ import prisma from "../../app/db.server";
 import { runTrackingSync } from "../../app/deliveries/sync.server";
 import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/worker.server";
 import { listDeliveries } from "../../app/models/deliveries.server";
-import { createPushCredentials } from "../../app/models/tracking.server";
+import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { loader as trackingLoader } from "../../app/routes/tracking.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
@@ -332,6 +332,51 @@ describe("tracking sync", () => {
     expect((await push("e2", "held_at_customs", 20)).status).toBe(200);
     expect(writes.events.map((e) => e.status)).toEqual(["DELAYED"]);
     void worker;
+  });
+});
+
+describe("the merchant maps a status", () => {
+  it("deliveries already on it follow the new meaning at the next look, which comes at once", async () => {
+    const { worker, writes, courierOrderId } = await createdDelivery();
+    const { token, secret } = await createPushCredentials(shop);
+    courierClock.now += 60_000;
+    const body = JSON.stringify({
+      eventId: "m1",
+      occurredAt: new Date(courierClock.now).toISOString(),
+      order: { orderId: courierOrderId, status: "held_at_customs" },
+    });
+    const pushed = await callRoute(
+      courierWebhook,
+      new Request(`https://app.example/courier/webhooks/${token}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-courier-signature": signPush(body, secret),
+        },
+        body,
+      }),
+      { token },
+    );
+    expect(await pushed.json()).toEqual({ outcome: "applied" });
+    const held = await row();
+    expect(held).toMatchObject({ state: "created", courierStatus: "held_at_customs" });
+    // Not due for a while (30 minutes before pickup).
+    expect(held.syncAt!.getTime()).toBeGreaterThan(worker.clock.now.getTime());
+
+    const saved = await saveStatusMappings(
+      shop,
+      [{ code: "held_at_customs", state: "in_transit", shopifyStatus: "IN_TRANSIT" }],
+      worker.clock.now,
+    );
+    expect(saved).toEqual({ statuses: 1, deliveries: 1 });
+    expect(await runTrackingSync(worker.deps)).toBe(1);
+    const moved = await row();
+    expect(moved.state).toBe("in_transit");
+    expect(moved.courierStatus).toBe("held_at_customs");
+    expect(writes.events.map((e) => e.status)).toEqual(["IN_TRANSIT"]);
+    expect(moved.events.map((e) => e.message)).toContain(
+      "Courier status: held_at_customs, applied as it is now mapped.",
+    );
   });
 });
 

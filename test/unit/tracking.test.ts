@@ -367,6 +367,38 @@ describe("planning a tracking update", () => {
     ).toEqual([]);
   });
 
+  it("a status mapped after the delivery reached it moves the delivery now, once", () => {
+    const held: TrackingSnapshot = { ...fresh, courierStatus: "held", courierStatusAt: at(15) };
+    const unmapped = planTrackingUpdate(held, [{ status: "held", at: at(15) }], meaningOf, at(20));
+    expect(unmapped).toEqual([]);
+    const mapped = (event: CourierEvent): StatusMeaning | null =>
+      event.status === "held" ? { state: "in_transit", shopify: "IN_TRANSIT" } : meaningOf(event);
+    const steps = planTrackingUpdate(
+      held,
+      [{ status: "held", at: at(15), name: "Held" }],
+      mapped,
+      at(20),
+    );
+    expect(steps).toHaveLength(1);
+    expect(steps[0]).toMatchObject({
+      moveTo: "in_transit",
+      shopify: "IN_TRANSIT",
+      event: { status: "held", at: at(15) },
+      after: { state: "in_transit", courierStatus: "held", courierStatusAt: at(15) },
+    });
+    expect(steps[0]?.message).toContain("Held (held)");
+    // Without the courier saying it again (nothing reported), the same.
+    expect(planTrackingUpdate(held, [], mapped, at(20)).map((s) => s.moveTo)).toEqual([
+      "in_transit",
+    ]);
+    expect(
+      planTrackingUpdate(steps[0]!.after, [{ status: "held", at: at(15) }], mapped, at(25)),
+    ).toEqual([]);
+    // Mapped to an earlier state than the delivery's: nothing moves back.
+    const ahead = { ...held, state: "out_for_delivery" as const };
+    expect(planTrackingUpdate(ahead, [], mapped, at(20))).toEqual([]);
+  });
+
   it("property: however events are repeated, shuffled or split, the end is the same and nothing goes back", () => {
     const rank = ["created", "picked_up", "in_transit", "out_for_delivery", "delivered"];
     fc.assert(
