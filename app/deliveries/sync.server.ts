@@ -361,6 +361,7 @@ export async function applyCourierEvents(
       }
     }
     const to = (step.moveTo ?? current.state) as DeliveryState;
+    const moved = to !== current.state || step.after.courierStatus !== current.courierStatus;
     await transition({
       shop: current.shop,
       id: current.id,
@@ -371,6 +372,7 @@ export async function applyCourierEvents(
       data: {
         courierStatus: step.after.courierStatus,
         courierStatusAt: step.after.courierStatusAt,
+        ...(moved ? { lastMovedAt: now } : {}),
         shopifyEventStatus: shopifyNote
           ? current.shopifyEventStatus
           : step.after.shopifyEventStatus,
@@ -395,6 +397,7 @@ export async function applyCourierEvents(
       state: to,
       courierStatus: step.after.courierStatus,
       courierStatusAt: step.after.courierStatusAt,
+      lastMovedAt: moved ? now : current.lastMovedAt,
       shopifyEventStatus: shopifyNote ? current.shopifyEventStatus : step.after.shopifyEventStatus,
     };
   }
@@ -468,7 +471,7 @@ async function settle(delivery: Delivery, context: ShopContext, deps: SyncDepend
     ? 60 * 60_000
     : nextSyncDelayMs(
         delivery.state as DeliveryState,
-        delivery.courierStatusAt ?? delivery.trackingPushedAt,
+        delivery.lastMovedAt ?? delivery.trackingPushedAt,
         now,
       );
   await releaseLease(delivery.shop, delivery.id, deps.owner, {

@@ -245,8 +245,8 @@ export function attentionWhere(now: Date): Prisma.DeliveryWhereInput {
         state: { in: [...ACTIVE_TRACKED_STATES] },
         trackingPushedAt: { not: null },
         OR: [
-          { courierStatusAt: { lt: cutoff } },
-          { courierStatusAt: null, trackingPushedAt: { lt: cutoff } },
+          { lastMovedAt: { lt: cutoff } },
+          { lastMovedAt: null, trackingPushedAt: { lt: cutoff } },
         ],
       },
     ],
@@ -261,18 +261,18 @@ function notAttentionWhere(now: Date): Prisma.DeliveryWhereInput {
     OR: [
       { state: { notIn: [...ACTIVE_TRACKED_STATES] } },
       { trackingPushedAt: null },
-      { courierStatusAt: { gte: cutoff } },
-      { courierStatusAt: null, trackingPushedAt: { gte: cutoff } },
+      { lastMovedAt: { gte: cutoff } },
+      { lastMovedAt: null, trackingPushedAt: { gte: cutoff } },
     ],
   };
 }
 
 /** Whether a delivery is stuck: tracked, not final, and unmoved for STUCK_AFTER_MS. */
 export function isStuck(
-  delivery: Pick<Delivery, "state" | "courierStatusAt" | "trackingPushedAt">,
+  delivery: Pick<Delivery, "state" | "lastMovedAt" | "trackingPushedAt">,
   now = new Date(),
 ): boolean {
-  const since = delivery.courierStatusAt ?? delivery.trackingPushedAt;
+  const since = delivery.lastMovedAt ?? delivery.trackingPushedAt;
   return (
     ACTIVE_TRACKED_STATES.includes(delivery.state as DeliveryState) &&
     since !== null &&

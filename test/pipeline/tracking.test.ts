@@ -3,11 +3,12 @@ import { signPush } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { runTrackingSync } from "../../app/deliveries/sync.server";
 import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/worker.server";
-import { listDeliveries } from "../../app/models/deliveries.server";
+import { isStuck, listDeliveries } from "../../app/models/deliveries.server";
 import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { loader as trackingLoader } from "../../app/routes/tracking.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
+import { unauthenticated } from "../../app/shopify.server";
 import { adminApi } from "../support/admin-api";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
 import {
@@ -17,7 +18,7 @@ import {
   testWorker,
   type FakeOrder,
 } from "../support/pipeline";
-import { callRoute, shopDomain, webhookRequest } from "../support/shopify";
+import { callRoute, installShop, shopDomain, webhookRequest } from "../support/shopify";
 
 const shop = shopDomain("tracking");
 // The sandbox's clock moves only when a test says so, so every status has its own time. Each test
@@ -485,13 +486,67 @@ describe("needs attention", () => {
     worker.advance(FIRST_TRACKING_LOOK_MS);
     await runTrackingSync(worker.deps);
     const moved = await row();
-    const inTwoDays = new Date(moved.courierStatusAt!.getTime() + 2 * 86_400_000);
+    expect(moved.lastMovedAt).toEqual(worker.clock.now);
+    const inTwoDays = new Date(moved.lastMovedAt!.getTime() + 2 * 86_400_000);
     expect((await listDeliveries({ shop, state: "attention", now: inTwoDays })).deliveries).toEqual(
       [],
     );
-    const inFourDays = new Date(moved.courierStatusAt!.getTime() + 4 * 86_400_000);
+    const inFourDays = new Date(moved.lastMovedAt!.getTime() + 4 * 86_400_000);
     const stuck = await listDeliveries({ shop, state: "attention", now: inFourDays });
     expect(stuck.deliveries.map((d) => d.id)).toEqual([moved.id]);
+  });
+});
+
+describe("a courier that gives no times", () => {
+  it("a parcel it keeps moving is not stuck, and is looked at on the moving parcel's cadence", async () => {
+    const now = new Date();
+    await installShop(shop);
+    await prisma.shopSettings.create({ data: { shop } });
+    const delivery = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/8001",
+        fulfillmentId: "gid://shopify/Fulfillment/8001",
+        source: "webhook",
+        state: "in_transit",
+        environment: "sandbox",
+        reference: "KCS-UNTIMED-1",
+        courierOrderId: "C-UNTIMED-1",
+        courierStatus: "in_transit",
+        shopifyEventStatus: "IN_TRANSIT",
+        // The tracking number went on Shopify four days ago; the courier never gave a time.
+        trackingPushedAt: new Date(now.getTime() - 4 * 86_400_000),
+        syncAt: now,
+      },
+    });
+    const writes = recordShopifyWrites();
+    const deps = {
+      owner: "untimed-test",
+      now: () => now,
+      adminFor: async () => (await unauthenticated.admin(shop)).admin,
+      courierFor: async () =>
+        ({
+          track: async (orderId: string) => ({
+            orderId,
+            status: "out_for_delivery",
+            events: [],
+            raw: {},
+          }),
+        }) as never,
+    };
+    expect(await runTrackingSync(deps)).toBe(1);
+    const moved = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(moved.state).toBe("out_for_delivery");
+    expect(writes.events.map((e) => e.status)).toEqual(["OUT_FOR_DELIVERY"]);
+    expect(moved.lastMovedAt).toEqual(now);
+    // Out for delivery: looked at again within minutes, not at the pace of a parcel quiet for days.
+    expect(moved.syncAt!.getTime() - now.getTime()).toBe(5 * 60_000);
+    expect(isStuck(moved, now)).toBe(false);
+    expect((await listDeliveries({ shop, state: "attention", now })).deliveries).toEqual([]);
+    const inFourDays = new Date(now.getTime() + 4 * 86_400_000);
+    expect(isStuck(moved, inFourDays)).toBe(true);
+    const later = await listDeliveries({ shop, state: "attention", now: inFourDays });
+    expect(later.deliveries.map((d) => d.id)).toEqual([delivery.id]);
   });
 });
 

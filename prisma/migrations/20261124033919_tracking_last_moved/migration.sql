@@ -1,0 +1,6 @@
+-- AlterTable
+ALTER TABLE "Delivery" ADD COLUMN "lastMovedAt" DATETIME;
+
+
+-- Deliveries followed before: their last move is their courier status's time, the best known.
+UPDATE "Delivery" SET "lastMovedAt" = "courierStatusAt" WHERE "courierStatusAt" IS NOT NULL;
