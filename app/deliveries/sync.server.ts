@@ -24,13 +24,16 @@ import {
 } from "../models/tracking.server";
 import {
   createFulfillmentEvent,
-  isShopifyThrottled,
   markOrderPaid,
+  shopifyFailureKind,
+  shopifyFailureMessage,
 } from "../shopify/fulfillment-events";
 import { ShopifyReplyError, type AdminGraphql } from "../shopify/graphql";
 import { isFinal, type DeliveryState } from "./states";
 import {
   nextSyncDelayMs,
+  SHOPIFY_EVENT_LABELS,
+  SHOPIFY_EVENT_STATUSES,
   parseCourierTime,
   planTrackingUpdate,
   recognizeStatus,
@@ -150,13 +153,25 @@ export async function runTrackingSync(
       context.inFlight += 1;
       try {
         await syncOne(delivery, context, deps);
+      } catch (error) {
+        // One delivery never ends a pass: it was released for a later look (withLease), and
+        // what went wrong, being unexpected, is logged.
+        console.error(
+          `Tracking sync: delivery ${delivery.id} of ${delivery.shop} failed:`,
+          error instanceof Error ? error.message : error,
+        );
       } finally {
         context.inFlight -= 1;
         for (const wake of waiting.splice(0)) wake();
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, leased.length) }, lane));
+  // Every lane ends before the pass does, so a pass never overlaps the next one.
+  const lanes = await Promise.allSettled(
+    Array.from({ length: Math.min(concurrency, leased.length) }, lane),
+  );
+  for (const result of lanes)
+    if (result.status === "rejected") console.error("Tracking sync lane failed:", result.reason);
   return leased.length;
 }
 
@@ -180,14 +195,15 @@ class NoCourierKey extends Error {
 /**
  * Runs `look` on a delivery this worker leased, settles it, and releases the lease with the time
  * of the next look, whatever happened: a pause for a rate limit or throttling, a later retry for
- * a courier or Shopify failure.
+ * a courier failure or anything unexpected (which is then thrown, for the caller to log).
+ * "settled": the look was applied; "deferred": it comes back later.
  */
 async function withLease(
   delivery: Delivery,
   context: ShopContext,
   deps: SyncDependencies,
   look: (delivery: Delivery) => Promise<Delivery>,
-) {
+): Promise<"settled" | "deferred"> {
   const now = clock(deps);
   const release = (inMs: number, lastError: string) =>
     releaseLease(delivery.shop, delivery.id, deps.owner, {
@@ -199,26 +215,33 @@ async function withLease(
       context.pausedUntil - now.getTime(),
       "Waiting: the courier or Shopify asked the app to slow down.",
     );
-    return;
+    return "deferred";
   }
   try {
     await settle(await look(delivery), context, deps);
+    return "settled";
   } catch (error) {
-    if (error instanceof StaleDeliveryError) return;
-    if (error instanceof NoCourierKey) return release(60 * 60_000, error.message);
+    if (error instanceof StaleDeliveryError) return "deferred";
+    if (error instanceof NoCourierKey) {
+      await release(60 * 60_000, error.message);
+      return "deferred";
+    }
     if (error instanceof ShopPaused) {
       context.pausedUntil = Math.max(context.pausedUntil, error.untilMs);
-      return release(error.untilMs - now.getTime(), error.message);
+      await release(error.untilMs - now.getTime(), error.message);
+      return "deferred";
     }
     if (error instanceof CourierUnavailableError && error.reason === "rate_limited") {
       const waitMs = error.retryAfterMs ?? COURIER_PAUSE_MS;
       context.pausedUntil = Math.max(context.pausedUntil, now.getTime() + waitMs);
-      return release(waitMs, error.message);
+      await release(waitMs, error.message);
+      return "deferred";
     }
     // Courier down, a malformed reply, an order it no longer knows: look again later.
     const retryMs = error instanceof CourierNotFoundError ? 6 * 60 * 60_000 : 15 * 60_000;
     await release(retryMs, error instanceof Error ? error.message : "Tracking failed.");
     if (!isCourierError(error) && !(error instanceof ShopifyReplyError)) throw error;
+    return "deferred";
   }
 }
 
@@ -303,11 +326,75 @@ function textField(raw: Record<string, unknown>, key: string): string | null {
   return typeof value === "string" && value.trim() ? value : null;
 }
 
+/** A shipment status Shopify refused, which the app still owes it (`Delivery.shopifyPending`). */
+const owedEvent = z.object({
+  status: z.enum(SHOPIFY_EVENT_STATUSES),
+  happenedAt: z.string().nullable(),
+  message: z.string(),
+});
+type OwedEvent = z.infer<typeof owedEvent>;
+
+function readOwedEvent(delivery: Delivery): OwedEvent | null {
+  if (!delivery.shopifyPending) return null;
+  try {
+    return owedEvent.parse(JSON.parse(delivery.shopifyPending));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * When an owed Shopify write is tried again: 15 minutes after the first refusal, doubling, at
+ * most a day apart; never once the delivery has been final for a week.
+ */
+export function shopifyRetryDelayMs(attempts: number): number {
+  return Math.min(24 * 60 * 60_000, 15 * 60_000 * 2 ** Math.max(0, attempts - 1));
+}
+const OWED_AFTER_FINAL_MS = 7 * 24 * 60 * 60_000;
+
+/**
+ * One Shopify write: done, or refused with the reason (for the timeline and a later try). Throttled
+ * or unreachable: the shop pauses and the look ends where it was.
+ */
+async function shopifyWrite(
+  write: () => Promise<unknown>,
+  now: Date,
+): Promise<{ refused: string | null }> {
+  try {
+    await write();
+    return { refused: null };
+  } catch (error) {
+    const kind = shopifyFailureKind(error);
+    if (kind === "throttled" || kind === "unavailable") {
+      throw new ShopPaused(
+        now.getTime() + SHOPIFY_PAUSE_MS,
+        kind === "throttled"
+          ? "Shopify asked the app to slow down; the shipment status follows shortly."
+          : "Shopify could not be reached; the shipment status follows shortly.",
+      );
+    }
+    if (kind === "refused") return { refused: shopifyFailureMessage(error) };
+    throw error;
+  }
+}
+
+/** The fields that record an owed Shopify write after a refusal in this look. */
+function refusedData(delivery: Delivery, now: Date, reason: string) {
+  const attempts = delivery.shopifyAttempts + 1;
+  return {
+    shopifyAttempts: attempts,
+    shopifyRetryAt: new Date(now.getTime() + shopifyRetryDelayMs(attempts)),
+    lastError: reason.slice(0, 500),
+  };
+}
+
 /**
  * Applies what the courier reported to a leased delivery: each piece of news becomes a timeline
  * entry, a state move when the mapping says so, and a Shopify fulfillment event when the Shopify
  * status changes. Each step is committed right after its Shopify write, so a throttled write stops
- * the walk where it was and the next look starts from there. Returns the delivery as it is now.
+ * the walk where it was and the next look starts from there. A refused write does not stop the
+ * walk: the state follows the courier, the refusal is on the timeline, and the status is owed to
+ * Shopify (tried again by `settle`, with backoff). Returns the delivery as it is now.
  */
 export async function applyCourierEvents(
   delivery: Delivery,
@@ -337,31 +424,50 @@ export async function applyCourierEvents(
     now,
   );
   let current = delivery;
+  let refusedThisLook = false;
   for (const step of steps) {
-    let shopifyNote = "";
+    let written = false;
+    let note = "";
+    let owed: Partial<
+      Pick<Delivery, "shopifyPending" | "shopifyAttempts" | "shopifyRetryAt" | "lastError">
+    > = {};
     if (step.shopify && current.fulfillmentId) {
-      try {
-        await createFulfillmentEvent(await context.admin(), {
-          fulfillmentId: current.fulfillmentId,
-          status: step.shopify,
-          happenedAt:
-            step.event.at && step.event.at.getTime() > now.getTime() ? now : step.event.at,
-          message: step.event.note ?? step.event.name ?? step.event.status,
-        });
-      } catch (error) {
-        if (isShopifyThrottled(error)) {
-          throw new ShopPaused(
-            now.getTime() + SHOPIFY_PAUSE_MS,
-            "Shopify asked the app to slow down; the shipment status follows shortly.",
+      const fulfillmentId = current.fulfillmentId;
+      const event: OwedEvent = {
+        status: step.shopify,
+        happenedAt:
+          (step.event.at && step.event.at > now ? now : step.event.at)?.toISOString() ?? null,
+        message: step.event.note ?? step.event.name ?? step.event.status,
+      };
+      // Refused once in this look: the rest of it waits rather than being refused again.
+      const { refused } = refusedThisLook
+        ? { refused: "Shopify refused the status before it in this look." }
+        : await shopifyWrite(
+            async () =>
+              createFulfillmentEvent(await context.admin(), {
+                fulfillmentId,
+                status: event.status,
+                happenedAt: event.happenedAt ? new Date(event.happenedAt) : null,
+                message: event.message,
+              }),
+            now,
           );
-        }
-        if (!(error instanceof ShopifyReplyError)) throw error;
-        // Refused for good (e.g. the fulfillment was cancelled in Shopify): said, not retried.
-        shopifyNote = ` Shopify did not take the shipment status: ${error.message}`;
+      if (refused === null) {
+        written = true;
+        owed = { shopifyPending: null, shopifyAttempts: 0, shopifyRetryAt: null, lastError: null };
+      } else {
+        note = ` Shopify did not take the shipment status (${SHOPIFY_EVENT_LABELS[step.shopify]}): ${refused} It is tried again later.`;
+        owed = {
+          shopifyPending: JSON.stringify(event),
+          ...(refusedThisLook ? {} : refusedData(current, now, refused)),
+        };
+        refusedThisLook = true;
       }
     }
     const to = (step.moveTo ?? current.state) as DeliveryState;
     const moved = to !== current.state || step.after.courierStatus !== current.courierStatus;
+    // Shopify's status is what Shopify took, not what the app meant to send.
+    const shopifyEventStatus = written ? step.shopify : current.shopifyEventStatus;
     await transition({
       shop: current.shop,
       id: current.id,
@@ -373,32 +479,33 @@ export async function applyCourierEvents(
         courierStatus: step.after.courierStatus,
         courierStatusAt: step.after.courierStatusAt,
         ...(moved ? { lastMovedAt: now } : {}),
-        shopifyEventStatus: shopifyNote
-          ? current.shopifyEventStatus
-          : step.after.shopifyEventStatus,
+        shopifyEventStatus,
+        ...owed,
         ...(step.moveTo && ["failed", "returned"].includes(step.moveTo)
           ? { stateReason: `The courier reported: ${step.event.name ?? step.event.status}.` }
           : {}),
       },
       event: {
         kind: step.mapped ? "courier_status" : "unmapped_status",
-        message: step.message + shopifyNote,
+        message: step.message + note,
         data: {
           status: step.event.status,
           name: step.event.name ?? null,
           state: step.after.state,
           at: step.event.at?.toISOString() ?? null,
-          shopify: shopifyNote ? null : step.shopify,
+          shopify: written ? step.shopify : null,
+          ...(note ? { shopifyOwed: step.shopify } : {}),
         },
       },
     });
     current = {
       ...current,
+      ...owed,
       state: to,
       courierStatus: step.after.courierStatus,
       courierStatusAt: step.after.courierStatusAt,
       lastMovedAt: moved ? now : current.lastMovedAt,
-      shopifyEventStatus: shopifyNote ? current.shopifyEventStatus : step.after.shopifyEventStatus,
+      shopifyEventStatus,
     };
   }
   return current;
@@ -416,67 +523,133 @@ function isCashOnDelivery(delivery: Delivery, settings: ShopSettings | null): bo
 }
 
 /**
- * After a look: a delivered cash-on-delivery order is marked paid when the merchant asked for it,
- * then the lease goes with the time of the next look (none once final and settled).
+ * After a look: what the delivery owes Shopify is written when it is due (a refused shipment
+ * status, the payment of a delivered cash-on-delivery order when the merchant asked for it), then
+ * the lease goes with the time of the next look: the cadence, or sooner for an owed write; none
+ * once final and nothing is owed. A week after the delivery became final, the app stops trying
+ * and says so.
  */
 async function settle(delivery: Delivery, context: ShopContext, deps: SyncDependencies) {
   const now = clock(deps);
-  let paymentPending = false;
-  if (
-    delivery.state === "delivered" &&
-    !delivery.paidMarkedAt &&
-    context.settings?.markCodPaid &&
-    isCashOnDelivery(delivery, context.settings)
-  ) {
-    try {
-      await markOrderPaid(await context.admin(), delivery.orderId);
+  let current = delivery;
+  const finalFor = isFinal(current.state as DeliveryState)
+    ? now.getTime() - (current.lastMovedAt ?? current.trackedAt ?? now).getTime()
+    : 0;
+  const payment = () =>
+    current.state === "delivered" &&
+    !current.paidMarkedAt &&
+    !!context.settings?.markCodPaid &&
+    isCashOnDelivery(current, context.settings);
+  const owes = () => readOwedEvent(current) !== null || payment();
+  const due = () => !current.shopifyRetryAt || current.shopifyRetryAt <= now;
+  const expired = finalFor > OWED_AFTER_FINAL_MS;
+  let problem: string | null = null;
+
+  if (owes() && expired) {
+    // Said once: what was being retried is dropped (and the delivery is not looked at again).
+    if (current.shopifyPending || current.shopifyRetryAt)
       await transition({
-        shop: delivery.shop,
-        id: delivery.id,
-        from: "delivered",
-        to: "delivered",
+        shop: current.shop,
+        id: current.id,
+        from: current.state as DeliveryState,
+        to: current.state as DeliveryState,
         leaseOwner: deps.owner,
         at: now,
-        data: { paidMarkedAt: now },
+        data: { shopifyPending: null, shopifyRetryAt: null },
         event: {
-          kind: "paid",
-          message: "Cash collected on delivery: the order is marked paid in Shopify.",
+          kind: "shopify_given_up",
+          message:
+            "Shopify still refused what the app owed it a week after the delivery ended; the app stopped trying. Set the shipment status (and payment) in Shopify by hand.",
         },
       });
-    } catch (error) {
-      if (isShopifyThrottled(error)) {
-        throw new ShopPaused(
-          now.getTime() + SHOPIFY_PAUSE_MS,
-          "Shopify asked the app to slow down.",
-        );
-      }
-      if (!(error instanceof ShopifyReplyError)) throw error;
-      if (/already|paid/i.test(error.message)) {
+    current = { ...current, shopifyPending: null, shopifyRetryAt: null };
+  } else if (owes() && due()) {
+    const event = readOwedEvent(current);
+    if (event && current.fulfillmentId && event.status !== current.shopifyEventStatus) {
+      const fulfillmentId = current.fulfillmentId;
+      const { refused } = await shopifyWrite(
+        async () =>
+          createFulfillmentEvent(await context.admin(), {
+            fulfillmentId,
+            status: event.status,
+            happenedAt: event.happenedAt ? new Date(event.happenedAt) : null,
+            message: event.message,
+          }),
+        now,
+      );
+      if (refused === null) {
+        const data = { shopifyEventStatus: event.status, shopifyPending: null };
         await transition({
-          shop: delivery.shop,
-          id: delivery.id,
+          shop: current.shop,
+          id: current.id,
+          from: current.state as DeliveryState,
+          to: current.state as DeliveryState,
+          leaseOwner: deps.owner,
+          at: now,
+          data,
+          event: {
+            kind: "shopify_status",
+            message: `Shopify took the shipment status (${SHOPIFY_EVENT_LABELS[event.status]}) it had refused.`,
+            data: { shopify: event.status },
+          },
+        });
+        current = { ...current, ...data };
+      } else {
+        problem = refused;
+      }
+    } else if (event) {
+      current = { ...current, shopifyPending: null };
+    }
+    if (problem === null && payment()) {
+      const { refused } = await shopifyWrite(
+        async () => markOrderPaid(await context.admin(), current.orderId),
+        now,
+      );
+      if (refused === null) {
+        const data = { paidMarkedAt: now };
+        await transition({
+          shop: current.shop,
+          id: current.id,
           from: "delivered",
           to: "delivered",
           leaseOwner: deps.owner,
           at: now,
-          data: { paidMarkedAt: now },
-          event: { kind: "paid", message: "The order was already paid in Shopify." },
+          data,
+          event: {
+            kind: "paid",
+            message: "Cash collected on delivery: the order is marked paid in Shopify.",
+          },
         });
+        current = { ...current, ...data };
       } else {
-        paymentPending = true;
+        problem = `Shopify did not mark the order paid: ${refused}`;
       }
     }
   }
-  const delay = paymentPending
-    ? 60 * 60_000
-    : nextSyncDelayMs(
-        delivery.state as DeliveryState,
-        delivery.lastMovedAt ?? delivery.trackingPushedAt,
-        now,
-      );
-  await releaseLease(delivery.shop, delivery.id, deps.owner, {
-    syncAt: delay === null ? null : new Date(now.getTime() + delay),
+
+  const owing = owes() && !expired;
+  const retry = problem !== null ? refusedData(current, now, problem) : null;
+  const retryAt = owing ? (retry?.shopifyRetryAt ?? current.shopifyRetryAt) : null;
+  const delay = nextSyncDelayMs(
+    current.state as DeliveryState,
+    current.lastMovedAt ?? current.trackingPushedAt,
+    now,
+  );
+  const cadenceAt = delay === null ? null : new Date(now.getTime() + delay);
+  const syncAt =
+    retryAt && (!cadenceAt || retryAt < cadenceAt)
+      ? new Date(Math.max(retryAt.getTime(), now.getTime()))
+      : cadenceAt;
+  await releaseLease(current.shop, current.id, deps.owner, {
+    syncAt,
     trackedAt: now,
-    lastError: null,
+    ...(owing
+      ? {
+          shopifyPending: current.shopifyPending,
+          shopifyAttempts: retry?.shopifyAttempts ?? current.shopifyAttempts,
+          shopifyRetryAt: retryAt,
+          lastError: retry?.lastError ?? current.lastError,
+        }
+      : { shopifyPending: null, shopifyAttempts: 0, shopifyRetryAt: null, lastError: null }),
   });
 }

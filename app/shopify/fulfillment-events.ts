@@ -1,4 +1,11 @@
-import { GraphqlQueryError, HttpRetriableError } from "@shopify/shopify-api";
+import {
+  GraphqlQueryError,
+  HttpMaxRetriesError,
+  HttpRequestError,
+  HttpResponseError,
+  HttpRetriableError,
+  HttpThrottlingError,
+} from "@shopify/shopify-api";
 import { z } from "zod";
 import {
   runAdminOperation,
@@ -86,15 +93,33 @@ export async function markOrderPaid(admin: AdminGraphql, orderId: string): Promi
 }
 
 /**
- * Whether Shopify asked the app to slow down: THROTTLED in a 200 reply (thrown by the library as
- * GraphqlQueryError) or a 429 the library gave up retrying.
+ * What a failed Shopify call means for the caller: "throttled" (THROTTLED in a 200 reply, a 429)
+ * and "unavailable" (a 5xx, no reply, an internal error in a 200 reply) pass if one waits;
+ * "refused" (userErrors, ACCESS_DENIED or another GraphQL error, any other 4xx, a reply not as
+ * expected) will not pass by waiting a few seconds; null: not a Shopify failure at all.
  */
-export function isShopifyThrottled(error: unknown): boolean {
-  if (error instanceof HttpRetriableError) return true;
+export type ShopifyFailure = "throttled" | "unavailable" | "refused";
+
+export function shopifyFailureKind(error: unknown): ShopifyFailure | null {
+  if (error instanceof HttpThrottlingError) return "throttled";
+  if (error instanceof HttpRetriableError) return "unavailable";
+  if (error instanceof HttpMaxRetriesError || error instanceof HttpRequestError)
+    return "unavailable";
+  if (error instanceof HttpResponseError) return "refused";
   if (error instanceof GraphqlQueryError) {
-    const errors = (error.body as { errors?: unknown } | undefined)?.errors;
-    const text = JSON.stringify(errors ?? error.body ?? "") + error.message;
-    return /THROTTLED|\b429\b|Too Many Requests/i.test(text);
+    const body = error.body as { errors?: { graphQLErrors?: unknown } | unknown } | undefined;
+    const errors = (body?.errors as { graphQLErrors?: unknown } | undefined)?.graphQLErrors;
+    const text = JSON.stringify(errors ?? body?.errors ?? body ?? "") + error.message;
+    if (/THROTTLED|\b429\b|Too Many Requests/i.test(text)) return "throttled";
+    if (/INTERNAL_SERVER_ERROR|SERVICE_UNAVAILABLE|\bTIMEOUT\b/.test(text)) return "unavailable";
+    return "refused";
   }
-  return false;
+  if (error instanceof ShopifyReplyError) return "refused";
+  return null;
+}
+
+/** A Shopify failure in one line for the timeline: the library appends the reply's body. */
+export function shopifyFailureMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split("\n")[0] ?? "").replace(/:\s*$/, "").slice(0, 300);
 }

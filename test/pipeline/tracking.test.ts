@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signPush } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { runTrackingSync } from "../../app/deliveries/sync.server";
@@ -278,6 +278,131 @@ describe("tracking sync", () => {
     await runTrackingSync(worker.deps);
     expect(writes.events.map((e) => e.status)).toEqual(["CONFIRMED"]);
     expect((await row()).shopifyEventStatus).toBe("CONFIRMED");
+  });
+
+  it("Shopify refusing the shipment status (ACCESS_DENIED) does not stop tracking: the state follows, the status is written once Shopify takes it, retried with backoff", async () => {
+    const { worker, writes, courierOrderId } = await createdDelivery();
+    // An install from before write_fulfillments was added: Shopify refuses every event.
+    let approved = false;
+    const record = writes.events;
+    adminApi.on("DeliveryFulfillmentEvent", (variables) => {
+      if (!approved)
+        return {
+          errors: [
+            {
+              message:
+                "Access denied for fulfillmentEventCreate field. Required access: `write_fulfillments` access scope.",
+              extensions: {
+                code: "ACCESS_DENIED",
+                documentation: "https://shopify.dev/api/usage/access-scopes",
+              },
+            },
+          ],
+        };
+      const input = variables.fulfillmentEvent as ShopifyEvent;
+      record.push(input);
+      return {
+        data: {
+          fulfillmentEventCreate: {
+            fulfillmentEvent: {
+              id: `gid://shopify/FulfillmentEvent/${record.length}`,
+              status: input.status,
+              happenedAt: null,
+            },
+            userErrors: [],
+          },
+        },
+      };
+    });
+    const attempts = () => adminApi.callsTo("DeliveryFulfillmentEvent").length;
+
+    step(courierOrderId, "picked_up");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    expect(await runTrackingSync(worker.deps)).toBe(1);
+    const refused = await row();
+    expect(refused.state).toBe("picked_up");
+    expect(refused.shopifyEventStatus).toBeNull();
+    expect(refused.lastError).toContain("Access denied");
+    expect(
+      refused.events.some((e) => e.message.includes("Shopify did not take the shipment status")),
+    ).toBe(true);
+    // Refused once: the rest of that look's statuses wait instead of being sent to be refused.
+    expect(attempts()).toBe(1);
+
+    // The courier moves on: the state follows, the new status is tried once.
+    step(courierOrderId, "in_transit");
+    worker.advance(15 * 60_000);
+    await runTrackingSync(worker.deps);
+    expect((await row()).state).toBe("in_transit");
+    expect(attempts()).toBe(2);
+    // Nothing new at the courier, the retry not due yet (backoff doubles): no Shopify call.
+    worker.advance(15 * 60_000);
+    await runTrackingSync(worker.deps);
+    expect(attempts()).toBe(2);
+
+    // The merchant approves the scope; at the retry, the latest status owed is written once.
+    approved = true;
+    worker.advance(15 * 60_000);
+    await runTrackingSync(worker.deps);
+    expect(writes.events.map((e) => e.status)).toEqual(["IN_TRANSIT"]);
+    const caughtUp = await row();
+    expect(caughtUp.shopifyEventStatus).toBe("IN_TRANSIT");
+    expect(caughtUp.lastError).toBeNull();
+    expect(
+      caughtUp.events.some((e) => e.message.includes("Shopify took the shipment status")),
+    ).toBe(true);
+    // And nothing more is owed: later looks write only news.
+    worker.advance(60 * 60_000);
+    await runTrackingSync(worker.deps);
+    expect(writes.events).toHaveLength(1);
+  });
+
+  it("one delivery whose look fails unexpectedly does not end the pass: it is logged, tried later, and the others are looked at", async () => {
+    const now = new Date();
+    await prisma.shopSettings.create({ data: { shop } });
+    for (const n of [1, 2, 3]) {
+      await prisma.delivery.create({
+        data: {
+          shop,
+          orderId: `gid://shopify/Order/${8100 + n}`,
+          fulfillmentId: `gid://shopify/Fulfillment/${8100 + n}`,
+          source: "webhook",
+          state: "in_transit",
+          environment: "sandbox",
+          reference: `KCS-BROKEN-${n}`,
+          courierOrderId: `C-BROKEN-${n}`,
+          courierStatus: "in_transit",
+          trackingPushedAt: new Date(now.getTime() - 60_000),
+          syncAt: now,
+        },
+      });
+    }
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const deps = {
+      owner: "broken-test",
+      now: () => now,
+      adminFor: async () => {
+        throw new Error("nothing changed: Shopify is not called");
+      },
+      courierFor: async () =>
+        ({
+          track: async (orderId: string) => {
+            if (orderId === "C-BROKEN-2")
+              throw new TypeError("Cannot read properties of undefined");
+            return { orderId, status: "in_transit", events: [], raw: {} };
+          },
+        }) as never,
+    };
+    expect(await runTrackingSync(deps, { concurrency: 1 })).toBe(3);
+    const rows = await prisma.delivery.findMany({ where: { shop }, orderBy: { reference: "asc" } });
+    expect(rows.map((r) => [r.courierOrderId, r.leaseOwner, r.syncAt! > now])).toEqual([
+      ["C-BROKEN-1", null, true],
+      ["C-BROKEN-2", null, true],
+      ["C-BROKEN-3", null, true],
+    ]);
+    expect(rows[1]!.lastError).toContain("Cannot read properties");
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(String(logged.mock.calls[0])).toContain(rows[1]!.id);
   });
 
   it("a courier rate limit puts the look off by what the courier asked, without failing", async () => {

@@ -1,3 +1,10 @@
+import {
+  GraphqlQueryError,
+  HttpInternalError,
+  HttpRequestError,
+  HttpResponseError,
+  HttpThrottlingError,
+} from "@shopify/shopify-api";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canMove } from "../../app/deliveries/states";
@@ -11,6 +18,8 @@ import {
   type StatusMeaning,
   type TrackingSnapshot,
 } from "../../app/deliveries/tracking";
+import { shopifyFailureKind, shopifyFailureMessage } from "../../app/shopify/fulfillment-events";
+import { ShopifyReplyError } from "../../app/shopify/graphql";
 
 // The sandbox's statuses (sandbox/README.md), with their Arabic and English names.
 const SANDBOX_STATUSES: [string, string, string, StatusMeaning][] = [
@@ -460,5 +469,51 @@ describe("courier times", () => {
     expect(parseCourierTime("2026-11-22T10:00:00+25:00")).toBeNull();
     // Leap years still have their 29 February.
     expect(parseCourierTime("2028-02-29T12:00:00")?.toISOString()).toBe("2028-02-29T09:00:00.000Z");
+  });
+});
+
+describe("what a Shopify failure means for the sync", () => {
+  const response = (code: number) => ({
+    message: `Received an error response (${code}) from Shopify:\n{"errors":"..."}`,
+    code,
+    statusText: "",
+    body: {},
+    headers: {},
+  });
+  const graphqlError = (code: string) =>
+    new GraphqlQueryError({
+      message: `${code} happened`,
+      response: {} as never,
+      body: { errors: { graphQLErrors: [{ message: `${code} happened`, extensions: { code } }] } },
+    });
+
+  it.each([
+    ["THROTTLED in a 200 reply", graphqlError("THROTTLED"), "throttled"],
+    ["a 429", new HttpThrottlingError({ ...response(429), retryAfter: 1 }), "throttled"],
+    ["a 5xx", new HttpInternalError(response(502)), "unavailable"],
+    [
+      "no reply at all",
+      new HttpRequestError("Http request error, no response available"),
+      "unavailable",
+    ],
+    ["INTERNAL_SERVER_ERROR in a 200 reply", graphqlError("INTERNAL_SERVER_ERROR"), "unavailable"],
+    ["ACCESS_DENIED", graphqlError("ACCESS_DENIED"), "refused"],
+    ["a 403", new HttpResponseError(response(403)), "refused"],
+    ["a 404", new HttpResponseError(response(404)), "refused"],
+    [
+      "userErrors",
+      new ShopifyReplyError("Shopify refused the shipment status: x", "Op"),
+      "refused",
+    ],
+    ["a bug", new TypeError("undefined is not a function"), null],
+  ] as const)("%s", (_, error, kind) => {
+    expect(shopifyFailureKind(error)).toBe(kind);
+  });
+
+  it("says a refusal in one line, without the reply's body", () => {
+    expect(shopifyFailureMessage(new HttpResponseError(response(403)))).toBe(
+      "Received an error response (403) from Shopify",
+    );
+    expect(shopifyFailureMessage(graphqlError("ACCESS_DENIED"))).toBe("ACCESS_DENIED happened");
   });
 });
