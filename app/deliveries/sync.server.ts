@@ -601,10 +601,10 @@ async function settle(delivery: Delivery, context: ShopContext, deps: SyncDepend
       current = { ...current, shopifyPending: null };
     }
     if (problem === null && payment()) {
-      const { refused } = await shopifyWrite(
-        async () => markOrderPaid(await context.admin(), current.orderId),
-        now,
-      );
+      let outcome: "paid" | "already_paid" = "paid";
+      const { refused } = await shopifyWrite(async () => {
+        outcome = await markOrderPaid(await context.admin(), current.orderId);
+      }, now);
       if (refused === null) {
         const data = { paidMarkedAt: now };
         await transition({
@@ -617,12 +617,17 @@ async function settle(delivery: Delivery, context: ShopContext, deps: SyncDepend
           data,
           event: {
             kind: "paid",
-            message: "Cash collected on delivery: the order is marked paid in Shopify.",
+            message:
+              outcome === "paid"
+                ? "Cash collected on delivery: the order is marked paid in Shopify."
+                : "Cash collected on delivery: the order was already paid in Shopify.",
           },
         });
         current = { ...current, ...data };
       } else {
-        problem = `Shopify did not mark the order paid: ${refused}`;
+        problem = refused.startsWith("Shopify did not mark")
+          ? refused
+          : `Shopify did not mark the order paid: ${refused}`;
       }
     }
   }

@@ -77,19 +77,46 @@ const markPaidReply = z.object({
   }),
 });
 
-/** Marks an order paid (cash collected on delivery). */
-export async function markOrderPaid(admin: AdminGraphql, orderId: string): Promise<string | null> {
+const FINANCIAL_STATUS = `#graphql
+  query DeliveryOrderFinancialStatus($id: ID!) {
+    order(id: $id) { id displayFinancialStatus }
+  }`;
+
+const financialStatusReply = z.object({
+  order: z.object({ id: z.string(), displayFinancialStatus: z.string().nullable() }).nullable(),
+});
+
+/** Financial statuses of an order whose money was collected (some of it may be refunded since). */
+const PAID_STATUSES = new Set(["PAID", "PARTIALLY_REFUNDED", "REFUNDED"]);
+
+/**
+ * Marks an order paid (cash collected on delivery): "paid", or "already_paid" when Shopify
+ * refused because the order was paid already. userErrors carry no code, and their text is
+ * Shopify's to change, so the order's financial status is asked instead; any other refusal is
+ * thrown (ShopifyReplyError).
+ */
+export async function markOrderPaid(
+  admin: AdminGraphql,
+  orderId: string,
+): Promise<"paid" | "already_paid"> {
   const data = await runAdminOperation(admin, "DeliveryMarkPaid", MARK_PAID, markPaidReply, {
     input: { id: orderId },
   });
   const reply = data.orderMarkAsPaid;
-  if (reply.userErrors.length > 0) {
-    throw new ShopifyReplyError(
-      `Shopify did not mark the order paid: ${userErrorsMessage(reply.userErrors)}`,
-      "DeliveryMarkPaid",
-    );
-  }
-  return reply.order?.displayFinancialStatus ?? null;
+  if (reply.userErrors.length === 0) return "paid";
+  const { order } = await runAdminOperation(
+    admin,
+    "DeliveryOrderFinancialStatus",
+    FINANCIAL_STATUS,
+    financialStatusReply,
+    { id: orderId },
+  );
+  if (order?.displayFinancialStatus && PAID_STATUSES.has(order.displayFinancialStatus))
+    return "already_paid";
+  throw new ShopifyReplyError(
+    `Shopify did not mark the order paid (${order?.displayFinancialStatus ?? "order not found"}): ${userErrorsMessage(reply.userErrors)}`,
+    "DeliveryMarkPaid",
+  );
 }
 
 /**

@@ -235,6 +235,72 @@ describe("tracking sync", () => {
     expect(done.events.some((e) => e.kind === "paid")).toBe(true);
   });
 
+  /** A delivered cash-on-delivery order, with Shopify refusing to mark it paid. */
+  async function deliveredCod(financialStatus: () => string) {
+    const cod = { ...order, outstanding: "24.500" };
+    const setup = await createdDelivery(cod);
+    await prisma.shopSettings.update({ where: { shop }, data: { markCodPaid: true } });
+    let refuse = true;
+    adminApi.on("DeliveryMarkPaid", (variables) => {
+      const input = variables.input as { id: string };
+      if (!refuse) setup.writes.paid.push(input.id);
+      return {
+        data: {
+          orderMarkAsPaid: refuse
+            ? {
+                order: null,
+                userErrors: [{ field: ["id"], message: "Order cannot be marked as paid." }],
+              }
+            : { order: { id: input.id, displayFinancialStatus: "PAID" }, userErrors: [] },
+        },
+      };
+    });
+    adminApi.on("DeliveryOrderFinancialStatus", (variables) => ({
+      data: { order: { id: variables.id, displayFinancialStatus: financialStatus() } },
+    }));
+    step(setup.courierOrderId, "delivered");
+    setup.worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(setup.worker.deps);
+    return { ...setup, accept: () => (refuse = false) };
+  }
+
+  it("cash on delivery already paid in Shopify counts as done, and is not asked again", async () => {
+    const { worker } = await deliveredCod(() => "PAID");
+    const done = await row();
+    expect(done.state).toBe("delivered");
+    expect(done.paidMarkedAt).toBeInstanceOf(Date);
+    expect(done.events.find((e) => e.kind === "paid")?.message).toContain("already paid");
+    expect(done.syncAt).toBeNull();
+    expect(done.lastError).toBeNull();
+    worker.advance(24 * 60 * 60_000);
+    expect(await runTrackingSync(worker.deps)).toBe(0);
+    expect(adminApi.callsTo("DeliveryMarkPaid")).toHaveLength(1);
+  });
+
+  it("Shopify refusing to mark an unpaid order paid: tried again later, with backoff, until it is", async () => {
+    const { worker, writes, accept } = await deliveredCod(() => "PENDING");
+    const refused = await row();
+    expect(refused.paidMarkedAt).toBeNull();
+    expect(refused.events.some((e) => e.kind === "paid")).toBe(false);
+    expect(refused.lastError).toContain("did not mark the order paid");
+    expect(refused.syncAt!.getTime() - worker.clock.now.getTime()).toBe(15 * 60_000);
+
+    worker.advance(15 * 60_000);
+    await runTrackingSync(worker.deps);
+    expect(adminApi.callsTo("DeliveryMarkPaid")).toHaveLength(2);
+    expect((await row()).syncAt!.getTime() - worker.clock.now.getTime()).toBe(30 * 60_000);
+
+    accept();
+    worker.advance(30 * 60_000);
+    await runTrackingSync(worker.deps);
+    const paid = await row();
+    expect(paid.paidMarkedAt).toBeInstanceOf(Date);
+    expect(writes.paid).toEqual(["gid://shopify/Order/3001"]);
+    expect(paid.events.find((e) => e.kind === "paid")?.message).toContain("marked paid");
+    expect(paid.syncAt).toBeNull();
+    expect(paid.lastError).toBeNull();
+  });
+
   it("a prepaid order is never marked paid", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     await prisma.shopSettings.update({ where: { shop }, data: { markCodPaid: true } });
