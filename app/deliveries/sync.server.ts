@@ -263,8 +263,9 @@ export type PushOutcome = "applied" | "duplicate" | "unknown_order" | "queued";
 
 /**
  * A status the courier pushed: applied at once through the same path as polling, when the
- * delivery is free; otherwise its next look is brought forward. Repeated events (same event id)
- * do nothing twice, and a late one never moves the delivery back.
+ * delivery is followed and free; otherwise its next look is brought forward (or, before its
+ * tracking number is on Shopify, it comes at the sync's first look). Repeated events (same event
+ * id) do nothing twice, and a late one never moves the delivery back.
  */
 export async function applyPushedStatus(
   shop: string,
@@ -276,6 +277,10 @@ export async function applyPushedStatus(
     return "duplicate";
   const found = await findDeliveryByCourierOrder(shop, push.order.orderId);
   if (!found) return "unknown_order";
+  // Until its tracking number is on Shopify the delivery is the worker's, which looks for it in
+  // `created` (it may be retrying). Moving it would leave it with neither. The sync's first look,
+  // a minute after the tracking number is on Shopify, reads the courier's whole history.
+  if (!found.trackingPushedAt) return "queued";
   const owner = `${deps.owner}:push`;
   const leased = await leaseForPush(
     shop,

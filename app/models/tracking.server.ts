@@ -98,7 +98,10 @@ export async function claimDueTracking(
   });
 }
 
-/** Leases one delivery for a push from the courier; null when someone else holds it. */
+/**
+ * Leases one delivery for a push from the courier; null when someone else holds it, or when its
+ * tracking number is not on Shopify yet (the delivery worker's until then).
+ */
 export async function leaseForPush(
   shop: string,
   id: string,
@@ -107,7 +110,12 @@ export async function leaseForPush(
   now = new Date(),
 ): Promise<Delivery | null> {
   const { count } = await prisma.delivery.updateMany({
-    where: { id, shop, OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] },
+    where: {
+      id,
+      shop,
+      trackingPushedAt: { not: null },
+      OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }],
+    },
     data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
   });
   return count === 1 ? prisma.delivery.findFirst({ where: { id, shop } }) : null;

@@ -600,6 +600,74 @@ describe("the courier's status pushes", () => {
     return { ...setup, send, event };
   }
 
+  it("a push before the tracking number is on Shopify leaves the delivery to the worker; the first look after it catches up", async () => {
+    await readyShop(shop);
+    const { trackingUpdates } = programShopify([order]);
+    const writes = recordShopifyWrites();
+    // Shopify does not take the tracking number yet.
+    let takesTracking = false;
+    adminApi.on("DeliveryTrackingUpdate", (variables) => {
+      if (takesTracking) trackingUpdates.push(variables);
+      return {
+        data: {
+          fulfillmentTrackingInfoUpdate: takesTracking
+            ? { fulfillment: { id: variables.fulfillmentId }, userErrors: [] }
+            : {
+                fulfillment: null,
+                userErrors: [
+                  { field: ["fulfillmentId"], message: "Fulfillment is being processed." },
+                ],
+              },
+        },
+      };
+    });
+    await callRoute(
+      fulfillmentsCreate,
+      webhookRequest({ topic: "fulfillments/create", shop, payload: fulfillmentPayload(order) }),
+    );
+    const worker = testWorker();
+    await worker.drain();
+    const waiting = await row();
+    expect(waiting).toMatchObject({ state: "created", trackingPushedAt: null });
+    const courierOrderId = waiting.courierOrderId!;
+
+    // The courier picks the parcel up and says so at once.
+    step(courierOrderId, "picked_up");
+    const { token, secret } = await createPushCredentials(shop);
+    const body = JSON.stringify({
+      eventId: "early-1",
+      occurredAt: new Date(courierClock.now).toISOString(),
+      order: { orderId: courierOrderId, status: "picked_up" },
+    });
+    const pushed = await callRoute(
+      courierWebhook,
+      new Request(`https://app.example/courier/webhooks/${token}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-courier-signature": signPush(body, secret),
+        },
+        body,
+      }),
+      { token },
+    );
+    expect(await pushed.json()).toEqual({ outcome: "queued" });
+    const still = await row();
+    expect(still).toMatchObject({ state: "created", trackingPushedAt: null, leaseOwner: null });
+    expect(writes.events).toEqual([]);
+
+    // Shopify takes the tracking number at the worker's next try; the sync follows from there.
+    takesTracking = true;
+    worker.advance(60_000);
+    await worker.drain();
+    expect(trackingUpdates).toHaveLength(1);
+    expect((await row()).trackingPushedAt).toBeInstanceOf(Date);
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    expect(await runTrackingSync(worker.deps)).toBe(1);
+    expect((await row()).state).toBe("picked_up");
+    expect(writes.events.map((e) => e.status)).toEqual(["CONFIRMED", "CARRIER_PICKED_UP"]);
+  });
+
   it("repeated and shuffled pushes: each change written to Shopify once, in the courier's order, never backwards", async () => {
     const { send, event, writes } = await pushSetup();
     const life = [
