@@ -7,18 +7,15 @@ import {
   type CourierClient,
   type Tracking,
 } from "../courier";
-import {
-  firstTimeWebhook,
-  releaseLease,
-  StaleDeliveryError,
-  transition,
-} from "../models/deliveries.server";
+import { releaseLease, StaleDeliveryError, transition } from "../models/deliveries.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import {
   claimDueTracking,
   findDeliveryByCourierOrder,
   leaseForPush,
   loadStatusMappings,
+  pushEventSeen,
+  rememberPushEvent,
   rememberStatus,
   syncSoon,
 } from "../models/tracking.server";
@@ -273,8 +270,7 @@ export async function applyPushedStatus(
   deps: SyncDependencies,
 ): Promise<PushOutcome> {
   const now = clock(deps);
-  if (push.eventId && !(await firstTimeWebhook(shop, push.eventId, "courier/status")))
-    return "duplicate";
+  if (push.eventId && (await pushEventSeen(shop, push.eventId))) return "duplicate";
   const found = await findDeliveryByCourierOrder(shop, push.order.orderId);
   if (!found) return "unknown_order";
   // Until its tracking number is on Shopify the delivery is the worker's, which looks for it in
@@ -300,11 +296,14 @@ export async function applyPushedStatus(
     at: parseCourierTime(push.occurredAt) ?? null,
     name: push.order.statusName ?? null,
   };
-  await withLease(leased, context, pushDeps, (delivery) =>
+  const outcome = await withLease(leased, context, pushDeps, (delivery) =>
     isFinal(delivery.state as DeliveryState)
       ? Promise.resolve(delivery)
       : applyCourierEvents(delivery, [event], context, pushDeps),
   );
+  // Remembered once applied, so that the courier's redelivery of one that was not is applied.
+  if (outcome !== "settled") return "queued";
+  if (push.eventId) await rememberPushEvent(shop, push.eventId);
   return "applied";
 }
 

@@ -9,6 +9,7 @@ import {
   type TrackedState,
 } from "../deliveries/tracking";
 import { env } from "../env.server";
+import { firstTimeWebhook } from "./deliveries.server";
 import { openSecret, SecretBoxError, sealSecret } from "../security/secret-box";
 
 /**
@@ -344,6 +345,22 @@ export async function shopForPushToken(
       env().ENCRYPTION_KEYS,
     ),
   };
+}
+
+const PUSH_TOPIC = "courier/status";
+
+/** Whether a push with this event id was applied already. */
+export async function pushEventSeen(shop: string, eventId: string): Promise<boolean> {
+  const seen = await prisma.processedWebhook.findUnique({
+    where: { shop_webhookId: { shop, webhookId: eventId } },
+    select: { topic: true },
+  });
+  return seen !== null;
+}
+
+/** Remembers an applied push (a redelivery racing it may have been first: that is fine). */
+export async function rememberPushEvent(shop: string, eventId: string): Promise<void> {
+  await firstTimeWebhook(shop, eventId, PUSH_TOPIC);
 }
 
 export async function saveMarkCodPaid(shop: string, markCodPaid: boolean) {

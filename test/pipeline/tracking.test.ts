@@ -713,6 +713,18 @@ describe("the courier's status pushes", () => {
     expect((await row()).events.filter((e) => e.kind === "courier_status")).toHaveLength(1);
   });
 
+  it("a push that could not be applied is not a duplicate when the courier sends it again", async () => {
+    const { send, event, writes } = await pushSetup();
+    adminApi.throttleNext(1);
+    expect(await (await send(event("t1", "picked_up", 2))).json()).toEqual({ outcome: "queued" });
+    expect(writes.events).toEqual([]);
+    expect(await (await send(event("t1", "picked_up", 2))).json()).toEqual({ outcome: "applied" });
+    expect(writes.events.map((e) => e.status)).toEqual(["CARRIER_PICKED_UP"]);
+    expect(await (await send(event("t1", "picked_up", 2))).json()).toEqual({
+      outcome: "duplicate",
+    });
+  });
+
   it("refuses a bad signature (401) and an unknown URL (404) with nothing written; a bad body says what is wrong", async () => {
     const { send, event, writes, courierOrderId } = await pushSetup();
     expect((await send(event("x1", "delivered", 9), "wrong-secret")).status).toBe(401);
