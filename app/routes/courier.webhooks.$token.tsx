@@ -10,7 +10,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * The courier's status pushes for one shop (the URL and secret are on Settings). Unknown URL:
- * 404; bad signature: 401 and nothing written; a body without what the app needs: 422 saying what.
+ * 404; a body over 64 KiB: 413, read no further; bad signature: 401 and nothing written; a body
+ * without what the app needs: 422 saying what.
  */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response("Method not allowed", { status: 405 });
@@ -18,12 +19,13 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (!target) return new Response("Not found", { status: 404 });
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES)
     return new Response("Body too large", { status: 413 });
-  const raw = await request.text();
+  const raw = await readBody(request, MAX_BODY_BYTES);
+  if (!raw) return new Response("Body too large", { status: 413 });
   if (!verifyPushSignature(raw, request.headers.get(PUSH_SIGNATURE_HEADER), target.secret))
     return new Response("Invalid signature", { status: 401 });
   let body: unknown;
   try {
-    body = JSON.parse(raw);
+    body = JSON.parse(raw.toString("utf8"));
   } catch {
     return new Response("The body is not JSON.", { status: 400 });
   }
@@ -34,3 +36,24 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (outcome === "queued") kickTrackingSync();
   return Response.json({ outcome });
 };
+
+/**
+ * The raw body, read no further than `limit` bytes: a chunked body has no length to check first.
+ * Null when it is longer.
+ */
+async function readBody(request: Request, limit: number): Promise<Buffer | null> {
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks);
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+}

@@ -597,7 +597,7 @@ describe("the courier's status pushes", () => {
       occurredAt: `2026-11-22T10:${String(minute).padStart(2, "0")}:00`,
       order: { orderId: setup.courierOrderId, status, previousStatus: null },
     });
-    return { ...setup, send, event };
+    return { ...setup, send, event, credentials };
   }
 
   it("a push before the tracking number is on Shopify leaves the delivery to the worker; the first look after it catches up", async () => {
@@ -737,6 +737,38 @@ describe("the courier's status pushes", () => {
     expect(await prisma.processedWebhook.count({ where: { shop, topic: "courier/status" } })).toBe(
       0,
     );
+  });
+
+  it("a body over 64 KiB is refused (413) unread, even sent in chunks without a length", async () => {
+    const { writes, credentials, courierOrderId } = await pushSetup();
+    const { token, secret } = credentials;
+    const raw = Buffer.from(
+      JSON.stringify({
+        eventId: "big-1",
+        order: { orderId: courierOrderId, status: "delivered" },
+        padding: "x".repeat(200_000),
+      }),
+    );
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= raw.length) return controller.close();
+        controller.enqueue(raw.subarray(pulled, pulled + 4096));
+        pulled += 4096;
+      },
+    });
+    const request = new Request(`https://app.example/courier/webhooks/${token}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-courier-signature": signPush(raw, secret) },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(request.headers.get("content-length")).toBeNull();
+    const response = await callRoute(courierWebhook, request, { token });
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(80 * 1024);
+    expect(writes.events).toEqual([]);
+    expect((await row()).state).toBe("created");
   });
 
   it("a push for an order the app did not send is acknowledged and ignored", async () => {
