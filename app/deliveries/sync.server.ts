@@ -43,7 +43,8 @@ import {
  * Shopify each change as a fulfillment event. Polling (`runTrackingSync`) is the safety net; the
  * courier's pushes (`applyPushedStatus`) take the same path. Concurrency is bounded in total and
  * per shop; a courier rate limit or Shopify throttling pauses that shop for the rest of the pass
- * and its deliveries come back later, untouched.
+ * and its deliveries come back later, untouched. What Shopify refuses does not stop the delivery
+ * from following the courier: it is owed to Shopify and tried again with backoff.
  */
 export interface SyncDependencies {
   owner: string;
@@ -460,7 +461,7 @@ export async function applyCourierEvents(
         written = true;
         owed = { shopifyPending: null, shopifyAttempts: 0, shopifyRetryAt: null, lastError: null };
       } else {
-        note = ` Shopify did not take the shipment status (${SHOPIFY_EVENT_LABELS[step.shopify]}): ${refused} It is tried again later.`;
+        note = ` Shopify did not take the shipment status (${SHOPIFY_EVENT_LABELS[step.shopify]}): ${refused.replace(/[.\s]*$/, ".")} It is tried again later.`;
         owed = {
           shopifyPending: JSON.stringify(event),
           ...(refusedThisLook ? {} : refusedData(current, now, refused)),
