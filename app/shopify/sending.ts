@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { KG_PER_UNIT } from "./fulfillments";
-import { isShopifyThrottled } from "./fulfillment-events";
+import { shopifyFailureKind } from "./fulfillment-events";
 import { runAdminOperation, type AdminGraphql } from "./graphql";
 
 /**
@@ -234,7 +234,7 @@ export async function whenShopifyAllows<T>(
     try {
       return await call();
     } catch (error) {
-      if (attempt >= tries || !isShopifyThrottled(error)) throw error;
+      if (attempt >= tries || shopifyFailureKind(error) !== "throttled") throw error;
       await new Promise((resolve) => setTimeout(resolve, waitMs * Math.min(attempt, 3)));
     }
   }
