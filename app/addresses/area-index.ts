@@ -130,6 +130,87 @@ for (const area of AREAS) {
     TWIN_GOVERNORATE.set(area, governorate);
 }
 
+export type Direction = "north" | "south" | "east" | "west";
+
+// Direction words as shoppers write them in front of an area name: English, transliterated and
+// Arabic ("Jnoob Alsurra", "Gharb Mishref", «شمال غرب الصليبيخات»). One-letter abbreviations
+// ("S. Surra", "W. Abdullah Al Mubarak") count only in front of a name that has such a part.
+// prettier-ignore
+const DIRECTION_WORDS: Record<Direction, readonly string[]> = {
+  south: ["south", "southern", "janoub", "janoob", "janub", "jnoob", "jnoub", "jnub", "jenoub", "jenub", "junub", "ganoub", "جنوب"],
+  north: ["north", "northern", "shamal", "shmal", "shimal", "شمال"],
+  west: ["west", "western", "gharb", "garb", "ghareb", "gharab", "غرب"],
+  east: ["east", "eastern", "sharq", "sharg", "shark", "شرق"],
+};
+const DIRECTION_LETTERS: Record<string, Direction> = {
+  s: "south",
+  n: "north",
+  w: "west",
+  e: "east",
+};
+const ENGLISH_DIRECTIONS: readonly Direction[] = ["south", "north", "west", "east"];
+
+const directionBySkeleton = new Map<string, Direction>();
+for (const [direction, words] of Object.entries(DIRECTION_WORDS) as [Direction, string[]][]) {
+  for (const word of words) {
+    const token = tokenize(word)[0];
+    if (token !== undefined) directionBySkeleton.set(token.skel, direction);
+  }
+}
+
+/** How a direction was written: a known word, a one-letter typo of one ("Sourth"), or a letter. */
+export type DirectionForm = "word" | "typo" | "letter";
+
+/**
+ * The direction a word names, if any. Typos and one-letter abbreviations only count when the
+ * area named next has a part in that direction.
+ */
+export function directionOf(
+  token: Token,
+): { direction: Direction; form: DirectionForm } | undefined {
+  if (token.kind !== "word" || token.article) return undefined;
+  const known = directionBySkeleton.get(token.skel);
+  if (known !== undefined) return { direction: known, form: "word" };
+  if (token.arabic) return undefined;
+  const letter = DIRECTION_LETTERS[token.norm];
+  if (letter !== undefined) return { direction: letter, form: "letter" };
+  if (token.norm.length < 4) return undefined;
+  const typo = ENGLISH_DIRECTIONS.find(
+    (word) => word[0] === token.norm[0] && editDistance(token.norm, word, 1) <= 1,
+  );
+  return typo === undefined ? undefined : { direction: typo, form: "typo" };
+}
+
+// Two words make one direction: "Shamal Gharb" is north west.
+export function directionPhrase(directions: readonly Direction[]): string | undefined {
+  if (directions.length === 1) return directions[0];
+  const [first, second] = directions;
+  if (
+    (first === "north" || first === "south") &&
+    (second === "east" || second === "west") &&
+    directions.length === 2
+  )
+    return `${first} ${second}`;
+  return undefined;
+}
+
+const ARABIC_DIRECTION: Record<Direction, string> = {
+  north: "شمال",
+  south: "جنوب",
+  east: "شرق",
+  west: "غرب",
+};
+const DIRECTION_PHRASES: readonly Direction[][] = [
+  ["north"],
+  ["south"],
+  ["east"],
+  ["west"],
+  ["north", "west"],
+  ["north", "east"],
+  ["south", "west"],
+  ["south", "east"],
+];
+
 export interface AreaIndex {
   readonly exact: ReadonlyMap<string, Entry>;
   readonly skeleton: ReadonlyMap<string, Entry>;
@@ -139,6 +220,9 @@ export interface AreaIndex {
   readonly nameParts: ReadonlySet<string>;
   readonly wordAreas: ReadonlyMap<string, ReadonlySet<GazetteerArea>>;
   readonly maxWords: number;
+  // Per area and direction phrase ("west", "north west"): what "West <name>" names, when the
+  // gazetteer knows it (West Mishref is Mubarak Al-Abdullah; South Surra is an umbrella).
+  readonly directional: ReadonlyMap<GazetteerArea, ReadonlyMap<string, readonly Target[]>>;
 }
 
 export function editBudget(length: number): number {
@@ -303,6 +387,26 @@ function buildIndex(): AreaIndex {
       .filter(([word, owners]) => owners.size > 1 && !spellsOwnName(word, owners))
       .map(([word]) => word),
   );
+  const directional = new Map<GazetteerArea, Map<string, Target[]>>();
+  for (const area of AREAS) {
+    for (const directions of DIRECTION_PHRASES) {
+      const phrase = directions.join(" ");
+      const arabic = directions.map((direction) => ARABIC_DIRECTION[direction]).join(" ");
+      const targets: Target[] = [];
+      for (const name of [area.nameEn, area.nameAr, ...area.aliases]) {
+        const words = /[\u0600-\u06ff]/.test(name) ? arabic : phrase;
+        const entry = skeleton.get(phraseKeys(`${words} ${name}`).skel);
+        for (const target of entry?.targets ?? []) {
+          if (target.kind !== "area" && target.kind !== "umbrella") continue;
+          if (!targets.some((existing) => sameTarget(existing, target))) targets.push(target);
+        }
+      }
+      if (targets.length === 0) continue;
+      const byPhrase = directional.get(area) ?? new Map<string, Target[]>();
+      byPhrase.set(phrase, targets);
+      directional.set(area, byPhrase);
+    }
+  }
   return {
     exact,
     skeleton,
@@ -311,6 +415,7 @@ function buildIndex(): AreaIndex {
     nameParts,
     wordAreas,
     maxWords,
+    directional,
   };
 }
 

@@ -20,6 +20,8 @@ const FIELD_WEIGHT: Record<FieldName, number> = { city: 4, address2: 3, address1
 const SHORT_KEY = 7;
 // Two different areas, or a name pointing elsewhere: never sent without asking.
 const CONFLICT_CAP = 0.45;
+// "North Salmiya": probably Salmiya, but the shopper meant some part the gazetteer does not know.
+const DIRECTION_CAP = 0.6;
 
 export interface Decision {
   area: GazetteerArea | null;
@@ -218,10 +220,22 @@ function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): numb
     reasons.push(reason);
   };
   const conflict = (reason: string): void => {
-    cap = CONFLICT_CAP;
+    cap = Math.min(cap, CONFLICT_CAP);
     reasons.push(reason);
   };
 
+  if (choice.mention.directionBefore !== null) {
+    cap = Math.min(cap, DIRECTION_CAP);
+    reasons.push(
+      `the direction word "${choice.mention.directionBefore}" before ${area.nameEn} names no area the gazetteer knows: which part is meant is unclear`,
+    );
+  }
+  if (choice.mention.directionLetter !== null) {
+    cap = Math.min(cap, DIRECTION_CAP);
+    reasons.push(
+      `"${choice.mention.directionLetter}" was read as a direction; one letter is too little to send the delivery to ${area.nameEn} rather than the area named after it`,
+    );
+  }
   const others = [...new Set(evidence.primary.map((p) => p.area))].filter(
     (other) => other !== area,
   );

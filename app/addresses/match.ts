@@ -11,6 +11,7 @@ import {
   type FieldAnalysis,
   type Mention,
   analyzeField,
+  applyDirections,
   exactMentions,
   extendMentions,
   findFuzzyMentions,
@@ -174,6 +175,7 @@ function prepare(input: AddressInput): Prepared {
   const mentions: Mention[] = [];
   for (const analysis of analyses.values()) {
     exactMentions(analysis, mentions);
+    applyDirections(analysis, mentions);
     extendMentions(analysis, mentions);
   }
   for (const analysis of analyses.values()) streetNames(analysis, mentions);
@@ -275,7 +277,10 @@ function matchOrThrow(input: AddressInput, options: MatchOptions): AddressMatch 
   if (!hasAreaEvidence) {
     // The map holds the fields in AREA_FIELDS order, most trusted first.
     findFuzzyMentions(analyses.values(), mentions);
-    for (const analysis of analyses.values()) extendMentions(analysis, mentions);
+    for (const analysis of analyses.values()) {
+      applyDirections(analysis, mentions);
+      extendMentions(analysis, mentions);
+    }
   }
   for (const analysis of analyses.values()) markAlone(analysis, mentions);
 

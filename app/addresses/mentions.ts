@@ -1,6 +1,10 @@
 import {
   AREA_INDEX,
+  type Direction,
+  type DirectionForm,
   deletions,
+  directionOf,
+  directionPhrase,
   editBudget,
   editDistance,
   type Entry,
@@ -103,6 +107,10 @@ export interface Mention {
   readonly alternative: boolean;
   alone: boolean;
   inStreet: boolean;
+  // A direction word right before the name that names no part of it ("North Salmiya").
+  directionBefore: string | null;
+  // A one-letter abbreviation read as a direction ("S Doha" as South Doha): a guess.
+  directionLetter: string | null;
 }
 
 export function analyzeField(field: FieldName, text: string): FieldAnalysis {
@@ -189,6 +197,8 @@ function makeMention(
     alternative: tokens[to + 1]?.kind === "alt" || tokens[from - 1]?.kind === "alt",
     alone: false,
     inStreet: false,
+    directionBefore: null,
+    directionLetter: null,
   };
 }
 
@@ -445,8 +455,11 @@ export function extendMentions(analysis: FieldAnalysis, mentions: Mention[]): vo
         const exact = AREA_INDEX.skeleton.get(query);
         const found = exact !== undefined ? { entry: exact, distance: 0 } : fuzzyLookup(query);
         if (found === undefined) continue;
+        // A district group ("Janub Surra" → South Surra) is a longer name too.
         const longer = areaTargets(found.entry.targets);
-        if (longer.length === 0 || longer.some((area) => areas.includes(area))) continue;
+        const umbrella = found.entry.targets.some((target) => target.kind === "umbrella");
+        if ((longer.length === 0 && !umbrella) || longer.some((area) => areas.includes(area)))
+          continue;
         if (
           best === undefined ||
           found.distance < best.distance ||
@@ -469,6 +482,90 @@ export function extendMentions(analysis: FieldAnalysis, mentions: Mention[]): vo
       best.length,
     );
   });
+}
+
+const MAX_DIRECTION_WORDS = 2;
+
+// The direction words right before tokens[from], nearest last; stops at a break, a part or a
+// word that is not a direction.
+function directionWordsBefore(
+  analysis: FieldAnalysis,
+  from: number,
+): { indexes: number[]; directions: Direction[]; forms: DirectionForm[] } {
+  const indexes: number[] = [];
+  const directions: Direction[] = [];
+  const forms: DirectionForm[] = [];
+  for (let i = from - 1; i >= 0 && indexes.length < MAX_DIRECTION_WORDS; i--) {
+    const token = analysis.tokens[i];
+    if (token === undefined || analysis.used[i]) break;
+    if (token.article) continue;
+    const found = directionOf(token);
+    if (found === undefined) break;
+    indexes.unshift(i);
+    directions.unshift(found.direction);
+    forms.unshift(found.form);
+  }
+  return { indexes, directions, forms };
+}
+
+/**
+ * "Gharb Mishref", "Jnoob Alsurra", «شمال غرب الصليبيخات»: a direction word before an area name
+ * can name another area (West Mishref is Mubarak Al-Abdullah) or a district group (South Surra).
+ * Such a mention is re-read as the place the whole phrase names; a direction word that names no
+ * part of the area is kept on the mention so that the decision does not send it.
+ */
+export function applyDirections(analysis: FieldAnalysis, mentions: Mention[]): void {
+  for (let m = 0; m < mentions.length; m++) {
+    const mention = mentions[m];
+    if (mention === undefined || mention.field !== analysis.field) continue;
+    const areas = areaTargets(mention.targets);
+    if (areas.length === 0) continue;
+    const before = directionWordsBefore(analysis, mention.from);
+    const phrase = directionPhrase(before.directions);
+    const first = before.indexes[0];
+    if (phrase === undefined || first === undefined) continue;
+    const targets: Target[] = [];
+    for (const area of areas) {
+      for (const target of AREA_INDEX.directional.get(area)?.get(phrase) ?? []) {
+        if (!targets.includes(target)) targets.push(target);
+      }
+    }
+    const written = before.indexes.map((i) => analysis.tokens[i]?.raw ?? "").join(" ");
+    if (targets.length === 0) {
+      if (before.forms.every((form) => form === "word")) mention.directionBefore = written;
+      continue;
+    }
+    // The direction word may itself have been read as a name (Sharq, «شرق»): it is not one here.
+    for (let other = mentions.length - 1; other >= 0; other--) {
+      const taken = mentions[other];
+      if (
+        taken !== undefined &&
+        other !== m &&
+        taken.field === analysis.field &&
+        taken.from >= first &&
+        taken.to < mention.from
+      ) {
+        mentions.splice(other, 1);
+        if (other < m) m--;
+      }
+    }
+    analysis.mentioned.fill(1, first, mention.to + 1);
+    const typos = before.forms.filter((form) => form !== "word").length;
+    const via: Via = mention.via === "fuzzy" || typos > 0 ? "fuzzy" : "skeleton";
+    const length = mention.length + phrase.length;
+    const read = makeMention(
+      analysis,
+      first,
+      mention.to,
+      { targets, weak: false },
+      via,
+      mention.distance + typos,
+      length,
+    );
+    const changesArea = targets.some((t) => t.kind === "area" && !areas.includes(t.area));
+    if (before.forms.includes("letter") && changesArea) read.directionLetter = written;
+    mentions[m] = read;
+  }
 }
 
 export function markAlone(analysis: FieldAnalysis, mentions: readonly Mention[]): void {

@@ -104,6 +104,84 @@ describe("area detection", () => {
   });
 });
 
+describe("direction words before an area name", () => {
+  it("reads south before Surra as the South Surra district group, not Surra", () => {
+    for (const city of [
+      "Jnoob Alsurra",
+      "Jenoub Surra",
+      "S. Surra",
+      "Sourth Surra",
+      "Janub Surra",
+    ]) {
+      const match = matchAddress({ city, address1: "Block 3, Street 5, House 8" });
+      expect(match.area?.nameEn ?? null, city).toBeNull();
+      expect(match.governorate?.code, city).toBe("KW-HA");
+      expect(match.confident, city).toBe(false);
+    }
+    const arabic = matchAddress({ address1: "جنوب السره قطعة 3 شارع 5" });
+    expect(arabic.area).toBeNull();
+    expect(arabic.governorate?.code).toBe("KW-HA");
+  });
+
+  it("reads west, north west and south in any spelling as the area they name", () => {
+    expect(areaOf({ city: "Gharb Abdullah Al Mubarak" })).toBe("West Abdullah Al-Mubarak");
+    expect(areaOf({ city: "W. Abdullah Al Mubarak", address1: "Block 2" })).toBe(
+      "West Abdullah Al-Mubarak",
+    );
+    expect(areaOf({ city: "Janoob Abdullah Al Mubarak" })).toBe("South Abdullah Al-Mubarak");
+    expect(areaOf({ city: "Gharb Mishref" })).toBe("Mubarak Al-Abdullah");
+    expect(areaOf({ city: "Shamal Gharb Sulaibikhat" })).toBe("North West Sulaibikhat");
+    expect(areaOf({ city: "Jnoob Al Sabahiya", address1: "Block 2" })).toBe("South Sabahiya");
+    expect(areaOf({ address1: "غرب عبد الله المبارك قطعة 1" })).toBe("West Abdullah Al-Mubarak");
+    expect(areaOf({ address1: "شمال غرب الصليبخات قطعة 2" })).toBe("North West Sulaibikhat");
+    expect(areaOf({ address1: "جنوب عبدالله المبارك قطعة 4" })).toBe("South Abdullah Al-Mubarak");
+  });
+
+  it("does not send another area on the strength of a one-letter abbreviation", () => {
+    const match = matchAddress({ provinceCode: "KW-KU", city: "S Doha", address1: "Block 2" });
+    expect(match.confident).toBe(false);
+  });
+
+  it("sends an area whose direction word belongs to one of its own names", () => {
+    const match = matchAddress({
+      provinceCode: "KW-AH",
+      city: "Janoob Al Ahmadi",
+      address1: "Block 1 Street 2",
+    });
+    expect(match.area?.nameEn).toBe("Ahmadi");
+    expect(match.confident).toBe(true);
+  });
+
+  it("does not send an area preceded by a direction word it has no part for", () => {
+    for (const input of [
+      { provinceCode: "KW-HA", city: "North Salmiya", address1: "Block 4" },
+      { provinceCode: "KW-HA", city: "Gharb Salmiya", address1: "Block 4" },
+      { provinceCode: "KW-HA", city: "غرب السالمية", address1: "قطعة 4" },
+      { provinceCode: "KW-HA", city: "جنوب الجابرية", address1: "قطعة 4" },
+      { provinceCode: "KW-HA", address1: "شمال الجابرية قطعة 4" },
+      { provinceCode: "KW-KU", city: "South Yarmouk" },
+    ]) {
+      const match = matchAddress(input);
+      expect(match.confident, JSON.stringify(input)).toBe(false);
+      expect(match.confidence, JSON.stringify(input)).toBeLessThan(CONFIDENT_AT);
+      expect(match.reasons.join(" "), JSON.stringify(input)).toMatch(/direction/);
+    }
+  });
+
+  it("still reads Sharq alone, and a direction word that is not next to the name, as before", () => {
+    expect(
+      matchAddress({ provinceCode: "KW-KU", city: "Sharq", address1: "Block 2" }).area?.nameEn,
+    ).toBe("Sharq");
+    const separate = matchAddress({
+      provinceCode: "KW-HA",
+      city: "Salmiya",
+      address1: "Block 2, west side",
+    });
+    expect(separate.area?.nameEn).toBe("Salmiya");
+    expect(separate.confident).toBe(true);
+  });
+});
+
 describe("ambiguity lowers confidence", () => {
   it("holds back an address that names two different areas", () => {
     const match = matchAddress({
