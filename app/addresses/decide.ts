@@ -85,6 +85,10 @@ function strongContext(mention: Mention): boolean {
   return mention.blockAfter || mention.areaWordBefore || mention.alone;
 }
 
+function townContext(mention: Mention): boolean {
+  return mention.blockAfter || mention.areaWordBefore;
+}
+
 function isPlainWord(mention: Mention): boolean {
   return mention.weak && !strongContext(mention);
 }
@@ -170,13 +174,19 @@ function chooseArea(evidence: Evidence, reasons: string[]): Choice | undefined {
     }
     return { area: best.area, mention: best.mention, confidence: mentionScore(best.mention) };
   }
+  // A mention followed by a block ("Ahmadi block 5") is the town; a bare one in the city field is
+  // only strong because it fills the field, and may be the governorate.
   const twin = evidence.twins
     .slice()
-    .sort((a, b) => Number(strongContext(b)) - Number(strongContext(a)))[0];
+    .sort(
+      (a, b) =>
+        Number(townContext(b)) - Number(townContext(a)) ||
+        Number(strongContext(b)) - Number(strongContext(a)),
+    )[0];
   const twinArea = twin === undefined ? undefined : areaTargets(twin.targets)[0];
   if (twin !== undefined && twinArea !== undefined) {
     // "Hawalli, Block 4" is the town; "Hawalli" alone may be the governorate.
-    if (twin.blockAfter || twin.areaWordBefore) {
+    if (townContext(twin)) {
       reasons.push(
         `area ${label(twinArea)} from ${howFound(twin)}, followed by a block number, so the town rather than the governorate`,
       );

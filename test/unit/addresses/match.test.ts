@@ -222,6 +222,19 @@ describe("ambiguity lowers confidence", () => {
     ).toBe(true);
   });
 
+  it("prefers the twin mention followed by a block over a bare one in the city field", () => {
+    for (const provinceCode of ["KW-AH", ""]) {
+      const match = matchAddress({
+        provinceCode,
+        city: "Ahmadi",
+        address1: "Ahmadi block 5 street 3 house 12",
+      });
+      expect(match.area?.nameEn).toBe("Ahmadi");
+      expect(match.confident).toBe(true);
+      expect(match.reasons.join(" ")).toContain("followed by a block number");
+    }
+  });
+
   it("reads a twin name next to an area of the same governorate as the governorate", () => {
     const match = matchAddress({
       provinceCode: "KW-FA",
