@@ -41,6 +41,11 @@ export function phraseKeys(text: string): { key: string; skel: string; words: nu
   };
 }
 
+/** The skeletons of the words of a name, articles left out. */
+export function phraseWords(text: string): string[] {
+  return contentTokens(tokenize(text)).map((token) => token.skel);
+}
+
 // Names that are also everyday words; a match inside free text is weak unless the context
 // (a block right after it, the whole field) says it is the area.
 // prettier-ignore
@@ -115,6 +120,42 @@ for (const group of CONFUSABLE_GROUPS) {
     partners.push(...areas.filter((other) => other !== area && !partners.includes(other)));
     CONFUSABLE.set(area, partners);
   }
+}
+
+// A confusable partner in another governorate and its spellings, as skeleton words.
+export interface PartnerSpelling {
+  readonly partner: GazetteerArea;
+  readonly words: readonly string[];
+}
+export const PARTNER_SPELLINGS = new Map<GazetteerArea, PartnerSpelling[]>();
+for (const [area, partners] of CONFUSABLE) {
+  const spellings: PartnerSpelling[] = [];
+  for (const partner of partners) {
+    if (partner.governorateCode === area.governorateCode) continue;
+    for (const name of [partner.nameEn, partner.nameAr, ...partner.aliases]) {
+      const words = phraseWords(name);
+      if (words.length > 0) spellings.push({ partner, words });
+    }
+  }
+  if (spellings.length > 0) PARTNER_SPELLINGS.set(area, spellings);
+}
+
+/**
+ * Whether `typed` could be `spelling` with letters or words left out: a truncation ("Salmi" of
+ * Salmiya), one letter missing («القصر» of «القصور») or a name missing a word ("Sabah Al Salem" of
+ * Ali Sabah Al-Salem). Shoppers drop letters far more often than they add them.
+ */
+export function leftOutOf(typed: readonly string[], spelling: readonly string[]): boolean {
+  const short = typed.join("");
+  const long = spelling.join("");
+  if (short.length >= long.length || short.length < 3) return false;
+  if (long.startsWith(short)) return true;
+  if (short.length + 1 === long.length && editDistance(short, long, 1) === 1) return true;
+  if (typed.length >= spelling.length) return false;
+  for (let start = 0; start + typed.length <= spelling.length; start++) {
+    if (typed.every((word, i) => spelling[start + i] === word)) return true;
+  }
+  return false;
 }
 
 const governorateKeys = new Map<GazetteerGovernorate, Set<string>>();

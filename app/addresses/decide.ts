@@ -1,4 +1,10 @@
-import { CONFUSABLE, TWIN_GOVERNORATE } from "./area-index";
+import {
+  CONFUSABLE,
+  PARTNER_SPELLINGS,
+  TWIN_GOVERNORATE,
+  leftOutOf,
+  phraseWords,
+} from "./area-index";
 import {
   type GazetteerArea,
   type GazetteerGovernorate,
@@ -22,6 +28,8 @@ const SHORT_KEY = 7;
 const CONFLICT_CAP = 0.45;
 // "North Salmiya": probably Salmiya, but the shopper meant some part the gazetteer does not know.
 const DIRECTION_CAP = 0.6;
+// "Salmi" with nothing to confirm it: Salmi, or Salmiya typed short.
+const UNCONFIRMED_CAP = 0.6;
 
 export interface Decision {
   area: GazetteerArea | null;
@@ -329,6 +337,28 @@ function checkProvince(area: GazetteerArea, provinceCode: string, reasons: strin
   return 0.88;
 }
 
+// Notes, section 5: Salmi/Salmiya, Qasr/Qusour, Riqqa/Riggae… A name that could be its partner
+// with letters left out is sent only when the province or a governorate name confirms it.
+function checkConfusable(
+  choice: Choice,
+  evidence: Evidence,
+  provinceCode: string,
+  reasons: string[],
+): number {
+  const spellings = PARTNER_SPELLINGS.get(choice.area);
+  if (spellings === undefined) return 1;
+  const governorate = governorateOfArea(choice.area);
+  if (governorateOf(provinceCode) === governorate) return 1;
+  if (evidence.governorates.some((named) => named.governorate === governorate)) return 1;
+  const typed = phraseWords(choice.mention.text);
+  const partner = spellings.find((spelling) => leftOutOf(typed, spelling.words))?.partner;
+  if (partner === undefined) return 1;
+  reasons.push(
+    `"${choice.mention.text}" could be ${label(partner)} with letters left out, and neither the province nor a governorate name confirms ${label(choice.area)}`,
+  );
+  return UNCONFIRMED_CAP;
+}
+
 function governorateWithoutArea(
   evidence: Evidence,
   provinceCode: string,
@@ -381,9 +411,10 @@ export function decide(
   }
   const checked = crossCheck(choice, evidence, reasons);
   const province = checkProvince(choice.area, provinceCode, reasons);
+  const cap = checkConfusable(choice, evidence, provinceCode, reasons);
   return {
     area: choice.area,
     governorate: governorateOfArea(choice.area),
-    confidence: checked * province,
+    confidence: Math.min(checked * province, cap),
   };
 }

@@ -280,6 +280,27 @@ describe("ambiguity lowers confidence", () => {
     ).toBe(true);
   });
 
+  it("does not send a name that could be its confusable partner with letters left out, unless the province agrees", () => {
+    for (const input of [
+      { city: "Salmi", address1: "Block 4, Street 2" },
+      { provinceCode: "KW-AH", city: "Salmi", address1: "Block 4" },
+      { city: "القصر", address1: "قطعة 2 شارع 3" },
+      { city: "Sabah Al Salem", address1: "Block 3" },
+    ]) {
+      const match = matchAddress(input);
+      expect(match.confident, JSON.stringify(input)).toBe(false);
+      expect(match.reasons.join(" "), JSON.stringify(input)).toMatch(/left out/);
+    }
+    expect(matchAddress({ city: "Salmi", address2: "Jahra Governorate" }).confident).toBe(true);
+    expect(matchAddress({ provinceCode: "KW-JA", city: "القصر" }).confident).toBe(true);
+    expect(matchAddress({ provinceCode: "KW-MU", city: "Sabah Al Salem" }).confident).toBe(true);
+  });
+
+  it("sends the longer of two confusable names without a province", () => {
+    expect(matchAddress({ city: "Salmiya", address1: "Block 4" }).confident).toBe(true);
+    expect(matchAddress({ city: "القصور", address1: "قطعة 1" }).confident).toBe(true);
+  });
+
   it("does not count a place named as a landmark or in a street name against the area", () => {
     expect(
       matchAddress({
