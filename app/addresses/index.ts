@@ -16,10 +16,12 @@ export {
   CONFIDENT_AT,
   matchAddress,
   overrideKey,
+  overrideKeyFor,
   type AddressInput,
   type AddressMatch,
   type AreaOverride,
   type MatchOptions,
+  type OverrideKey,
 } from "./match";
 export {
   buildCourierIndex,

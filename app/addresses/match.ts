@@ -7,7 +7,6 @@ import {
   type GazetteerGovernorate,
 } from "./gazetteer";
 import {
-  FILLER_WORDS,
   type FieldAnalysis,
   type Mention,
   analyzeField,
@@ -18,6 +17,7 @@ import {
   markAlone,
   streetNames,
 } from "./mentions";
+import { type OverrideKey, buildOverrideKey } from "./override-key";
 import { type AddressParts, type PartName, emptyParts } from "./parts";
 import type { FieldName } from "./tokens";
 
@@ -30,6 +30,8 @@ export interface AddressInput {
   zip?: string | null;
   countryCode?: string | null;
 }
+
+export type { OverrideKey } from "./override-key";
 
 /** A merchant's remembered answer for one spelling (see {@link overrideKey}). */
 export interface AreaOverride {
@@ -57,8 +59,11 @@ export interface AddressMatch {
   parts: AddressParts;
   /** Why, in plain words, for the merchant and for support. */
   reasons: string[];
-  /** The key under which the merchant can remember the answer for this spelling. */
-  overrideKey: string;
+  /**
+   * The key under which the merchant can remember the answer for this spelling, or null when the
+   * address cannot be remembered ({@link overrideKeyFor} says why).
+   */
+  overrideKey: string | null;
 }
 
 /** Confidence from which an address is sent without asking the merchant. */
@@ -120,27 +125,13 @@ function unlabelledPaci(
   }
 }
 
-function computeOverrideKey(analyses: ReadonlyMap<FieldName, FieldAnalysis>): string {
-  const words = new Set<string>();
-  for (const field of AREA_FIELDS) {
-    const analysis = analyses.get(field);
-    if (analysis === undefined) continue;
-    analysis.tokens.forEach((token, i) => {
-      if (token.kind !== "word" || token.article || analysis.used[i] || FILLER_WORDS.has(token.key))
-        return;
-      if (token.skel !== "") words.add(token.skel);
-    });
-  }
-  return [...words].sort().join(" ").slice(0, 200);
-}
-
 const overrideMaps = new WeakMap<readonly AreaOverride[], Map<string, AreaOverride>>();
 
 function findOverride(
   overrides: readonly AreaOverride[] | undefined,
-  key: string,
+  key: string | null,
 ): AreaOverride | undefined {
-  if (overrides === undefined || !Array.isArray(overrides) || overrides.length === 0 || key === "")
+  if (overrides === undefined || !Array.isArray(overrides) || overrides.length === 0 || !key)
     return undefined;
   let byKey = overrideMaps.get(overrides);
   if (byKey === undefined) {
@@ -166,10 +157,12 @@ function analyze(input: AddressInput): Map<FieldName, FieldAnalysis> {
 interface Prepared {
   readonly analyses: Map<FieldName, FieldAnalysis>;
   readonly mentions: Mention[];
-  readonly key: string;
+  readonly provinceCode: string;
+  readonly key: OverrideKey;
 }
 
-// Named streets come last: where a street name ends depends on the area names found.
+// Named streets come after the names: where a street name ends depends on the area names found.
+// The typo search runs only when no name was found as written.
 function prepare(input: AddressInput): Prepared {
   const analyses = analyze(input);
   const mentions: Mention[] = [];
@@ -179,20 +172,45 @@ function prepare(input: AddressInput): Prepared {
     extendMentions(analysis, mentions);
   }
   for (const analysis of analyses.values()) streetNames(analysis, mentions);
-  return { analyses, mentions, key: computeOverrideKey(analyses) };
+  const hasAreaEvidence = mentions.some((m) => {
+    const kind = kindOf(m);
+    return kind === "area" || kind === "twin" || kind === "ambiguous" || kind === "umbrella";
+  });
+  if (!hasAreaEvidence) {
+    // The map holds the fields in AREA_FIELDS order, most trusted first.
+    findFuzzyMentions(analyses.values(), mentions);
+    for (const analysis of analyses.values()) {
+      applyDirections(analysis, mentions);
+      extendMentions(analysis, mentions);
+    }
+  }
+  for (const analysis of analyses.values()) markAlone(analysis, mentions);
+  const provinceCode = asText(input.provinceCode).trim();
+  return {
+    analyses,
+    mentions,
+    provinceCode,
+    key: buildOverrideKey(analyses, mentions, provinceCode),
+  };
 }
 
 /**
- * The key under which a merchant's answer for this address is remembered: the words of the
- * address that are not block, street, house or other parts, normalized and sorted, so
- * "Slmiya, Block 4" and "block 7 slmiya" share one key.
+ * The key under which a merchant's answer for this address is remembered, or why there is none:
+ * the place words of the address in the order typed, in their own spelling, with the province
+ * code; never numbers, landmarks or notes. "Slmya, Block 4" and "Slmya, Block 7" share a key;
+ * "Hawalli, Block 4" (a twin name) and "Kuwait, Block 4" get none.
  */
-export function overrideKey(address: AddressInput): string {
+export function overrideKeyFor(address: AddressInput): OverrideKey {
   try {
     return prepare(address ?? {}).key;
   } catch {
-    return "";
+    return { key: null, refusal: "the address could not be read" };
   }
+}
+
+/** {@link overrideKeyFor}'s key alone: null when the address cannot be remembered. */
+export function overrideKey(address: AddressInput): string | null {
+  return overrideKeyFor(address).key;
 }
 
 function isKuwait(countryCode: string): boolean {
@@ -204,7 +222,7 @@ function round(value: number): number {
   return Math.round(Math.max(0, Math.min(1, value)) * 1000) / 1000;
 }
 
-function unresolved(parts: AddressParts, reasons: string[], key: string): AddressMatch {
+function unresolved(parts: AddressParts, reasons: string[], key: string | null): AddressMatch {
   return {
     governorate: null,
     area: null,
@@ -227,13 +245,15 @@ export function matchAddress(input: AddressInput, options: MatchOptions = {}): A
   } catch (error) {
     // A bug here must hold one delivery for the merchant, not crash the queue.
     const message = error instanceof Error ? error.message : String(error);
-    return unresolved(emptyParts(), [`internal error while matching: ${message}`], "");
+    return unresolved(emptyParts(), [`internal error while matching: ${message}`], null);
   }
 }
 
 function matchOrThrow(input: AddressInput, options: MatchOptions): AddressMatch {
   const reasons: string[] = [];
-  const { analyses, mentions, key } = prepare(input);
+  const prepared = prepare(input);
+  const { analyses, mentions, provinceCode } = prepared;
+  const key = prepared.key.key;
   const parts = collectParts(analyses, reasons);
   unlabelledPaci(analyses, parts, reasons);
 
@@ -270,21 +290,6 @@ function matchOrThrow(input: AddressInput, options: MatchOptions): AddressMatch 
     reasons.push(`a remembered answer names an unknown area "${String(override.area)}"; ignored`);
   }
 
-  const hasAreaEvidence = mentions.some((m) => {
-    const kind = kindOf(m);
-    return kind === "area" || kind === "twin" || kind === "ambiguous" || kind === "umbrella";
-  });
-  if (!hasAreaEvidence) {
-    // The map holds the fields in AREA_FIELDS order, most trusted first.
-    findFuzzyMentions(analyses.values(), mentions);
-    for (const analysis of analyses.values()) {
-      applyDirections(analysis, mentions);
-      extendMentions(analysis, mentions);
-    }
-  }
-  for (const analysis of analyses.values()) markAlone(analysis, mentions);
-
-  const provinceCode = asText(input.provinceCode).trim();
   const decisionReasons: string[] = [];
   const decision = decide(mentions, provinceCode, decisionReasons);
   const confidence = round(decision.confidence);

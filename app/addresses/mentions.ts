@@ -21,7 +21,7 @@ import { type FieldName, type Token, tokenize } from "./tokens";
  */
 
 // prettier-ignore
-const LANDMARK_WORDS = new Set(
+export const LANDMARK_WORDS = new Set(
   [
     "near", "nearby", "opposite", "opp", "behind", "beside", "besides", "next", "close", "front", "facing",
     "قرب", "بالقرب", "جنب", "بجنب", "بجانب", "جانب", "مقابل", "خلف", "وراء", "ورا", "امام", "عند", "بجوار", "جوار",
@@ -29,7 +29,7 @@ const LANDMARK_WORDS = new Set(
 );
 const LANDMARK_GLUE = new Set(["to", "of", "the", "from", "by", "من", "الي", "ل"]);
 // prettier-ignore
-const AREA_WORDS = new Set(
+export const AREA_WORDS = new Set(
   ["area", "district", "mantiqa", "mantaqa", "منطقة", "ضاحية", "بمنطقة", "في", "in"].map(
     (word) => tokenize(word)[0]?.key ?? word,
   ),
@@ -43,7 +43,7 @@ export const FILLER_WORDS = new Set(
 );
 // Common words that a typo search must never turn into an area.
 // prettier-ignore
-const NEVER_FUZZY = new Set(
+export const NEVER_FUZZY = new Set(
   [
     "street", "house", "building", "floor", "flat", "apartment", "block", "avenue", "near", "opposite", "behind",
     "mosque", "masjid", "school", "hospital", "clinic", "market", "coop", "cooperative", "jamiya", "jamia",

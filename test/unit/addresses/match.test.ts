@@ -5,6 +5,7 @@ import {
   type AreaOverride,
   matchAddress,
   overrideKey,
+  overrideKeyFor,
   proposePickupLocation,
 } from "../../../app/addresses";
 
@@ -355,17 +356,69 @@ describe("merchant overrides", () => {
     address1: "st 3 h 9",
   };
 
-  it("computes the same key for the same spelling whatever the numbers and word order", () => {
+  it("computes the same key for the same spelling whatever the numbers", () => {
     const key = overrideKey(address);
-    expect(key).not.toBe("");
-    expect(overrideKey({ address1: "block 7 street 1 Slmya" })).toBe(key);
-    expect(overrideKey({ address1: "Salmiya" })).not.toBe(key);
+    expect(key).toBeTruthy();
+    expect(
+      overrideKey({
+        provinceCode: "KW-HA",
+        city: "Slmya",
+        address1: "Block 7, Street 1, House 22",
+      }),
+    ).toBe(key);
     expect(matchAddress(address).overrideKey).toBe(key);
+  });
+
+  it("keeps word order and spelling apart", () => {
+    const key = (city: string, provinceCode = "KW-FA") => overrideKey({ provinceCode, city });
+    expect(key("Abdullah Al-Mubarak")).not.toBe(key("Mubarak Al-Abdullah"));
+    expect(key("Naeem", "KW-JA")).not.toBe(key("Naayem", "KW-JA"));
+    expect(key("Salmiya", "KW-HA")).not.toBe(key("Slmya", "KW-HA"));
+  });
+
+  it("includes the province code, so a fix for one province is not applied to another", () => {
+    const elsewhere = { ...address, provinceCode: "KW-AH" };
+    expect(overrideKey(elsewhere)).not.toBe(overrideKey(address));
+    const overrides: AreaOverride[] = [
+      { key: overrideKey(address) ?? "", governorate: "KW-HA", area: "Salmiya" },
+    ];
+    expect(matchAddress(elsewhere, { overrides }).reasons.join(" ")).not.toContain(
+      "remembered by the merchant",
+    );
+  });
+
+  it("refuses to remember an address that names only a governorate, a twin name or generic words, and says why", () => {
+    for (const input of [
+      { provinceCode: "KW-HA", city: "Hawalli", address1: "Block 3, Street 5" },
+      { provinceCode: "KW-HA", address1: "Hawalli, Block 4, Street 112" },
+      { provinceCode: "KW-AH", city: "Al Ahmadi", address1: "Block 3 Street 301 House 15" },
+      { provinceCode: "KW-FA", city: "محافظة الفروانية", address1: "قطعة 2 شارع 3 منزل 4" },
+      { provinceCode: "KW-KU", city: "Kuwait", address1: "near the big mosque blk 3 st 5 house 9" },
+      { provinceCode: "KW-KU", city: "Kuwait City", address1: "Building 10, Floor 3, Flat 5" },
+      { provinceCode: "", city: "", address1: "" },
+    ]) {
+      expect(overrideKey(input), JSON.stringify(input)).toBeNull();
+      const { key, refusal } = overrideKeyFor(input);
+      expect(key).toBeNull();
+      expect(refusal, JSON.stringify(input)).toMatch(/governorate|no place/);
+      expect(matchAddress(input).overrideKey).toBeNull();
+    }
+  });
+
+  it("keeps customer details out of the key: only place words", () => {
+    const key = overrideKey({
+      provinceCode: "KW-HA",
+      city: "Slmya",
+      address1: "Block 4 Street 3 House 9, Fatima Al Ali, call 99887766 before coming",
+      address2: "near the big mosque",
+    });
+    expect(key).toBeTruthy();
+    expect(key).not.toMatch(/\d{2}|fatima|mosque|call/i);
   });
 
   it("applies a remembered answer first, with the reason", () => {
     const overrides: AreaOverride[] = [
-      { key: overrideKey(address), governorate: "KW-HA", area: "Salmiya" },
+      { key: overrideKey(address) ?? "", governorate: "KW-HA", area: "Salmiya" },
     ];
     const match = matchAddress(address, { overrides });
     expect(match.area?.nameEn).toBe("Salmiya");
@@ -377,12 +430,12 @@ describe("merchant overrides", () => {
 
   it("overrides even a confident answer, because the merchant knows the customer", () => {
     const input = { provinceCode: "KW-HA", city: "Hitteen", address1: "Block 2" };
-    const overrides = [{ key: overrideKey(input), governorate: "Hawalli", area: "حطين" }];
+    const overrides = [{ key: overrideKey(input) ?? "", governorate: "Hawalli", area: "حطين" }];
     expect(matchAddress(input, { overrides }).reasons[0]).toContain("remembered by the merchant");
   });
 
   it("ignores a remembered answer that names no known area", () => {
-    const overrides = [{ key: overrideKey(address), governorate: "KW-HA", area: "Atlantis" }];
+    const overrides = [{ key: overrideKey(address) ?? "", governorate: "KW-HA", area: "Atlantis" }];
     const match = matchAddress(address, { overrides });
     expect(match.reasons.join(" ")).toContain("unknown area");
     expect(match.reasons.join(" ")).not.toContain("remembered by the merchant:");
