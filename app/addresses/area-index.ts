@@ -173,15 +173,15 @@ for (const area of AREAS) {
 
 export type Direction = "north" | "south" | "east" | "west";
 
-// Direction words as shoppers write them in front of an area name: English, transliterated and
-// Arabic ("Jnoob Alsurra", "Gharb Mishref", «شمال غرب الصليبيخات»). One-letter abbreviations
+// Direction words as shoppers write them next to an area name: English, transliterated and Arabic
+// ("Jnoob Alsurra", "Gharb Mishref", "Mishref West", «شمال غرب الصليبيخات», «الصباحية الجنوبية»). One-letter abbreviations
 // ("S. Surra", "W. Abdullah Al Mubarak") count only in front of a name that has such a part.
 // prettier-ignore
 const DIRECTION_WORDS: Record<Direction, readonly string[]> = {
-  south: ["south", "southern", "janoub", "janoob", "janub", "jnoob", "jnoub", "jnub", "jenoub", "jenub", "junub", "ganoub", "جنوب"],
-  north: ["north", "northern", "shamal", "shmal", "shimal", "شمال"],
-  west: ["west", "western", "gharb", "garb", "ghareb", "gharab", "غرب"],
-  east: ["east", "eastern", "sharq", "sharg", "shark", "شرق"],
+  south: ["south", "southern", "janoub", "janoob", "janub", "jnoob", "jnoub", "jnub", "jenoub", "jenub", "junub", "ganoub", "janoubi", "janoobi", "جنوب", "جنوبي", "جنوبيه"],
+  north: ["north", "northern", "shamal", "shmal", "shimal", "shamali", "شمال", "شمالي", "شماليه"],
+  west: ["west", "western", "gharb", "garb", "ghareb", "gharab", "gharbi", "غرب", "غربي", "غربيه"],
+  east: ["east", "eastern", "sharq", "sharg", "shark", "sharqi", "شرق", "شرقي", "شرقيه"],
 };
 const DIRECTION_LETTERS: Record<string, Direction> = {
   s: "south",

@@ -242,10 +242,10 @@ function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): numb
     reasons.push(reason);
   };
 
-  if (choice.mention.directionBefore !== null) {
+  if (choice.mention.directionNear !== null) {
     cap = Math.min(cap, DIRECTION_CAP);
     reasons.push(
-      `the direction word "${choice.mention.directionBefore}" before ${area.nameEn} names no area the gazetteer knows: which part is meant is unclear`,
+      `the direction word "${choice.mention.directionNear}" next to ${area.nameEn} names no area the gazetteer knows: which part is meant is unclear`,
     );
   }
   if (choice.mention.directionLetter !== null) {

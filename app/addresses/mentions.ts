@@ -107,8 +107,8 @@ export interface Mention {
   readonly alternative: boolean;
   alone: boolean;
   inStreet: boolean;
-  // A direction word right before the name that names no part of it ("North Salmiya").
-  directionBefore: string | null;
+  // A direction word next to the name that names no part of it ("North Salmiya").
+  directionNear: string | null;
   // A one-letter abbreviation read as a direction ("S Doha" as South Doha): a guess.
   directionLetter: string | null;
 }
@@ -197,7 +197,7 @@ function makeMention(
     alternative: tokens[to + 1]?.kind === "alt" || tokens[from - 1]?.kind === "alt",
     alone: false,
     inStreet: false,
-    directionBefore: null,
+    directionNear: null,
     directionLetter: null,
   };
 }
@@ -486,31 +486,38 @@ export function extendMentions(analysis: FieldAnalysis, mentions: Mention[]): vo
 
 const MAX_DIRECTION_WORDS = 2;
 
-// The direction words right before tokens[from], nearest last; stops at a break, a part or a
-// word that is not a direction.
-function directionWordsBefore(
+// The direction words next to a name, in reading order: before tokens[start] (step -1) or from
+// it on (step 1); stops at a break, a part or a word that is not a direction.
+function directionWordsNear(
   analysis: FieldAnalysis,
-  from: number,
+  start: number,
+  step: 1 | -1,
 ): { indexes: number[]; directions: Direction[]; forms: DirectionForm[] } {
   const indexes: number[] = [];
   const directions: Direction[] = [];
   const forms: DirectionForm[] = [];
-  for (let i = from - 1; i >= 0 && indexes.length < MAX_DIRECTION_WORDS; i--) {
+  for (
+    let i = start;
+    i >= 0 && i < analysis.tokens.length && indexes.length < MAX_DIRECTION_WORDS;
+    i += step
+  ) {
     const token = analysis.tokens[i];
     if (token === undefined || analysis.used[i]) break;
     if (token.article) continue;
     const found = directionOf(token);
-    if (found === undefined) break;
-    indexes.unshift(i);
-    directions.unshift(found.direction);
-    forms.unshift(found.form);
+    // "Salmiya e" or "Surra s" is noise more often than a direction.
+    if (found === undefined || (step === 1 && found.form === "letter")) break;
+    const at = step === 1 ? indexes.length : 0;
+    indexes.splice(at, 0, i);
+    directions.splice(at, 0, found.direction);
+    forms.splice(at, 0, found.form);
   }
   return { indexes, directions, forms };
 }
 
 /**
- * "Gharb Mishref", "Jnoob Alsurra", «شمال غرب الصليبيخات»: a direction word before an area name
- * can name another area (West Mishref is Mubarak Al-Abdullah) or a district group (South Surra).
+ * "Gharb Mishref", "Jnoob Alsurra", «شمال غرب الصليبيخات», "Mishref West": a direction word next
+ * to an area name can name another area (West Mishref is Mubarak Al-Abdullah) or a district group (South Surra).
  * Such a mention is re-read as the place the whole phrase names; a direction word that names no
  * part of the area is kept on the mention so that the decision does not send it.
  */
@@ -520,19 +527,21 @@ export function applyDirections(analysis: FieldAnalysis, mentions: Mention[]): v
     if (mention === undefined || mention.field !== analysis.field) continue;
     const areas = areaTargets(mention.targets);
     if (areas.length === 0) continue;
-    const before = directionWordsBefore(analysis, mention.from);
-    const phrase = directionPhrase(before.directions);
-    const first = before.indexes[0];
-    if (phrase === undefined || first === undefined) continue;
+    let near = directionWordsNear(analysis, mention.from - 1, -1);
+    if (near.indexes.length === 0) near = directionWordsNear(analysis, mention.to + 1, 1);
+    const phrase = directionPhrase(near.directions);
+    const first = Math.min(mention.from, near.indexes[0] ?? mention.from);
+    const last = Math.max(mention.to, near.indexes[near.indexes.length - 1] ?? mention.to);
+    if (phrase === undefined) continue;
     const targets: Target[] = [];
     for (const area of areas) {
       for (const target of AREA_INDEX.directional.get(area)?.get(phrase) ?? []) {
         if (!targets.includes(target)) targets.push(target);
       }
     }
-    const written = before.indexes.map((i) => analysis.tokens[i]?.raw ?? "").join(" ");
+    const written = near.indexes.map((i) => analysis.tokens[i]?.raw ?? "").join(" ");
     if (targets.length === 0) {
-      if (before.forms.every((form) => form === "word")) mention.directionBefore = written;
+      if (near.forms.every((form) => form === "word")) mention.directionNear = written;
       continue;
     }
     // The direction word may itself have been read as a name (Sharq, «شرق»): it is not one here.
@@ -543,27 +552,27 @@ export function applyDirections(analysis: FieldAnalysis, mentions: Mention[]): v
         other !== m &&
         taken.field === analysis.field &&
         taken.from >= first &&
-        taken.to < mention.from
+        taken.to <= last
       ) {
         mentions.splice(other, 1);
         if (other < m) m--;
       }
     }
-    analysis.mentioned.fill(1, first, mention.to + 1);
-    const typos = before.forms.filter((form) => form !== "word").length;
+    analysis.mentioned.fill(1, first, last + 1);
+    const typos = near.forms.filter((form) => form !== "word").length;
     const via: Via = mention.via === "fuzzy" || typos > 0 ? "fuzzy" : "skeleton";
     const length = mention.length + phrase.length;
     const read = makeMention(
       analysis,
       first,
-      mention.to,
+      last,
       { targets, weak: false },
       via,
       mention.distance + typos,
       length,
     );
     const changesArea = targets.some((t) => t.kind === "area" && !areas.includes(t.area));
-    if (before.forms.includes("letter") && changesArea) read.directionLetter = written;
+    if (near.forms.includes("letter") && changesArea) read.directionLetter = written;
     mentions[m] = read;
   }
 }

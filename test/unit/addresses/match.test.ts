@@ -138,6 +138,16 @@ describe("direction words before an area name", () => {
     expect(areaOf({ address1: "جنوب عبدالله المبارك قطعة 4" })).toBe("South Abdullah Al-Mubarak");
   });
 
+  it("reads a direction word after the name the same way", () => {
+    expect(areaOf({ city: "Mshrf Gharb", address1: "Block 3" })).toBe("Mubarak Al-Abdullah");
+    expect(areaOf({ city: "Mishref West", address1: "Block 3" })).toBe("Mubarak Al-Abdullah");
+    expect(areaOf({ city: "Surra South", address1: "Block 3" })).toBeNull();
+    expect(areaOf({ city: "الصباحية الجنوبية", address1: "قطعة 2" })).toBe("South Sabahiya");
+    const unknownPart = matchAddress({ provinceCode: "KW-HA", city: "Salmiya East" });
+    expect(unknownPart.area?.nameEn).toBe("Salmiya");
+    expect(unknownPart.confident).toBe(false);
+  });
+
   it("does not send another area on the strength of a one-letter abbreviation", () => {
     const match = matchAddress({ provinceCode: "KW-KU", city: "S Doha", address1: "Block 2" });
     expect(match.confident).toBe(false);
