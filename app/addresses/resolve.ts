@@ -1,4 +1,5 @@
 import {
+  AREAS,
   type GazetteerArea,
   type GazetteerGovernorate,
   findArea,
@@ -23,6 +24,8 @@ export interface CourierIndex {
   readonly byName: ReadonlyMap<string, readonly CourierArea[]>;
   readonly governanceByName: ReadonlyMap<string, readonly number[]>;
   readonly governanceNames: ReadonlyMap<number, string>;
+  /** Every area row with the words of its name («شاليهات الخيران» → شاليهات, خيران). */
+  readonly rows: readonly { readonly row: CourierArea; readonly words: readonly string[] }[];
 }
 
 /** The courier's IDs for a gazetteer area, or why there are none. */
@@ -64,16 +67,22 @@ const SUB_AREA_ALIASES = new Set(
   ["عباسيه", "حساوي", "ام هيمان"].map((name) => normalizeArabic(name)),
 );
 
+// A courier row that adds one of these to an area's name is one part of it: «الخيران السكنية»
+// beside «شاليهات الخيران» (notes, section 5: Khairan, Wafra, Sabah Al-Ahmad, Shuwaikh, Ardiya…).
+const QUALIFIER_WORDS = new Set(["سكنيه", "residential"]);
+
 // Spelling only: transliteration skeletons would make Naeem and Naayem one name.
 function latinWords(name: string): string[] {
   const words = foldText(name).match(/[a-z0-9]+/g) ?? [];
   return words.filter((word) => !LATIN_ARTICLES.has(word)).map(latinWordKey);
 }
 
+function nameWords(name: string): string[] {
+  return hasArabic(name) ? normalizeArabic(name).split(" ").filter(Boolean) : latinWords(name);
+}
+
 function nameKeys(name: string): string[] {
-  const words = hasArabic(name)
-    ? normalizeArabic(name).split(" ").filter(Boolean)
-    : latinWords(name);
+  const words = nameWords(name);
   const full = words.join("");
   const core = words.filter((word) => !GENERIC_WORDS.has(word)).join("");
   return core !== "" && core !== full ? [full, core] : [full];
@@ -89,6 +98,7 @@ export function buildCourierIndex(masterData: CourierMasterData): CourierIndex {
   const cached = indexes.get(masterData);
   if (cached !== undefined) return cached;
   const byName = new Map<string, CourierArea[]>();
+  const rows: { row: CourierArea; words: string[] }[] = [];
   const governanceByName = new Map<string, number[]>();
   const governanceNames = new Map<number, string>();
   for (const governance of masterData?.governances ?? []) {
@@ -109,12 +119,13 @@ export function buildCourierIndex(masterData: CourierMasterData): CourierIndex {
       areaName: area.areaName,
     };
     for (const key of nameKeys(area.areaName)) {
-      const rows = byName.get(key) ?? [];
-      if (!rows.some((existing) => existing.areaId === row.areaId)) rows.push(row);
-      byName.set(key, rows);
+      const named = byName.get(key) ?? [];
+      if (!named.some((existing) => existing.areaId === row.areaId)) named.push(row);
+      byName.set(key, named);
     }
+    rows.push({ row, words: nameWords(area.areaName).filter((word) => !GENERIC_WORDS.has(word)) });
   }
-  const index: CourierIndex = { byName, governanceByName, governanceNames };
+  const index: CourierIndex = { byName, governanceByName, governanceNames, rows };
   if (masterData !== null && typeof masterData === "object") indexes.set(masterData, index);
   return index;
 }
@@ -149,11 +160,14 @@ function spellingAliases(area: GazetteerArea): string[] {
   });
 }
 
+const resolutions = new WeakMap<CourierIndex, Map<GazetteerArea, CourierResolution>>();
+
 /**
  * Maps a gazetteer area to the courier's governance and area IDs by normalized name: the Arabic
  * name first, then the Arabic spellings among the aliases, then the English names (for couriers
- * whose lists are in English). When the courier has no such area, or several rows fit and the
- * governorate does not single one out, it says so instead of guessing.
+ * whose lists are in English). When the courier has no such area, when several rows fit and the
+ * governorate does not single one out, or when the courier splits the area into parts (Khairan
+ * residential and chalets), it says so instead of guessing.
  */
 export function resolveCourierIds(area: GazetteerArea, index: CourierIndex): CourierResolution {
   // Areas may come back from storage as plain copies; work from the gazetteer's own record.
@@ -161,10 +175,90 @@ export function resolveCourierIds(area: GazetteerArea, index: CourierIndex): Cou
   if (known === undefined || index === undefined || index === null) {
     return { status: "missing", reasons: [`"${String(area?.nameEn)}" is not a gazetteer area`] };
   }
-  return resolveKnown(known, index);
+  let cache = resolutions.get(index);
+  if (cache === undefined) {
+    cache = new Map();
+    resolutions.set(index, cache);
+  }
+  const cached = cache.get(known);
+  if (cached !== undefined) return cached;
+  const resolution = withSubAreas(known, index, resolveByName(known, index));
+  cache.set(known, resolution);
+  return resolution;
 }
 
-function resolveKnown(area: GazetteerArea, index: CourierIndex): CourierResolution {
+const claims = new WeakMap<CourierIndex, Map<number, GazetteerArea[]>>();
+
+// Which gazetteer areas each courier row is found for by name alone.
+function claimsOf(index: CourierIndex): Map<number, GazetteerArea[]> {
+  const cached = claims.get(index);
+  if (cached !== undefined) return cached;
+  const byRow = new Map<number, GazetteerArea[]>();
+  for (const area of AREAS) {
+    const resolution = resolveByName(area, index);
+    if (resolution.status !== "resolved") continue;
+    const areas = byRow.get(resolution.areaId) ?? [];
+    areas.push(area);
+    byRow.set(resolution.areaId, areas);
+  }
+  claims.set(index, byRow);
+  return byRow;
+}
+
+function containsRun(words: readonly string[], run: readonly string[]): boolean {
+  if (run.length === 0 || run.length > words.length) return false;
+  for (let start = 0; start + run.length <= words.length; start++) {
+    if (run.every((word, i) => words[start + i] === word)) return true;
+  }
+  return false;
+}
+
+function coreWords(name: string): string[] {
+  return nameWords(name).filter((word) => !GENERIC_WORDS.has(word) && !QUALIFIER_WORDS.has(word));
+}
+
+/**
+ * Courier rows in the same governance whose names contain the area's core name and that are no
+ * other gazetteer area's: «شاليهات الخيران» and «الخيران السكنية» for Khairan, «صباح الأحمد 3»
+ * for Sabah Al-Ahmad City. When there are any, which one the customer means is a question.
+ */
+function withSubAreas(
+  area: GazetteerArea,
+  index: CourierIndex,
+  resolution: CourierResolution,
+): CourierResolution {
+  if (resolution.status === "ambiguous") return resolution;
+  const chosen =
+    resolution.status === "resolved"
+      ? index.rows.find(({ row }) => row.areaId === resolution.areaId)?.row
+      : undefined;
+  const governances =
+    chosen !== undefined
+      ? new Set([chosen.governanceId])
+      : governanceIdsOf(index, governorateOfArea(area));
+  const cores = [coreWords(area.nameAr), coreWords(area.nameEn)].filter((core) => core.length > 0);
+  const claimed = claimsOf(index);
+  const parts = index.rows
+    .filter(({ row, words }) => {
+      if (row.areaId === chosen?.areaId) return false;
+      if (governances.size > 0 && !governances.has(row.governanceId)) return false;
+      if ((claimed.get(row.areaId) ?? []).some((other) => other !== area)) return false;
+      return cores.some((core) => containsRun(words, core));
+    })
+    .map(({ row }) => row);
+  if (parts.length === 0) return resolution;
+  const candidates = chosen === undefined ? parts : [chosen, ...parts];
+  const names = candidates.map((row) => `«${row.areaName}»`).join(", ");
+  return {
+    status: "ambiguous",
+    candidates,
+    reasons: [
+      `the courier splits ${area.nameEn} into ${candidates.length} areas (${names}): which one the customer means is not said`,
+    ],
+  };
+}
+
+function resolveByName(area: GazetteerArea, index: CourierIndex): CourierResolution {
   const governorate = governorateOfArea(area);
   const expectedGovernances = governanceIdsOf(index, governorate);
   const steps: [string, string[]][] = [

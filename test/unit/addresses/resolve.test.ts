@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  AREAS,
   type CourierMasterData,
   buildCourierIndex,
   findArea,
   proposePickupLocation,
   resolveCourierIds,
 } from "../../../app/addresses";
+import { MISSING_AREAS, loadMasterData } from "../../../sandbox/courier/master-data";
 
 // A small courier list written the way courier APIs write it: «محافظة …», ه for ة, no hamza,
 // sometimes without the article, a twin governorate/area, and areas the gazetteer folds or lacks.
@@ -112,6 +114,96 @@ describe("resolution to the courier's IDs", () => {
       ],
     });
     expect(resolveCourierIds(area("Shuwaikh Residential"), twoInCapital).status).toBe("ambiguous");
+  });
+
+  describe("names that cover several courier sub-areas (notes, section 5)", () => {
+    // Split the way Riders splits them: residential and chalets, farms, numbered suburbs, a
+    // southern extension, storage zones, medical and industrial parts.
+    const split = buildCourierIndex({
+      governances: masterData.governances,
+      areas: [
+        { areaId: 201, governanceId: 3, areaName: "الخيران السكنية" },
+        { areaId: 202, governanceId: 3, areaName: "شاليهات الخيران" },
+        { areaId: 203, governanceId: 3, areaName: "الوفرة السكنية" },
+        { areaId: 204, governanceId: 3, areaName: "مزارع الوفرة" },
+        { areaId: 205, governanceId: 3, areaName: "مدينة صباح الأحمد" },
+        { areaId: 206, governanceId: 3, areaName: "صباح الاحمد 3" },
+        { areaId: 207, governanceId: 5, areaName: "سعد العبدالله" },
+        { areaId: 208, governanceId: 5, areaName: "جنوب سعد العبدالله" },
+        { areaId: 209, governanceId: 4, areaName: "العارضية" },
+        { areaId: 210, governanceId: 4, areaName: "العارضية المخازن" },
+        { areaId: 211, governanceId: 4, areaName: "العارضية الحرفية" },
+        { areaId: 212, governanceId: 1, areaName: "الشويخ السكنية" },
+        { areaId: 213, governanceId: 1, areaName: "الشويخ الصناعية" },
+        { areaId: 214, governanceId: 1, areaName: "الشويخ الطبية" },
+        { areaId: 215, governanceId: 3, areaName: "الفحيحيل" },
+        { areaId: 216, governanceId: 2, areaName: "جنوب السرة" },
+        { areaId: 217, governanceId: 1, areaName: "السرة" },
+      ],
+    });
+
+    it("asks which one instead of picking a sub-area", () => {
+      const cases: [string, number[]][] = [
+        ["Khairan", [201, 202]],
+        ["Wafra", [203, 204]],
+        ["Sabah Al-Ahmad City", [205, 206]],
+        ["Saad Al-Abdullah", [207, 208]],
+        ["Ardiya", [209, 210]],
+        ["Shuwaikh Residential", [212, 214]],
+      ];
+      for (const [name, ids] of cases) {
+        const result = resolveCourierIds(area(name), split);
+        expect(result.status, name).toBe("ambiguous");
+        if (result.status !== "ambiguous") continue;
+        expect(result.candidates.map((row) => row.areaId).sort(), name).toEqual(ids);
+        expect(result.reasons.join(" "), name).toContain("which one");
+      }
+    });
+
+    it("does not count rows that are other gazetteer areas, or in another governance", () => {
+      expect(resolveCourierIds(area("Ardiya Industrial"), split)).toMatchObject({
+        status: "resolved",
+        areaId: 211,
+      });
+      expect(resolveCourierIds(area("Shuwaikh Industrial"), split)).toMatchObject({
+        status: "resolved",
+        areaId: 213,
+      });
+      expect(resolveCourierIds(area("Surra"), split)).toMatchObject({
+        status: "resolved",
+        areaId: 217,
+      });
+      expect(resolveCourierIds(area("Fahaheel"), split)).toMatchObject({
+        status: "resolved",
+        areaId: 215,
+      });
+    });
+  });
+
+  it("resolves every area of a courier that lists each area once, in its own spelling", () => {
+    const sandbox = loadMasterData();
+    const index = buildCourierIndex({
+      governances: sandbox.map((g) => ({ governanceId: g.governanceId, governanceName: g.nameAr })),
+      areas: sandbox.flatMap((g) =>
+        g.areas.map((a) => ({
+          areaId: a.areaId,
+          governanceId: a.governanceId,
+          areaName: a.nameAr,
+        })),
+      ),
+    });
+    for (const gazetteerArea of AREAS) {
+      const own = sandbox.flatMap((g) => g.areas).find((a) => a.nameEn === gazetteerArea.nameEn);
+      const result = resolveCourierIds(gazetteerArea, index);
+      if (MISSING_AREAS.includes(gazetteerArea.nameEn)) {
+        expect(result.status, gazetteerArea.nameEn).toBe("missing");
+      } else {
+        expect(result, gazetteerArea.nameEn).toMatchObject({
+          status: "resolved",
+          areaId: own?.areaId,
+        });
+      }
+    }
   });
 
   it("builds the index once per master-data object", () => {
