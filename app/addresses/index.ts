@@ -25,8 +25,10 @@ export {
 } from "./match";
 export {
   buildCourierIndex,
+  gazetteerAreaFor,
   resolveCourierIds,
   type CourierArea,
+  type CourierAreaPlace,
   type CourierIndex,
   type CourierMasterData,
   type CourierResolution,

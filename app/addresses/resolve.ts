@@ -310,3 +310,50 @@ function resolveByName(area: GazetteerArea, index: CourierIndex): CourierResolut
     reasons: [`the courier's area list has no ${area.nameEn} («${area.nameAr}»)`],
   };
 }
+
+/** The gazetteer area a courier row stands for, or why none does. */
+export type CourierAreaPlace =
+  | { readonly status: "found"; readonly area: GazetteerArea }
+  | { readonly status: "none"; readonly reason: string };
+
+/**
+ * The gazetteer area whose resolution gives this courier row, found through the courier's own
+ * index, so rows spelled the courier's way («جابريه», «عبدالله السالم») are found too. Used to
+ * remember a merchant's answer: the matcher must reach the same row again from the area.
+ */
+export function gazetteerAreaFor(areaId: number, index: CourierIndex): CourierAreaPlace {
+  const row = index?.rows.find((candidate) => candidate.row.areaId === areaId)?.row;
+  if (row === undefined) {
+    return { status: "none", reason: `the courier's area list has no area ${String(areaId)}` };
+  }
+  const found: GazetteerArea[] = [];
+  const splitting: GazetteerArea[] = [];
+  for (const area of AREAS) {
+    const resolution = resolveCourierIds(area, index);
+    if (resolution.status === "resolved" && resolution.areaId === areaId) found.push(area);
+    else if (
+      resolution.status === "ambiguous" &&
+      resolution.candidates.some((candidate) => candidate.areaId === areaId)
+    )
+      splitting.push(area);
+  }
+  const [only] = found;
+  if (found.length === 1 && only !== undefined) return { status: "found", area: only };
+  const names = (areas: readonly GazetteerArea[]) => areas.map((area) => area.nameEn).join(", ");
+  if (found.length > 1) {
+    return {
+      status: "none",
+      reason: `the courier's «${row.areaName}» stands for several areas (${names(found)})`,
+    };
+  }
+  if (splitting.length > 0) {
+    return {
+      status: "none",
+      reason: `the courier's «${row.areaName}» is one of several courier areas for ${names(splitting)}, so a remembered ${names(splitting)} would still be asked about`,
+    };
+  }
+  return {
+    status: "none",
+    reason: `no area of the gazetteer matches the courier's «${row.areaName}»`,
+  };
+}

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { findArea, normalizeArabic } from "../addresses";
+import {
+  type AddressInput,
+  type CourierIndex,
+  gazetteerAreaFor,
+  overrideKeyFor,
+} from "../addresses";
 import { rememberAreaSpelling } from "../models/area-overrides.server";
 import { getDelivery } from "../models/deliveries.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
@@ -75,7 +80,25 @@ function partsFrom(
   >;
 }
 
-export type FixOutcome = { ok: true } | { ok: false; error: string };
+/** `notRemembered` says why "Remember this spelling" was asked for and could not be done. */
+export type FixOutcome = { ok: true; notRemembered?: string } | { ok: false; error: string };
+
+/**
+ * The key and gazetteer area to remember for the merchant's answer, or why it cannot be. The key
+ * is computed afresh from what the customer typed, so it is the one the matcher builds today.
+ */
+function rememberable(
+  typed: AddressInput | undefined,
+  courierAreaId: number,
+  index: CourierIndex,
+): { key: string; governorate: string; area: string } | { why: string } {
+  if (!typed) return { why: "the customer's address is no longer stored" };
+  const key = overrideKeyFor(typed);
+  if (key.key === null) return { why: key.refusal };
+  const place = gazetteerAreaFor(courierAreaId, index);
+  if (place.status !== "found") return { why: place.reason };
+  return { key: key.key, governorate: place.area.governorateCode, area: place.area.nameEn };
+}
 
 export async function fixDeliveryAddress(
   shop: string,
@@ -99,14 +122,18 @@ export async function fixDeliveryAddress(
   if (!context.ok) return { ok: false, error: context.error };
 
   const previous = delivery.addressMatch
-    ? (JSON.parse(delivery.addressMatch) as { overrideKey?: string })
+    ? (JSON.parse(delivery.addressMatch) as { input?: AddressInput })
     : {};
-  const gazetteerArea = findArea(area.name) ?? findArea(normalizeArabic(area.name));
-  if (fix.remember && previous.overrideKey && gazetteerArea) {
-    await rememberAreaSpelling(shop, previous.overrideKey, {
-      governorate: gazetteerArea.governorateCode,
-      area: gazetteerArea.nameEn,
-    });
+  let notRemembered: string | undefined;
+  if (fix.remember) {
+    const remember = rememberable(previous.input, fix.areaId, directory.index);
+    if ("why" in remember) notRemembered = remember.why;
+    else {
+      await rememberAreaSpelling(shop, remember.key, {
+        governorate: remember.governorate,
+        area: remember.area,
+      });
+    }
   }
   const queued = await buildAndQueue(
     delivery,
@@ -122,7 +149,7 @@ export async function fixDeliveryAddress(
   if (queued?.state !== "ready")
     return { ok: false, error: queued?.stateReason ?? "The request could not be built." };
   kickDeliveryWorker();
-  return { ok: true };
+  return notRemembered === undefined ? { ok: true } : { ok: true, notRemembered };
 }
 
 /**

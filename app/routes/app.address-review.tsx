@@ -83,12 +83,23 @@ type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
 export default function AddressReview() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<{ ok: boolean; error?: string; deliveryId?: string }>();
+  const result = useActionData<{
+    ok: boolean;
+    error?: string;
+    deliveryId?: string;
+    notRemembered?: string;
+  }>();
   return (
     <Page title="Address review">
       <BlockStack gap="400">
         {result?.ok && (
           <Banner tone="success">Address placed; the delivery is on its way to the courier.</Banner>
+        )}
+        {result?.ok && result.notRemembered && (
+          <Banner tone="warning">
+            The spelling was not remembered: {result.notRemembered}. Later orders written this way
+            will be asked about again.
+          </Banner>
         )}
         {data.queue.length === 0 ? (
           <Card>

@@ -103,6 +103,63 @@ describe("the address review queue", () => {
     expect(JSON.parse(second.addressMatch!).reasons.join(" ")).toMatch(/remembered/i);
   });
 
+  it("remembers an area that the courier spells its own way", async () => {
+    const { directory } = await readyShop(shop);
+    programShopify([unclear]);
+    await receive(unclear);
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    // The sandbox courier writes Jabriya «جابريه», without the article and with ه for ة.
+    const jabriya = directory.areas.find((a) => a.name === "جابريه")!;
+    const response = await callRoute(
+      reviewAction,
+      await adminFetchRequest(shop, "/app/address-review", {
+        form: {
+          deliveryId: delivery.id,
+          governanceId: String(jabriya.governanceId),
+          areaId: String(jabriya.id),
+          remember: "on",
+        },
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect((await response.json()).notRemembered).toBeUndefined();
+    expect(await prisma.areaOverride.findMany({ where: { shop } })).toMatchObject([
+      { area: "Jabriya", governorate: "KW-HA" },
+    ]);
+  });
+
+  it("says why an answer is not remembered, and sends the delivery anyway", async () => {
+    const { directory } = await readyShop(shop);
+    const landmarkOnly = { ...unclear, address1: "near the big mosque blk 3 st 5 house 9" };
+    programShopify([landmarkOnly]);
+    await receive(landmarkOnly);
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    const salmiya = directory.areas.find((a) => a.name === "السالميه")!;
+    const response = await callRoute(
+      reviewAction,
+      await adminFetchRequest(shop, "/app/address-review", {
+        form: {
+          deliveryId: delivery.id,
+          governanceId: String(salmiya.governanceId),
+          areaId: String(salmiya.id),
+          block: "3",
+          street: "5",
+          house: "9",
+          remember: "on",
+        },
+      }),
+    );
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.ok).toBe(true);
+    expect(body.notRemembered).toMatch(/no place name/);
+    expect(await prisma.areaOverride.count({ where: { shop } })).toBe(0);
+    await testWorker().drain();
+    expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("created");
+  });
+
   it("refuses an area outside the chosen governance and keeps the delivery waiting", async () => {
     const { directory } = await readyShop(shop);
     programShopify([unclear]);

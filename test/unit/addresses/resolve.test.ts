@@ -4,10 +4,15 @@ import {
   type CourierMasterData,
   buildCourierIndex,
   findArea,
+  gazetteerAreaFor,
   proposePickupLocation,
   resolveCourierIds,
 } from "../../../app/addresses";
-import { MISSING_AREAS, loadMasterData } from "../../../sandbox/courier/master-data";
+import {
+  COURIER_SPELLINGS,
+  MISSING_AREAS,
+  loadMasterData,
+} from "../../../sandbox/courier/master-data";
 
 // A small courier list written the way courier APIs write it: «محافظة …», ه for ة, no hamza,
 // sometimes without the article, a twin governorate/area, and areas the gazetteer folds or lacks.
@@ -204,6 +209,46 @@ describe("resolution to the courier's IDs", () => {
         });
       }
     }
+  });
+
+  describe("from a courier row back to the gazetteer area (for remembering a merchant's answer)", () => {
+    const sandbox = loadMasterData();
+    const index = buildCourierIndex({
+      governances: sandbox.map((g) => ({ governanceId: g.governanceId, governanceName: g.nameAr })),
+      areas: sandbox.flatMap((g) =>
+        g.areas.map((a) => ({
+          areaId: a.areaId,
+          governanceId: a.governanceId,
+          areaName: a.nameAr,
+        })),
+      ),
+    });
+
+    it("finds areas the courier spells its own way, which a lookup by name misses", () => {
+      for (const [nameEn, courierName] of Object.entries(COURIER_SPELLINGS)) {
+        const row = sandbox.flatMap((g) => g.areas).find((a) => a.nameEn === nameEn);
+        expect(row?.nameAr).toBe(courierName);
+        const place = gazetteerAreaFor(row?.areaId ?? -1, index);
+        expect(place, nameEn).toMatchObject({ status: "found", area: { nameEn } });
+      }
+      expect(findArea("جابريه")).toBeUndefined();
+    });
+
+    it("says why a row cannot be remembered as a gazetteer area", () => {
+      const split = buildCourierIndex({
+        governances: masterData.governances,
+        areas: [
+          { areaId: 1, governanceId: 3, areaName: "الخيران السكنية" },
+          { areaId: 2, governanceId: 3, areaName: "شاليهات الخيران" },
+          { areaId: 3, governanceId: 3, areaName: "مخيمات الأحمدي" },
+        ],
+      });
+      const chalets = gazetteerAreaFor(2, split);
+      expect(chalets.status).toBe("none");
+      if (chalets.status === "none") expect(chalets.reason).toContain("Khairan");
+      expect(gazetteerAreaFor(3, split).status).toBe("none");
+      expect(gazetteerAreaFor(99, split).status).toBe("none");
+    });
   });
 
   it("builds the index once per master-data object", () => {
