@@ -10,10 +10,10 @@
  *   {"governorate","area","confidence","confident","parts":{block,street,avenue,house,building,floor,apartment,paci},"reasons"}
  * with governorate and area as the gazetteer's English names, or null when unresolved.
  *
- * A line that is not a JSON object with those field types gives {"error": "...", "line": n} and the
- * run goes on. Blank lines are skipped without output (the JSON Lines convention, so a trailing
- * newline or an editor's empty last line does not produce an error); every other line gets exactly
- * one output line. Exit code 0 once all input is read, even if some lines had errors.
+ * Every input line gets exactly one output line, so output line n answers input line n. A line that
+ * is blank or not a JSON object with those field types gives {"error": "...", "line": n} and the
+ * run goes on (a final newline does not make an extra line). Exit code 0 once all input is read,
+ * even if some lines had errors.
  */
 import { once } from "node:events";
 import readline from "node:readline";
@@ -32,8 +32,8 @@ const InputLine = z.object({
 
 const USAGE = `Usage: npm run --silent match-addresses < addresses.jsonl
 Reads one JSON object per line: {"provinceCode","city","address1","address2","zip"} (strings or null).
-Writes one JSON line per input line: {"governorate","area","confidence","confident","parts","reasons"}.
-Blank lines are skipped; malformed lines give {"error","line"}.`;
+Writes one JSON line per input line, in order: {"governorate","area","confidence","confident","parts","reasons"}.
+Blank and malformed lines give {"error","line"}.`;
 
 const FLUSH_AT = 64 * 1024;
 
@@ -43,9 +43,14 @@ function describe(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-/** The output line for one input line, or undefined for a blank line. */
-function answerLine(line: string, lineNumber: number): string | undefined {
-  if (line.trim() === "") return undefined;
+/** The output line for one input line. */
+function answerLine(line: string, lineNumber: number): string {
+  if (line.trim() === "") {
+    return JSON.stringify({
+      error: `line ${lineNumber} is blank; send one JSON object per line`,
+      line: lineNumber,
+    });
+  }
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -109,7 +114,6 @@ async function main(): Promise<void> {
     lineNumber++;
     // Files saved by some Windows editors start with a byte-order mark.
     const answer = answerLine(lineNumber === 1 ? line.replace(/^\uFEFF/, "") : line, lineNumber);
-    if (answer === undefined) continue;
     buffer += `${answer}\n`;
     if (buffer.length >= FLUSH_AT) await flush();
   }

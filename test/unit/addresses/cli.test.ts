@@ -82,11 +82,17 @@ describe("the match-addresses command", () => {
     ]);
   }, 60_000);
 
-  it("skips blank lines and keeps going after bad ones", async () => {
-    const result = await run(`\uFEFF\n${inputLine(0)}\r\n   \nnull\n${inputLine(1)}`);
-    expect(result.lines).toHaveLength(3);
-    expect(JSON.parse(result.lines[1] ?? "{}")).toMatchObject({ line: 4 });
-    expect(JSON.parse(result.lines[2] ?? "{}")).toMatchObject({ area: "Salmiya" });
+  it("answers every line, blank ones too, so output line n answers input line n", async () => {
+    const result = await run(`\uFEFF\n${inputLine(0)}\r\n   \nnull\n${inputLine(1)}\n`);
+    expect(result.lines).toHaveLength(5);
+    const answers = result.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(answers[0]).toMatchObject({ line: 1 });
+    expect(String(answers[0]?.error)).toContain("blank");
+    expect(answers[1]).toMatchObject({ area: "Salmiya" });
+    expect(answers[2]).toMatchObject({ line: 3 });
+    expect(String(answers[2]?.error)).toContain("blank");
+    expect(answers[3]).toMatchObject({ line: 4 });
+    expect(answers[4]).toMatchObject({ area: "Salmiya" });
   });
 
   it("waits for a slow reader instead of losing or reordering output", async () => {
