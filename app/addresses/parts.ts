@@ -146,7 +146,13 @@ const ORDINAL_OF = new Map<string, string>([
 
 // "Block3Street5House12": glued keywords and numbers, not an Arabizi word.
 export function isLatinPartWord(word: string): boolean {
-  return KEYWORD_OF.has(word) || word in LETTER_KEYWORDS || word === "paci" || CONNECTORS.has(word);
+  return (
+    KEYWORD_OF.has(word) ||
+    word in LETTER_KEYWORDS ||
+    word === "paci" ||
+    word === "kuwaitfinder" ||
+    CONNECTORS.has(word)
+  );
 }
 
 export function keywordOf(token: Token): Keyword | undefined {
@@ -202,13 +208,39 @@ function isBoundary(token: Token | undefined): boolean {
   );
 }
 
-// PACI labels: "PACI", "PACI no", "automated (address) number", «الرقم الآلي (للعنوان)».
-function paciValueAfterLabel(tokens: readonly Token[], i: number): number | undefined {
+const PACI_GROUP = /^\d{4}$/;
+
+// The PACI number at tokens[j]: 8 digits, or two groups of four ("1234 5678").
+function paciValueAt(
+  tokens: readonly Token[],
+  j: number,
+): { to: number; value: string } | undefined {
+  const token = tokens[j];
+  if (isPaciNumber(token)) return { to: j, value: token.key };
+  const next = tokens[j + 1];
+  if (
+    token?.kind === "number" &&
+    next?.kind === "number" &&
+    PACI_GROUP.test(token.raw) &&
+    PACI_GROUP.test(next.raw)
+  )
+    return { to: j + 1, value: token.key + next.key };
+  return undefined;
+}
+
+// PACI labels: "PACI", "PACI no", "automated (address) number", «الرقم الآلي (للعنوان)», and
+// "KuwaitFinder", PACI's finder, which one form prints beside it (notes, section 6).
+function paciValueAfterLabel(
+  tokens: readonly Token[],
+  i: number,
+): { to: number; value: string } | undefined {
   const token = tokens[i];
   if (token === undefined || token.kind !== "word") return undefined;
   let j: number;
-  if (token.norm === "paci") {
+  if (token.norm === "paci" || token.norm === "kuwaitfinder") {
     j = i + 1;
+  } else if (token.norm === "kuwait" && tokens[i + 1]?.norm === "finder") {
+    j = i + 2;
   } else if (token.norm === "automated") {
     j = i + 1;
     if (tokens[j]?.norm === "address") j++;
@@ -218,8 +250,7 @@ function paciValueAfterLabel(tokens: readonly Token[], i: number): number | unde
   } else {
     return undefined;
   }
-  j = skipConnectors(tokens, j);
-  return isPaciNumber(tokens[j]) ? j : undefined;
+  return paciValueAt(tokens, skipConnectors(tokens, j));
 }
 
 export function extractNumberedParts(tokens: readonly Token[], consumed: Uint8Array): PartHit[] {
@@ -233,10 +264,10 @@ export function extractNumberedParts(tokens: readonly Token[], consumed: Uint8Ar
     const token = tokens[i];
     if (token === undefined) continue;
 
-    const paciAt = paciValueAfterLabel(tokens, i);
-    if (paciAt !== undefined) {
-      take("paci", tokens[paciAt]?.key ?? "", i, paciAt);
-      i = paciAt;
+    const paci = paciValueAfterLabel(tokens, i);
+    if (paci !== undefined) {
+      take("paci", paci.value, i, paci.to);
+      i = paci.to;
       continue;
     }
 

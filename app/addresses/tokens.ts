@@ -59,6 +59,11 @@ const ARABIZI_WHOLE = new Set([
 
 const ALT_WORDS = new Set(["or", "او"]);
 
+// "Flat 1-A", "House 9-B", "Flat A-1": the hyphen joins a letter to its number. Only a to f, and
+// not "4-h 5", where the letter opens the next part.
+const HYPHEN_SUFFIX = /(?<![\p{L}\p{N}])(\d{1,5})-([a-f])(?![\p{L}\p{N}])/giu;
+const HYPHEN_PREFIX = /(?<![\p{L}\p{N}])([a-f])-(\d{1,5})(?![\p{L}\p{N}])/giu;
+
 const BREAK: Token = {
   raw: ",",
   norm: ",",
@@ -219,6 +224,7 @@ export function tokenize(field: string): Token[] {
   text = normalizeDigits(text).replace(INVISIBLE, "");
   // «عبد الله» and «عبدالله» are one name; make them one word before splitting.
   if (text.includes("عبد")) text = text.replace(/عبد\s+(?=ال)/g, "عبد");
+  if (text.includes("-")) text = text.replace(HYPHEN_SUFFIX, "$1$2").replace(HYPHEN_PREFIX, "$1$2");
   const out: Token[] = [];
   for (const piece of text.match(PIECES) ?? []) {
     if (out.length >= MAX_TOKENS) break;

@@ -177,6 +177,33 @@ describe("PACI numbers", () => {
 
   it("rejects a PACI label followed by the wrong number of digits", () => {
     expect(parts("PACI 1234567").paci).toBeUndefined();
+    expect(parts("PACI 1234 567").paci).toBeUndefined();
+  });
+
+  it("reads a PACI number written in two groups of four, and the KuwaitFinder label", () => {
+    expect(parts("Block 2, PACI 1234 5678")).toEqual({ block: "2", paci: "12345678" });
+    expect(parts("الرقم الآلي ١٢٣٤ ٥٦٧٨").paci).toBe("12345678");
+    expect(parts("KuwaitFinder 45678901").paci).toBe("45678901");
+    expect(parts("Kuwait Finder: 4567 8901").paci).toBe("45678901");
+    // Without a label two groups of four are a phone number.
+    expect(parts("Block 3 House 12 call 9988 7766").paci).toBeUndefined();
+  });
+});
+
+describe("numbers with a letter after a hyphen", () => {
+  it("keeps the letter: flat 1-A, house 9-B, flat A-1", () => {
+    expect(parts("Building 14, Floor 3, Flat 1-A")).toEqual({
+      building: "14",
+      floor: "3",
+      apartment: "1A",
+    });
+    expect(parts("Block 3, Street 17, House 9-B")).toEqual({
+      block: "3",
+      street: "17",
+      house: "9B",
+    });
+    expect(parts("Building 4, Flat A-1")).toEqual({ building: "4", apartment: "A1" });
+    expect(parts("b-3 s-12 h-7")).toEqual({ block: "3", street: "12", house: "7" });
   });
 });
 
