@@ -331,20 +331,25 @@ export async function readPushCredentials(
 /** Which installed shop a push URL belongs to, with its secret. */
 export async function shopForPushToken(
   token: string,
-): Promise<{ shop: string; secret: string } | null> {
+): Promise<{ shop: string; secret: string | null } | null> {
   const settings = await prisma.shopSettings.findUnique({
     where: { courierWebhookToken: token },
     select: { shop: true, uninstalledAt: true, courierWebhookSecretSealed: true },
   });
   if (!settings || settings.uninstalledAt || !settings.courierWebhookSecretSealed) return null;
-  return {
-    shop: settings.shop,
-    secret: openSecret(
+  try {
+    const secret = openSecret(
       settings.courierWebhookSecretSealed,
       secretContext(settings.shop),
       env().ENCRYPTION_KEYS,
-    ),
-  };
+    );
+    return { shop: settings.shop, secret };
+  } catch (error) {
+    // Sealed with an encryption key the app no longer has: no push can be verified until the
+    // merchant makes a new URL and secret (Settings says so); polling carries on meanwhile.
+    if (error instanceof SecretBoxError) return { shop: settings.shop, secret: null };
+    throw error;
+  }
 }
 
 const PUSH_TOPIC = "courier/status";

@@ -10,13 +10,19 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * The courier's status pushes for one shop (the URL and secret are on Settings). Unknown URL:
- * 404; a body over 64 KiB: 413, read no further; bad signature: 401 and nothing written; a body
- * without what the app needs: 422 saying what.
+ * 404; a body over 64 KiB: 413, read no further; bad signature, or a secret the app can no longer
+ * read: 401 and nothing written; a body without what the app needs: 422 saying what.
  */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (request.method !== "POST") return new Response("Method not allowed", { status: 405 });
   const target = params.token ? await shopForPushToken(params.token) : null;
   if (!target) return new Response("Not found", { status: 404 });
+  if (target.secret === null) {
+    return new Response(
+      "This URL's secret can no longer be read by the app: the shop must make a new URL and secret in Settings.",
+      { status: 401 },
+    );
+  }
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES)
     return new Response("Body too large", { status: 413 });
   const raw = await readBody(request, MAX_BODY_BYTES);

@@ -7,6 +7,7 @@ import { resetEnvForTests } from "../../app/env.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";
 import { createPushCredentials } from "../../app/models/tracking.server";
 import { action, loader } from "../../app/routes/app.settings";
+import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { setUpCourierSandbox, SANDBOX_KEY } from "../support/courier-sandbox";
 import { adminFetchRequest, callRoute, installShop, shopDomain } from "../support/shopify";
 import { TEST_ENCRYPTION_KEYS } from "../support/test-env";
@@ -122,6 +123,18 @@ describe("a stored courier key that can no longer be decrypted", () => {
     const { token } = await createPushCredentials(shop);
     process.env.ENCRYPTION_KEYS = `t2:${Buffer.alloc(32, 9).toString("base64")}`;
     resetEnvForTests();
+    // The courier's pushes to that URL are refused plainly (polling goes on), not a 500.
+    const pushed = await callRoute(
+      courierWebhook,
+      new Request(`https://app.example/courier/webhooks/${token}`, {
+        method: "POST",
+        body: "{}",
+        headers: { "content-type": "application/json" },
+      }),
+      { token },
+    );
+    expect(pushed.status).toBe(401);
+    expect(await pushed.text()).toMatch(/new URL and secret/);
     const page = await load();
     expect(page.tracking.push).toEqual({
       url: expect.stringMatching(new RegExp(`/courier/webhooks/${token}$`)),
