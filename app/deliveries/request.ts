@@ -169,6 +169,16 @@ export function deliveryReference(shop: string, fulfillmentId: string): string {
   return `SHPFY-${shopName}-${numericId}`;
 }
 
+/**
+ * Whether a courier order's notes carry `reference` as a whole token: "SHPFY-shop-12" is not in
+ * "SHPFY-shop-123 · …". History searches match substrings, so every hit is checked with this.
+ */
+export function notesCarryReference(notes: unknown, reference: string): boolean {
+  if (typeof notes !== "string" || reference === "") return false;
+  const escaped = reference.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?:^|[^A-Za-z0-9_-])${escaped}(?:$|[^A-Za-z0-9_-])`).test(notes);
+}
+
 export function packageWeightKg(items: OrderForDelivery["items"]): number {
   let total = 0;
   let known = false;

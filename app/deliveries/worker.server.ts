@@ -7,6 +7,7 @@ import {
   isCourierError,
   type CourierClient,
   type CreateOrderBody,
+  type OrderRecord,
 } from "../courier";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import {
@@ -21,7 +22,7 @@ import { getShopSettings, type CourierEnvironment } from "../models/shop.server"
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { fetchDeliveryFulfillment, updateFulfillmentTracking } from "../shopify/fulfillments";
 import type { AdminGraphql } from "../shopify/graphql";
-import { buildDeliveryRequest } from "./request";
+import { buildDeliveryRequest, notesCarryReference } from "./request";
 import type { DeliveryState } from "./states";
 
 /**
@@ -552,14 +553,28 @@ async function unknownOutcome(delivery: Delivery, deps: WorkerDependencies, mess
 const interrupted: Step = async (delivery, deps) =>
   unknownOutcome(delivery, deps, "The app stopped while the courier was being called.");
 
+/**
+ * The courier's order whose notes carry this reference, from a history search (which matches
+ * substrings, so each hit is checked for the whole reference); null when there is none.
+ */
+export async function findByReference(
+  client: CourierClient,
+  reference: string,
+): Promise<OrderRecord | null> {
+  const page = await client.history({ search: reference, pageSize: 50 });
+  return (
+    page.orders.find((order) => order.orderId && notesCarryReference(order.raw.notes, reference)) ??
+    null
+  );
+}
+
 /** unknown: look for the reference in the courier's history before any retry. */
 const reconcile: Step = async (delivery, deps) => {
   const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
   if (!client)
     return wait(delivery, deps, 15 * 60_000, "No courier API key is stored: add it in Settings.");
   try {
-    const page = await client.history({ search: delivery.reference, pageSize: 50 });
-    const found = page.orders.find((order) => JSON.stringify(order).includes(delivery.reference));
+    const found = await findByReference(client, delivery.reference);
     if (found?.orderId) {
       return move(
         delivery,

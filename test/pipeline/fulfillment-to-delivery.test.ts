@@ -225,6 +225,31 @@ describe("when the courier misbehaves", () => {
     expect(delivery.courierOrderId).toBe([...sandbox().orders.keys()][0]);
   });
 
+  it("does not take another delivery's courier order whose reference merely starts with its own", async () => {
+    await readyShop(shop);
+    const longer = { ...salmiya, fulfillmentNumber: 123, orderNumber: 1123 };
+    const shorter = { ...salmiya, fulfillmentNumber: 12, orderNumber: 1012 };
+    programShopify([longer, shorter]);
+    await sendWebhook(longer);
+    await testWorker().drain();
+    // The next create is cut off before the courier does anything: its outcome is unknown, and
+    // the history search for "…-12" also returns the order of "…-123".
+    sandbox().faults.add({ endpoint: "createOrder", kind: "closeConnection" });
+    await sendWebhook(shorter);
+    await testWorker().drain();
+
+    const first = await prisma.delivery.findFirstOrThrow({
+      where: { shop, fulfillmentId: "gid://shopify/Fulfillment/123" },
+    });
+    const second = await prisma.delivery.findFirstOrThrow({
+      where: { shop, fulfillmentId: "gid://shopify/Fulfillment/12" },
+    });
+    expect(second.reference).toBe("SHPFY-pipeline-12");
+    expect(second.state).toBe("created");
+    expect(second.courierOrderId).not.toBe(first.courierOrderId);
+    expect(sandbox().orders.size).toBe(2);
+  });
+
   it("creates every delivery once the courier recovers from failing, none twice", async () => {
     await readyShop(shop);
     const orders = [0, 1, 2].map((i) => ({
