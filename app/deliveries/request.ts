@@ -1,7 +1,9 @@
 import type { AddressParts } from "../addresses";
 import {
   buildCreateOrderBody,
+  formatKuwaitDateTime,
   isCourierError,
+  parseKuwaitDateTime,
   type CourierValidationError,
   type CreateOrderBody,
 } from "../courier";
@@ -68,8 +70,10 @@ export interface RequestContext {
   pickup: PickupMapping;
   destination: DestinationPlace;
   reference: string;
-  /** When the merchant marked it fulfilled (or pressed send); pickup is this plus preparation. */
+  /** When the merchant marked it fulfilled (or pressed send). */
   requestedAt: Date;
+  /** When the request is built: the pickup time is never before it (see {@link pickupTime}). */
+  now: Date;
 }
 
 export type BuiltRequest =
@@ -124,7 +128,7 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
         : {}),
       notes: "",
     },
-    pickupDate: new Date(context.requestedAt.getTime() + settings.preparationMinutes * 60_000),
+    pickupDate: pickupTime(context.requestedAt, context.now, settings.preparationMinutes),
     paymentMethod,
     deliveryAddress: {
       governanceId: destination.governanceId,
@@ -160,6 +164,37 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
     const fields = validation.fieldErrors?.map((f) => `${f.field}: ${f.message}`) ?? [];
     return { ok: false, problems: fields.length > 0 ? fields : [validation.message] };
   }
+}
+
+/**
+ * When the courier is asked to pick the parcel up: the preparation delay after the fulfillment,
+ * or after now when the request is built (or sent) later than that. The courier refuses pickup
+ * times in the past, so a delivery that waited (address review, a courier outage, "Send again")
+ * must not carry the time of its fulfillment.
+ */
+export function pickupTime(requestedAt: Date, now: Date, preparationMinutes: number): Date {
+  return new Date(Math.max(requestedAt.getTime(), now.getTime()) + preparationMinutes * 60_000);
+}
+
+/** A request sent within this long of being built keeps its pickup time (batches wait a pass). */
+export const PICKUP_SLACK_MS = 10 * 60_000;
+
+/**
+ * A stored request about to be sent (again): when its pickup time has passed, or is more than
+ * {@link PICKUP_SLACK_MS} earlier than {@link pickupTime} as of now, it moves to that. Nothing
+ * else changes, the reference in the notes least of all. Returns `body` itself when unchanged.
+ */
+export function refreshPickupDate(
+  body: CreateOrderBody,
+  requestedAt: Date,
+  now: Date,
+  preparationMinutes: number,
+): CreateOrderBody {
+  const earliest = pickupTime(requestedAt, now, preparationMinutes);
+  const stored = parseKuwaitDateTime(body.pickupDate)?.getTime();
+  const keepFrom = Math.max(now.getTime(), earliest.getTime() - PICKUP_SLACK_MS);
+  if (stored !== undefined && stored >= keepFrom) return body;
+  return { ...body, pickupDate: formatKuwaitDateTime(earliest) };
 }
 
 /** A reference the courier keeps in the order's notes; the same fulfillment always gives the same. */

@@ -22,7 +22,7 @@ import { getShopSettings, type CourierEnvironment } from "../models/shop.server"
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { fetchDeliveryFulfillment, updateFulfillmentTracking } from "../shopify/fulfillments";
 import type { AdminGraphql } from "../shopify/graphql";
-import { buildDeliveryRequest, notesCarryReference } from "./request";
+import { buildDeliveryRequest, notesCarryReference, refreshPickupDate } from "./request";
 import type { DeliveryState } from "./states";
 
 /**
@@ -96,8 +96,10 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
     );
     return;
   }
+  const settings = await getShopSettings(first.shop);
   const sending: Delivery[] = [];
   for (const delivery of batch) {
+    const outgoing = requestToSend(delivery, settings, deps);
     sending.push(
       await move(
         delivery,
@@ -105,9 +107,9 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
         "creating",
         {
           kind: "sending",
-          message: `Sending to the courier in a batch of ${batch.length} (attempt ${delivery.attempts + 1}).`,
+          message: `Sending to the courier in a batch of ${batch.length} (attempt ${delivery.attempts + 1}).${outgoing.note}`,
         },
-        { attempts: { increment: 1 }, unknownSince: now(deps) },
+        { attempts: { increment: 1 }, unknownSince: now(deps), request: outgoing.request },
       ),
     );
   }
@@ -424,6 +426,7 @@ export async function buildAndQueue(
     destination: input.destination,
     reference: delivery.reference,
     requestedAt: delivery.createdAt,
+    now: now(deps),
   });
   if (!built.ok) {
     const reason = built.problems.join(" ");
@@ -460,20 +463,48 @@ export async function buildAndQueue(
   );
 }
 
+/**
+ * The stored request as it goes out now: a pickup time that has passed (the delivery waited for
+ * an address, a courier outage or "Send again") is moved to the preparation delay from now.
+ */
+function requestToSend(
+  delivery: Delivery,
+  settings: Awaited<ReturnType<typeof getShopSettings>>,
+  deps: Actor,
+): { request: string; note: string } {
+  const stored = JSON.parse(delivery.request!) as CreateOrderBody;
+  const body = refreshPickupDate(
+    stored,
+    delivery.createdAt,
+    now(deps),
+    settings?.preparationMinutes ?? 0,
+  );
+  return body === stored
+    ? { request: delivery.request!, note: "" }
+    : {
+        request: JSON.stringify(body),
+        note: ` Pickup time moved to ${body.pickupDate.replace("T", " ")} (Kuwait time): the one built earlier is no longer ahead.`,
+      };
+}
+
 /** ready: the intent is written (state creating, attempt counted) before the courier is called. */
 const create: Step = async (delivery, deps) => {
   const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
   if (!client || !delivery.request) {
     return wait(delivery, deps, 15 * 60_000, "No courier API key is stored: add it in Settings.");
   }
+  const outgoing = requestToSend(delivery, await getShopSettings(delivery.shop), deps);
   const sending = await move(
     delivery,
     deps,
     "creating",
-    { kind: "sending", message: `Sending to the courier (attempt ${delivery.attempts + 1}).` },
-    { attempts: { increment: 1 }, unknownSince: now(deps) },
+    {
+      kind: "sending",
+      message: `Sending to the courier (attempt ${delivery.attempts + 1}).${outgoing.note}`,
+    },
+    { attempts: { increment: 1 }, unknownSince: now(deps), request: outgoing.request },
   );
-  const body = JSON.parse(delivery.request) as CreateOrderBody;
+  const body = JSON.parse(outgoing.request) as CreateOrderBody;
   try {
     const result = await client.createOrder(body);
     return move(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatKuwaitDateTime, parseKuwaitDateTime } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
@@ -161,6 +162,68 @@ describe("a fulfilled order becomes a courier delivery", () => {
     expect(delivery.stateReason).toMatch(/could not be recognised|not surely enough/);
     expect(JSON.parse(delivery.addressMatch!).reasons.length).toBeGreaterThan(0);
     expect(creates()).toHaveLength(0);
+  });
+});
+
+describe("pickup times", () => {
+  const DAY = 24 * 3_600_000;
+  const courierPickup = () =>
+    parseKuwaitDateTime([...sandbox().orders.values()][0]!.request.pickupDate)!.getTime();
+
+  it("sends a delivery received two days ago with a pickup time ahead of now", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await sendWebhook(salmiya);
+    await prisma.delivery.updateMany({
+      where: { shop },
+      data: { createdAt: new Date(Date.now() - 2 * DAY) },
+    });
+    await testWorker().drain();
+
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("created");
+    // Two hours of preparation (the shop's default) from now, not from two days ago.
+    expect(courierPickup()).toBeGreaterThan(Date.now() + 110 * 60_000);
+  });
+
+  it("moves the pickup time of a request that waited days for the courier, and keeps its reference", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await sendWebhook(salmiya);
+    const worker = testWorker();
+    await runDueDeliveries(worker.deps, 20);
+    // Built two days ago, then held while the courier was down.
+    const built = await onlyDelivery();
+    const stale = {
+      ...JSON.parse(built.request!),
+      pickupDate: formatKuwaitDateTime(new Date(Date.now() - 2 * DAY + 2 * 3_600_000)),
+    };
+    await prisma.delivery.update({
+      where: { id: built.id },
+      data: { request: JSON.stringify(stale), createdAt: new Date(Date.now() - 2 * DAY) },
+    });
+    await worker.drain();
+
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("created");
+    expect(courierPickup()).toBeGreaterThan(Date.now() + 110 * 60_000);
+    const sent = JSON.parse(delivery.request!);
+    expect(sent.pickupDate).toBe([...sandbox().orders.values()][0]!.request.pickupDate);
+    expect(sent.notes).toBe(stale.notes);
+    expect(sent.notes).toContain(delivery.reference);
+    expect(delivery.events.find((e) => e.kind === "sending")?.message).toMatch(/Pickup time moved/);
+  });
+
+  it("keeps the pickup time of a request sent right after it was built", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await sendWebhook(salmiya);
+    const worker = testWorker();
+    await runDueDeliveries(worker.deps, 20);
+    const built = JSON.parse((await onlyDelivery()).request!).pickupDate;
+    worker.advance(5_000);
+    await worker.drain();
+    expect(JSON.parse((await onlyDelivery()).request!).pickupDate).toBe(built);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseKuwaitDateTime } from "../../app/courier";
 import prisma from "../../app/db.server";
 import {
   action as reviewAction,
@@ -273,6 +274,35 @@ describe("the deliveries pages", () => {
     await testWorker().drain();
     expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("created");
     expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("send a rejected delivery again days later with a pickup time ahead of now", async () => {
+    await readyShop(shop);
+    const good = {
+      ...unclear,
+      city: "Salmiya",
+      address1: "Block 1 Street 2 House 3",
+      provinceCode: "KW-HA",
+    };
+    programShopify([good]);
+    sandbox().faults.add({ endpoint: "createOrder", kind: "error", status: 400 });
+    await receive(good);
+    await testWorker().drain();
+    // The merchant comes back to it two days after the fulfillment.
+    await prisma.delivery.updateMany({
+      where: { shop },
+      data: { createdAt: new Date(Date.now() - 2 * 24 * 3_600_000) },
+    });
+    const rejected = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    await callRoute(
+      deliveryAction,
+      await adminFetchRequest(shop, `/app/deliveries/${rejected.id}`, { form: {} }),
+      { id: rejected.id },
+    );
+    await testWorker().drain();
+    expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("created");
+    const [order] = [...sandbox().orders.values()];
+    expect(parseKuwaitDateTime(order!.request.pickupDate)!.getTime()).toBeGreaterThan(Date.now());
   });
 
   it("the public tracking page shows progress without personal data", async () => {
