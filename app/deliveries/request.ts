@@ -14,13 +14,18 @@ import {
  * and no database, so the same inputs always give the same body.
  */
 
-export interface OrderForDelivery {
-  id: string;
-  name: string;
-  /** Shop currency amounts, as Shopify's decimal strings. */
+export interface OrderAmounts {
   currencyCode: string;
+  /** Shopify's decimal strings. */
   totalPrice: string;
   totalOutstanding: string;
+}
+
+export interface OrderForDelivery extends OrderAmounts {
+  id: string;
+  name: string;
+  /** The amounts above are in the shop's currency; these in the currency the customer paid in. */
+  presentment: OrderAmounts;
   phone: string | null;
   shippingAddress: {
     name: string | null;
@@ -77,7 +82,27 @@ export interface RequestContext {
 }
 
 export type BuiltRequest =
-  { ok: true; body: CreateOrderBody; cashOnDelivery: boolean } | { ok: false; problems: string[] };
+  | { ok: true; body: CreateOrderBody; cashOnDelivery: boolean }
+  /** `attention`: the merchant must change something outside the address (the currency). */
+  | { ok: false; problems: string[]; attention?: true };
+
+/**
+ * The order's amounts in Kuwaiti dinar, which is all the courier takes: those the customer paid
+ * in when that is KWD (a shop in another currency selling to Kuwait through Shopify Markets),
+ * else the shop's own when the shop keeps its books in KWD; null when Shopify has neither.
+ */
+export function amountsInKwd(order: OrderForDelivery): OrderAmounts | null {
+  if (order.presentment.currencyCode === "KWD") return order.presentment;
+  if (order.currencyCode === "KWD") return order;
+  return null;
+}
+
+/** Why the order cannot go to the courier for its currency, in the merchant's words; or null. */
+export function currencyProblem(order: OrderForDelivery): string | null {
+  if (amountsInKwd(order)) return null;
+  const paid = order.presentment.currencyCode;
+  return `The order is in ${paid}${paid === order.currencyCode ? "" : ` (the shop's currency is ${order.currencyCode})`}: the courier takes amounts in Kuwaiti dinar (KWD) only. Sell to Kuwait in KWD (Shopify Markets) or arrange this delivery with the courier yourself.`;
+}
 
 /** Parcels weigh something even when the products do not say: the courier's form needs a weight. */
 export const DEFAULT_WEIGHT_KG = 0.5;
@@ -87,13 +112,10 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
   const { order, settings, pickup, destination, reference } = context;
   const problems: string[] = [];
   const address = order.shippingAddress;
+  const amounts = amountsInKwd(order);
+  if (!amounts) return { ok: false, problems: [currencyProblem(order)!], attention: true };
   if (!address) problems.push("The order has no shipping address.");
-  if (order.currencyCode !== "KWD") {
-    problems.push(
-      `The order is in ${order.currencyCode}; the courier takes values in Kuwaiti dinar (KWD).`,
-    );
-  }
-  const outstanding = Number(order.totalOutstanding);
+  const outstanding = Number(amounts.totalOutstanding);
   const cashOnDelivery = Number.isFinite(outstanding) && outstanding > 0;
   const paymentMethod = cashOnDelivery ? settings.paymentCodeCod : settings.paymentCodePrepaid;
   if (!paymentMethod) {
@@ -152,7 +174,7 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
       weight: packageWeightKg(order.items),
       description: describeItems(order.items),
       // Cash on delivery: what the driver collects. Prepaid: the declared value of the parcel.
-      value: cashOnDelivery ? outstanding : Number(order.totalPrice),
+      value: cashOnDelivery ? outstanding : Number(amounts.totalPrice),
     },
     notes: `${reference} · Shopify order ${order.name}`,
   };

@@ -1,3 +1,4 @@
+import type { Delivery } from "@prisma/client";
 import { z } from "zod";
 import {
   type AddressInput,
@@ -6,7 +7,7 @@ import {
   overrideKeyFor,
 } from "../addresses";
 import { rememberAreaSpelling } from "../models/area-overrides.server";
-import { getDelivery } from "../models/deliveries.server";
+import { getDelivery, StaleDeliveryError, transition } from "../models/deliveries.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
@@ -153,6 +154,31 @@ export async function fixDeliveryAddress(
 }
 
 /**
+ * "Try again" for a delivery that needed the merchant's attention: it resumes where it stopped,
+ * from the start (the order is loaded again) or, when the courier already has it, at putting the
+ * tracking number on Shopify.
+ */
+async function resumeDelivery(delivery: Delivery): Promise<FixOutcome> {
+  try {
+    await transition({
+      shop: delivery.shop,
+      id: delivery.id,
+      from: "needs_attention",
+      to: delivery.courierOrderId ? "created" : "pending",
+      leaseOwner: null,
+      data: { stateReason: null, lastError: null, nextAttemptAt: new Date() },
+      event: { kind: "retry", message: "Tried again by the merchant." },
+    });
+  } catch (error) {
+    if (error instanceof StaleDeliveryError)
+      return { ok: false, error: "This delivery has just changed; reload the page." };
+    throw error;
+  }
+  kickDeliveryWorker();
+  return { ok: true };
+}
+
+/**
  * "Send again" after the courier rejected it or its outcome needed the merchant's decision: the
  * request is built afresh from the order, settings and pickup address as they are now (the
  * merchant may have fixed them), for the place decided before.
@@ -163,10 +189,12 @@ export async function retryDelivery(
   deliveryId: string,
 ): Promise<FixOutcome> {
   const delivery = await getDelivery(shop, deliveryId);
+  if (delivery?.state === "needs_attention") return resumeDelivery(delivery);
   if (!delivery || !["rejected", "needs_review"].includes(delivery.state)) {
     return {
       ok: false,
-      error: "Only a rejected delivery, or one waiting for your decision, can be sent again.",
+      error:
+        "Only a rejected delivery, or one waiting for your decision or attention, can be sent again.",
     };
   }
   const previous = (delivery.addressMatch ? JSON.parse(delivery.addressMatch) : {}) as {

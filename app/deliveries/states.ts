@@ -10,6 +10,9 @@ import { z } from "zod";
  *   skipped    (merchant fixes)   │      unknown ─► needs_review               └─► cancelled
  *                                                              (a failed attempt may go out again)
  *                                 └─ rejected / needs_review (merchant retries)
+ *
+ *   pending, ready, created ─► needs_attention: something only the merchant can change (an order
+ *   not in KWD, Shopify failing for too long); "Try again" puts it back where it was.
  */
 export const DELIVERY_STATES = [
   "pending",
@@ -19,6 +22,7 @@ export const DELIVERY_STATES = [
   "creating",
   "unknown",
   "needs_review",
+  "needs_attention",
   "rejected",
   "created",
   "picked_up",
@@ -34,13 +38,15 @@ export type DeliveryState = (typeof DELIVERY_STATES)[number];
 export const deliveryState = z.enum(DELIVERY_STATES);
 
 const MOVES: Record<DeliveryState, readonly DeliveryState[]> = {
-  pending: ["skipped", "needs_address", "ready", "cancelled"],
+  pending: ["skipped", "needs_address", "ready", "needs_attention", "cancelled"],
   skipped: [],
-  needs_address: ["ready", "cancelled"],
-  ready: ["creating", "needs_address", "cancelled"],
+  needs_address: ["ready", "needs_attention", "cancelled"],
+  ready: ["creating", "needs_address", "needs_attention", "cancelled"],
   creating: ["created", "rejected", "unknown", "ready"],
   unknown: ["created", "ready", "needs_review", "cancelled"],
   needs_review: ["created", "ready", "needs_address", "cancelled"],
+  // The merchant's "Try again": back to where it stopped (before or after the courier created it).
+  needs_attention: ["pending", "created", "cancelled"],
   rejected: ["ready", "needs_address", "cancelled"],
   created: [
     "picked_up",
@@ -50,6 +56,7 @@ const MOVES: Record<DeliveryState, readonly DeliveryState[]> = {
     "failed",
     "returned",
     "cancelled",
+    "needs_attention",
   ],
   picked_up: ["in_transit", "out_for_delivery", "delivered", "failed", "returned", "cancelled"],
   in_transit: ["out_for_delivery", "delivered", "failed", "returned", "cancelled"],
@@ -76,6 +83,7 @@ export const FINAL_STATES: readonly DeliveryState[] = [
 export const ATTENTION_STATES: readonly DeliveryState[] = [
   "needs_address",
   "needs_review",
+  "needs_attention",
   "rejected",
   "failed",
   "returned",
@@ -102,6 +110,7 @@ export const STATE_LABELS: Record<DeliveryState, string> = {
   creating: "Sending",
   unknown: "Checking with the courier",
   needs_review: "Needs your decision",
+  needs_attention: "Needs your attention",
   rejected: "Rejected by the courier",
   created: "Created at the courier",
   picked_up: "Picked up",

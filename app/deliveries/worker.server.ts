@@ -22,7 +22,12 @@ import { getShopSettings, type CourierEnvironment } from "../models/shop.server"
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { fetchDeliveryFulfillment, updateFulfillmentTracking } from "../shopify/fulfillments";
 import type { AdminGraphql } from "../shopify/graphql";
-import { buildDeliveryRequest, notesCarryReference, refreshPickupDate } from "./request";
+import {
+  buildDeliveryRequest,
+  currencyProblem,
+  notesCarryReference,
+  refreshPickupDate,
+} from "./request";
 import type { DeliveryState } from "./states";
 
 /**
@@ -285,6 +290,32 @@ async function wait(
   return null;
 }
 
+/**
+ * Waits for the merchant to change something outside the address (the order's currency, or a
+ * Shopify failure that lasted too long); "Try again" on the delivery's page resumes it.
+ */
+async function needsAttention(
+  delivery: Delivery,
+  deps: Actor,
+  reason: string,
+  data: Parameters<typeof transition>[0]["data"] = {},
+): Promise<Delivery> {
+  return move(
+    delivery,
+    deps,
+    "needs_attention",
+    { kind: "needs_attention", message: reason },
+    {
+      ...data,
+      stateReason: reason.slice(0, 500),
+      lastError: reason.slice(0, 500),
+      nextAttemptAt: null,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    },
+  );
+}
+
 /** pending: load the order, place the address, build the request. */
 const prepare: Step = async (delivery, deps) => {
   if (!delivery.fulfillmentId) return wait(delivery, deps, 5_000);
@@ -306,6 +337,10 @@ const prepare: Step = async (delivery, deps) => {
         leaseExpiresAt: null,
       },
     );
+  }
+  const currency = currencyProblem(fulfillment.order);
+  if (currency) {
+    return needsAttention(delivery, deps, currency, { orderName: fulfillment.order.name });
   }
   const environment = delivery.environment as CourierEnvironment;
   const [settings, pickup, directory, overrides] = await Promise.all([
@@ -428,6 +463,12 @@ export async function buildAndQueue(
     requestedAt: delivery.createdAt,
     now: now(deps),
   });
+  if (!built.ok && built.attention) {
+    return needsAttention(delivery, deps, built.problems.join(" "), {
+      orderName: input.order.name,
+      addressMatch: JSON.stringify(record),
+    });
+  }
   if (!built.ok) {
     const reason = built.problems.join(" ");
     return move(

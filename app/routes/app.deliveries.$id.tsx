@@ -75,7 +75,7 @@ const when = new Intl.DateTimeFormat("en-GB", {
 export default function DeliveryPage() {
   const { delivery, events } = useLoaderData<typeof loader>();
   const result = useActionData<{ ok: boolean; error?: string }>();
-  const canRetry = delivery.state === "rejected" || delivery.state === "needs_review";
+  const canRetry = ["rejected", "needs_review", "needs_attention"].includes(delivery.state);
   const canCancel = !["cancelled", "skipped", "delivered", "returned"].includes(delivery.state);
   return (
     <Page
@@ -101,7 +101,7 @@ export default function DeliveryPage() {
                 <Form method="post">
                   <input type="hidden" name="intent" value="retry" />
                   <Button submit variant="primary">
-                    Send again
+                    {delivery.state === "needs_attention" ? "Try again" : "Send again"}
                   </Button>
                 </Form>
               )}

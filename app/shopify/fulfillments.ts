@@ -27,8 +27,9 @@ const DELIVERY_FULFILLMENT = `#graphql
         name
         phone
         currencyCode
-        totalPriceSet { shopMoney { amount } }
-        totalOutstandingSet { shopMoney { amount } }
+        presentmentCurrencyCode
+        totalPriceSet { shopMoney { amount } presentmentMoney { amount } }
+        totalOutstandingSet { shopMoney { amount } presentmentMoney { amount } }
         shippingAddress {
           name
           phone
@@ -45,7 +46,10 @@ const DELIVERY_FULFILLMENT = `#graphql
     }
   }`;
 
-const money = z.object({ shopMoney: z.object({ amount: z.string() }) });
+const money = z.object({
+  shopMoney: z.object({ amount: z.string() }),
+  presentmentMoney: z.object({ amount: z.string() }),
+});
 const weight = z.object({
   unit: z.enum(["GRAMS", "KILOGRAMS", "OUNCES", "POUNDS"]),
   value: z.number(),
@@ -79,6 +83,7 @@ const fulfillmentReply = z.object({
         name: z.string(),
         phone: z.string().nullable(),
         currencyCode: z.string(),
+        presentmentCurrencyCode: z.string(),
         totalPriceSet: money,
         totalOutstandingSet: money,
         shippingAddress: z
@@ -141,6 +146,11 @@ export async function fetchDeliveryFulfillment(
       currencyCode: f.order.currencyCode,
       totalPrice: f.order.totalPriceSet.shopMoney.amount,
       totalOutstanding: f.order.totalOutstandingSet.shopMoney.amount,
+      presentment: {
+        currencyCode: f.order.presentmentCurrencyCode,
+        totalPrice: f.order.totalPriceSet.presentmentMoney.amount,
+        totalOutstanding: f.order.totalOutstandingSet.presentmentMoney.amount,
+      },
       phone: f.order.phone,
       shippingAddress: address
         ? {

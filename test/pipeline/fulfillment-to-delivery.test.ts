@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { formatKuwaitDateTime, parseKuwaitDateTime } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { loader as reviewLoader } from "../../app/routes/app.address-review";
+import { loader as listLoader } from "../../app/routes/app.deliveries._index";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
 import {
@@ -11,7 +13,7 @@ import {
   testWorker,
   type FakeOrder,
 } from "../support/pipeline";
-import { callRoute, shopDomain, webhookRequest } from "../support/shopify";
+import { adminFetchRequest, callRoute, shopDomain, webhookRequest } from "../support/shopify";
 
 const shop = shopDomain("pipeline");
 const sandbox = setUpCourierSandbox();
@@ -162,6 +164,51 @@ describe("a fulfilled order becomes a courier delivery", () => {
     expect(delivery.stateReason).toMatch(/could not be recognised|not surely enough/);
     expect(JSON.parse(delivery.addressMatch!).reasons.length).toBeGreaterThan(0);
     expect(creates()).toHaveLength(0);
+  });
+});
+
+describe("currencies", () => {
+  it("sends an order paid in KWD from a shop that keeps its books in USD, with the amounts paid", async () => {
+    await readyShop(shop);
+    const marketsOrder: FakeOrder = {
+      ...salmiya,
+      shopCurrency: "USD",
+      outstanding: "80.00",
+      paidIn: { currency: "KWD", total: "24.500", outstanding: "24.500" },
+    };
+    programShopify([marketsOrder]);
+    await sendWebhook(marketsOrder);
+    await testWorker().drain();
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("created");
+    const body = JSON.parse(delivery.request!);
+    expect(body.paymentMethod).toBe("COD");
+    expect(body.packageDetails.value).toBe(24.5);
+  });
+
+  it("holds an order in neither KWD for the merchant's attention, outside the address review queue", async () => {
+    await readyShop(shop);
+    const dollars: FakeOrder = {
+      ...salmiya,
+      shopCurrency: "USD",
+      paidIn: { currency: "USD", total: "80.00", outstanding: "0.00" },
+    };
+    programShopify([dollars]);
+    await sendWebhook(dollars);
+    await testWorker().drain();
+
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("needs_attention");
+    expect(delivery.stateReason).toMatch(/in USD.*Kuwaiti dinar \(KWD\)/);
+    expect(creates()).toHaveLength(0);
+    const review = await (
+      await callRoute(reviewLoader, await adminFetchRequest(shop, "/app/address-review"))
+    ).json();
+    expect(review.queue).toHaveLength(0);
+    const attention = await (
+      await callRoute(listLoader, await adminFetchRequest(shop, "/app/deliveries?state=attention"))
+    ).json();
+    expect(attention.deliveries.map((d: { id: string }) => d.id)).toEqual([delivery.id]);
   });
 });
 

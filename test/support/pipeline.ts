@@ -57,6 +57,10 @@ export interface FakeOrder {
   provinceCode?: string;
   outstanding?: string;
   countryCode?: string;
+  /** The shop's currency (KWD unless said); amounts in it are the ones above. */
+  shopCurrency?: string;
+  /** What the customer paid in, when not the shop's currency (Shopify Markets). */
+  paidIn?: { currency: string; total: string; outstanding: string };
 }
 
 /** Programs the Admin API stand-in with fulfillments, and records tracking updates. */
@@ -90,9 +94,18 @@ export function programShopify(orders: FakeOrder[]) {
             id: `gid://shopify/Order/${order.orderNumber}`,
             name: `#${order.orderNumber}`,
             phone: null,
-            currencyCode: "KWD",
-            totalPriceSet: { shopMoney: { amount: "24.500" } },
-            totalOutstandingSet: { shopMoney: { amount: order.outstanding ?? "0.0" } },
+            currencyCode: order.shopCurrency ?? "KWD",
+            presentmentCurrencyCode: order.paidIn?.currency ?? order.shopCurrency ?? "KWD",
+            totalPriceSet: {
+              shopMoney: { amount: "24.500" },
+              presentmentMoney: { amount: order.paidIn?.total ?? "24.500" },
+            },
+            totalOutstandingSet: {
+              shopMoney: { amount: order.outstanding ?? "0.0" },
+              presentmentMoney: {
+                amount: order.paidIn?.outstanding ?? order.outstanding ?? "0.0",
+              },
+            },
             shippingAddress: {
               name: "Fatima Al-Sabah",
               phone: "+965 9999 1234",
