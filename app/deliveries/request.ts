@@ -4,6 +4,7 @@ import {
   formatKuwaitDateTime,
   isCourierError,
   parseKuwaitDateTime,
+  roundKwd,
   type CourierValidationError,
   type CreateOrderBody,
 } from "../courier";
@@ -39,8 +40,16 @@ export interface OrderForDelivery extends OrderAmounts {
     latitude: number | null;
     longitude: number | null;
   } | null;
-  /** The items this fulfillment carries; weight per unit in kilograms when Shopify knows it. */
-  items: { title: string; quantity: number; unitWeightKg: number | null }[];
+  /**
+   * The items this fulfillment carries: weight per unit in kilograms when Shopify knows it, and
+   * their price after discounts in the shop's and the customer's currency.
+   */
+  items: {
+    title: string;
+    quantity: number;
+    unitWeightKg: number | null;
+    value: { shop: number; presentment: number };
+  }[];
 }
 
 export interface DeliverySettings {
@@ -75,6 +84,11 @@ export interface RequestContext {
   pickup: PickupMapping;
   destination: DestinationPlace;
   reference: string;
+  /**
+   * Whether this delivery collects the order's outstanding balance: false when another delivery
+   * of the same order (split fulfillment) already does (see {@link buildDeliveryRequest}).
+   */
+  collectsBalance: boolean;
   /** When the merchant marked it fulfilled (or pressed send). */
   requestedAt: Date;
   /** When the request is built: the pickup time is never before it (see {@link pickupTime}). */
@@ -82,7 +96,15 @@ export interface RequestContext {
 }
 
 export type BuiltRequest =
-  | { ok: true; body: CreateOrderBody; cashOnDelivery: boolean }
+  | {
+      ok: true;
+      body: CreateOrderBody;
+      cashOnDelivery: boolean;
+      /** What the driver collects, in KWD with three decimals; null when nothing. */
+      cashToCollect: string | null;
+      /** The order had a balance that another delivery of it collects. */
+      balanceCollectedElsewhere: boolean;
+    }
   /** `attention`: the merchant must change something outside the address (the currency). */
   | { ok: false; problems: string[]; attention?: true };
 
@@ -91,9 +113,12 @@ export type BuiltRequest =
  * in when that is KWD (a shop in another currency selling to Kuwait through Shopify Markets),
  * else the shop's own when the shop keeps its books in KWD; null when Shopify has neither.
  */
-export function amountsInKwd(order: OrderForDelivery): OrderAmounts | null {
-  if (order.presentment.currencyCode === "KWD") return order.presentment;
-  if (order.currencyCode === "KWD") return order;
+export function amountsInKwd(
+  order: OrderForDelivery,
+): (OrderAmounts & { source: "presentment" | "shop" }) | null {
+  if (order.presentment.currencyCode === "KWD")
+    return { ...order.presentment, source: "presentment" };
+  if (order.currencyCode === "KWD") return { ...order, source: "shop" };
   return null;
 }
 
@@ -108,6 +133,12 @@ export function currencyProblem(order: OrderForDelivery): string | null {
 export const DEFAULT_WEIGHT_KG = 0.5;
 const DESCRIPTION_LIMIT = 200;
 
+/**
+ * The body of a courier create. Cash on delivery: an order with an outstanding balance has it
+ * collected by one delivery only — the first of the order built while it is outstanding (the
+ * caller decides, `collectsBalance`); that delivery's value is the whole balance. Every other
+ * delivery, and every delivery of a paid order, goes prepaid with the value of its own items.
+ */
 export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
   const { order, settings, pickup, destination, reference } = context;
   const problems: string[] = [];
@@ -116,7 +147,9 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
   if (!amounts) return { ok: false, problems: [currencyProblem(order)!], attention: true };
   if (!address) problems.push("The order has no shipping address.");
   const outstanding = Number(amounts.totalOutstanding);
-  const cashOnDelivery = Number.isFinite(outstanding) && outstanding > 0;
+  const owesBalance = Number.isFinite(outstanding) && outstanding > 0;
+  const cashOnDelivery = owesBalance && context.collectsBalance;
+  const ownValue = order.items.reduce((sum, item) => sum + item.value[amounts.source], 0);
   const paymentMethod = cashOnDelivery ? settings.paymentCodeCod : settings.paymentCodePrepaid;
   if (!paymentMethod) {
     problems.push(
@@ -174,12 +207,18 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
       weight: packageWeightKg(order.items),
       description: describeItems(order.items),
       // Cash on delivery: what the driver collects. Prepaid: the declared value of the parcel.
-      value: cashOnDelivery ? outstanding : Number(amounts.totalPrice),
+      value: roundKwd(cashOnDelivery ? outstanding : ownValue),
     },
     notes: `${reference} · Shopify order ${order.name}`,
   };
   try {
-    return { ok: true, body: buildCreateOrderBody(input), cashOnDelivery };
+    return {
+      ok: true,
+      body: buildCreateOrderBody(input),
+      cashOnDelivery,
+      cashToCollect: cashOnDelivery ? roundKwd(outstanding).toFixed(3) : null,
+      balanceCollectedElsewhere: owesBalance && !context.collectsBalance,
+    };
   } catch (error) {
     if (!isCourierError(error)) throw error;
     const validation = error as CourierValidationError;

@@ -11,7 +11,9 @@ import {
 } from "../courier";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import {
+  BalanceCollectedElsewhereError,
   claimDueDeliveries,
+  findBalanceCollector,
   getDeliveryRow,
   releaseLease,
   StaleDeliveryError,
@@ -262,6 +264,7 @@ async function move(
   to: DeliveryState,
   event: { kind: string; message: string; data?: unknown },
   data: Parameters<typeof transition>[0]["data"] = {},
+  guard: Pick<Parameters<typeof transition>[0], "soleCollectorOf"> = {},
 ): Promise<Delivery> {
   await transition({
     shop: delivery.shop,
@@ -272,6 +275,7 @@ async function move(
     event,
     leaseOwner: deps.owner,
     at: now(deps),
+    ...guard,
   });
   return reload(delivery);
 }
@@ -454,54 +458,70 @@ export async function buildAndQueue(
     courier: { governanceId: input.destination.governanceId, areaId: input.destination.areaId },
     parts: input.destination.parts,
   };
-  const built = buildDeliveryRequest({
-    order: input.order,
-    settings: input.settings,
-    pickup: input.pickup,
-    destination: input.destination,
-    reference: delivery.reference,
-    requestedAt: delivery.createdAt,
-    now: now(deps),
-  });
-  if (!built.ok && built.attention) {
-    return needsAttention(delivery, deps, built.problems.join(" "), {
-      orderName: input.order.name,
-      addressMatch: JSON.stringify(record),
+  // One delivery of an order collects its balance; the check is repeated inside the move.
+  let collector = await findBalanceCollector(delivery.shop, delivery.orderId, delivery.id);
+  for (;;) {
+    const built = buildDeliveryRequest({
+      order: input.order,
+      settings: input.settings,
+      pickup: input.pickup,
+      destination: input.destination,
+      reference: delivery.reference,
+      collectsBalance: collector === null,
+      requestedAt: delivery.createdAt,
+      now: now(deps),
     });
-  }
-  if (!built.ok) {
-    const reason = built.problems.join(" ");
-    return move(
-      delivery,
-      deps,
-      "needs_address",
-      { kind: "needs_attention", message: reason },
-      {
-        stateReason: reason,
+    if (!built.ok && built.attention) {
+      return needsAttention(delivery, deps, built.problems.join(" "), {
         orderName: input.order.name,
         addressMatch: JSON.stringify(record),
-        nextAttemptAt: null,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-      },
-    );
+      });
+    }
+    if (!built.ok) {
+      const reason = built.problems.join(" ");
+      return move(
+        delivery,
+        deps,
+        "needs_address",
+        { kind: "needs_attention", message: reason },
+        {
+          stateReason: reason,
+          orderName: input.order.name,
+          addressMatch: JSON.stringify(record),
+          nextAttemptAt: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        },
+      );
+    }
+    const payment = built.cashToCollect
+      ? `cash on delivery: the driver collects ${built.cashToCollect} KWD, the order's outstanding balance`
+      : built.balanceCollectedElsewhere
+        ? "prepaid: another delivery of this order collects its outstanding balance"
+        : "prepaid";
+    try {
+      return await move(
+        delivery,
+        deps,
+        "ready",
+        { kind: "ready", message: `Request built (${payment}); sending to the courier.` },
+        {
+          stateReason: null,
+          orderName: input.order.name,
+          request: JSON.stringify(built.body),
+          cashToCollect: built.cashToCollect,
+          addressMatch: JSON.stringify(record),
+          nextAttemptAt: now(deps),
+        },
+        built.cashToCollect ? { soleCollectorOf: delivery.orderId } : {},
+      );
+    } catch (error) {
+      // Another delivery of the order took the balance in the meantime: built again, prepaid.
+      if (!(error instanceof BalanceCollectedElsewhereError) || collector) throw error;
+      collector = await findBalanceCollector(delivery.shop, delivery.orderId, delivery.id);
+      if (!collector) throw error;
+    }
   }
-  return move(
-    delivery,
-    deps,
-    "ready",
-    {
-      kind: "ready",
-      message: `Request built (${built.cashOnDelivery ? "cash on delivery" : "prepaid"}); sending to the courier.`,
-    },
-    {
-      stateReason: null,
-      orderName: input.order.name,
-      request: JSON.stringify(built.body),
-      addressMatch: JSON.stringify(record),
-      nextAttemptAt: now(deps),
-    },
-  );
 }
 
 /**

@@ -87,6 +87,31 @@ export class StaleDeliveryError extends Error {
   }
 }
 
+/** Another delivery of the order collects its balance already (see `soleCollectorOf`). */
+export class BalanceCollectedElsewhereError extends Error {
+  constructor(orderId: string) {
+    super(`Another delivery of ${orderId} collects its outstanding balance.`);
+    this.name = "BalanceCollectedElsewhereError";
+  }
+}
+
+/** States in which a delivery no longer collects anything for its order. */
+const NOT_COLLECTING: readonly DeliveryState[] = ["skipped", "cancelled", "returned"];
+
+/** The delivery of an order, other than `exceptId`, that collects its outstanding balance. */
+export async function findBalanceCollector(shop: string, orderId: string, exceptId: string) {
+  return prisma.delivery.findFirst({
+    where: {
+      shop,
+      orderId,
+      id: { not: exceptId },
+      cashToCollect: { not: null },
+      state: { notIn: [...NOT_COLLECTING] },
+    },
+    select: { id: true, orderName: true, fulfillmentId: true, cashToCollect: true },
+  });
+}
+
 export interface TransitionInput {
   shop: string;
   id: string;
@@ -98,6 +123,12 @@ export interface TransitionInput {
   /** Only the lease holder may move a leased row (null: the merchant, outside any lease). */
   leaseOwner?: string | null;
   at?: Date;
+  /**
+   * The move gives this delivery the collection of its order's balance: refused with
+   * {@link BalanceCollectedElsewhereError} when another delivery of the order has it. The order's
+   * rows are locked first on PostgreSQL, so two builds of one order at once cannot both take it.
+   */
+  soleCollectorOf?: string;
 }
 
 /**
@@ -110,6 +141,12 @@ export async function transition(input: TransitionInput): Promise<void> {
   }
   const at = input.at ?? new Date();
   await prisma.$transaction(async (tx) => {
+    const orderId = input.soleCollectorOf;
+    if (orderId !== undefined && databaseProvider() === "postgresql") {
+      // In id order, so two transactions locking the same rows never wait for each other.
+      await tx.$queryRaw`SELECT "id" FROM "Delivery" WHERE "shop" = ${input.shop}
+        AND "orderId" = ${orderId} ORDER BY "id" FOR UPDATE`;
+    }
     const { count } = await tx.delivery.updateMany({
       where: {
         id: input.id,
@@ -120,6 +157,21 @@ export async function transition(input: TransitionInput): Promise<void> {
       data: { ...input.data, state: input.to },
     });
     if (count !== 1) throw new StaleDeliveryError(input.id, input.from);
+    // On SQLite the update above holds the one write lock, so this count sees every commit.
+    if (
+      orderId !== undefined &&
+      (await tx.delivery.count({
+        where: {
+          shop: input.shop,
+          orderId,
+          id: { not: input.id },
+          cashToCollect: { not: null },
+          state: { notIn: [...NOT_COLLECTING] },
+        },
+      })) > 0
+    ) {
+      throw new BalanceCollectedElsewhereError(orderId);
+    }
     await tx.deliveryEvent.create({
       data: {
         shop: input.shop,

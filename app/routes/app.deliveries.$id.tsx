@@ -9,6 +9,7 @@ import {
   Card,
   InlineStack,
   Layout,
+  Link,
   Page,
   Text,
 } from "@shopify/polaris";
@@ -16,7 +17,7 @@ import { cancelDelivery } from "../deliveries/cancel.server";
 import { retryDelivery } from "../deliveries/review.server";
 import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
 import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/tracking";
-import { getDelivery, isStuck } from "../models/deliveries.server";
+import { findBalanceCollector, getDelivery, isStuck } from "../models/deliveries.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -24,6 +25,10 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const delivery = await getDelivery(session.shop, params.id ?? "");
   if (!delivery) throw new Response("No such delivery in this shop.", { status: 404 });
   const orderNumericId = delivery.orderId.split("/").pop();
+  // Split fulfillments: one delivery of the order collects its balance (ADR 0006).
+  const collector = delivery.cashToCollect
+    ? null
+    : await findBalanceCollector(session.shop, delivery.orderId, delivery.id);
   return {
     delivery: {
       id: delivery.id,
@@ -46,6 +51,10 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       attempts: delivery.attempts,
       lastError: delivery.lastError,
       request: delivery.request ? (JSON.parse(delivery.request) as unknown) : null,
+      payment: {
+        cashToCollect: delivery.cashToCollect,
+        collectedBy: collector ? { id: collector.id, orderName: collector.orderName } : null,
+      },
     },
     events: delivery.events.map((e) => ({
       id: e.id,
@@ -65,6 +74,30 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       : await retryDelivery(session.shop, admin, params.id ?? "");
   return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
 };
+
+type LoadedDelivery = Awaited<ReturnType<typeof loader>>["delivery"];
+
+/** Who collects the order's balance: this delivery, another one of the order, or nobody. */
+function PaymentLine({ payment }: { payment: LoadedDelivery["payment"] }) {
+  if (payment.cashToCollect) {
+    return (
+      <Text as="p">
+        Cash on delivery: the driver collects {payment.cashToCollect} KWD, the order&apos;s whole
+        outstanding balance. Other deliveries of this order collect nothing.
+      </Text>
+    );
+  }
+  if (payment.collectedBy) {
+    return (
+      <Text as="p">
+        Prepaid: the order&apos;s outstanding balance is collected by{" "}
+        <Link url={`/app/deliveries/${payment.collectedBy.id}`}>its other delivery</Link>; the value
+        declared here is this parcel&apos;s items.
+      </Text>
+    );
+  }
+  return <Text as="p">Prepaid: the driver collects nothing.</Text>;
+}
 
 const when = new Intl.DateTimeFormat("en-GB", {
   dateStyle: "medium",
@@ -181,6 +214,7 @@ export default function DeliveryPage() {
                   Marked paid in Shopify: {when.format(new Date(delivery.paidMarkedAt))}
                 </Text>
               )}
+              {delivery.request !== null && <PaymentLine payment={delivery.payment} />}
               <Text as="p">Environment: {delivery.environment}</Text>
               <Text as="p">Reference: {delivery.reference}</Text>
               <Text as="p">Attempts: {delivery.attempts}</Text>

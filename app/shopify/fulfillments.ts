@@ -18,6 +18,8 @@ const DELIVERY_FULFILLMENT = `#graphql
           quantity
           lineItem {
             title
+            quantity
+            discountedTotalSet { shopMoney { amount } presentmentMoney { amount } }
             variant { inventoryItem { measurement { weight { unit value } } } }
           }
         }
@@ -67,6 +69,8 @@ const fulfillmentReply = z.object({
             quantity: z.number(),
             lineItem: z.object({
               title: z.string(),
+              quantity: z.number(),
+              discountedTotalSet: money,
               variant: z
                 .object({
                   inventoryItem: z
@@ -168,10 +172,19 @@ export async function fetchDeliveryFulfillment(
         : null,
       items: f.fulfillmentLineItems.nodes.map((node) => {
         const w = node.lineItem.variant?.inventoryItem?.measurement?.weight;
+        // The line's price after discounts, for the part of it this fulfillment carries.
+        const share = (amount: string) =>
+          node.lineItem.quantity > 0
+            ? (Number(amount) * node.quantity) / node.lineItem.quantity
+            : 0;
         return {
           title: node.lineItem.title,
           quantity: node.quantity,
           unitWeightKg: w ? w.value * KG_PER_UNIT[w.unit] : null,
+          value: {
+            shop: share(node.lineItem.discountedTotalSet.shopMoney.amount),
+            presentment: share(node.lineItem.discountedTotalSet.presentmentMoney.amount),
+          },
         };
       }),
     },

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { formatKuwaitDateTime, parseKuwaitDateTime } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { loader as reviewLoader } from "../../app/routes/app.address-review";
+import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
 import { loader as listLoader } from "../../app/routes/app.deliveries._index";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
@@ -164,6 +166,92 @@ describe("a fulfilled order becomes a courier delivery", () => {
     expect(delivery.stateReason).toMatch(/could not be recognised|not surely enough/);
     expect(JSON.parse(delivery.addressMatch!).reasons.length).toBeGreaterThan(0);
     expect(creates()).toHaveLength(0);
+  });
+});
+
+describe("an unpaid order fulfilled in two parts", () => {
+  const abaya = { title: "Abaya", quantity: 1, lineQuantity: 1, lineTotal: "18.000", grams: 600 };
+  const scarves = { title: "Scarf", quantity: 2, lineQuantity: 2, lineTotal: "12.000", grams: 100 };
+  const part = (fulfillmentNumber: number, items: FakeOrder["items"]): FakeOrder => ({
+    ...salmiya,
+    fulfillmentNumber,
+    outstanding: "30.000",
+    items,
+  });
+  const bodies = () =>
+    [...sandbox().orders.values()].map((o) => ({
+      paymentMethod: String(o.request.paymentMethod).toUpperCase(),
+      value: o.request.packageDetails.value,
+    }));
+
+  it("has the driver collect the balance once: one delivery on cash, the other prepaid at its own value", async () => {
+    await readyShop(shop);
+    const parts = [part(5001, [abaya]), part(5002, [scarves])];
+    programShopify(parts);
+    // Both parts arrive together and are built in the same pass.
+    await Promise.all(parts.map((p) => sendWebhook(p)));
+    await testWorker().drain();
+
+    const deliveries = await prisma.delivery.findMany({ where: { shop } });
+    expect(deliveries.map((d) => d.state)).toEqual(["created", "created"]);
+    expect(bodies()).toEqual(
+      expect.arrayContaining([
+        { paymentMethod: "COD", value: 30 },
+        { paymentMethod: "PREPAID", value: expect.any(Number) },
+      ]),
+    );
+    const prepaid = bodies().find((b) => b.paymentMethod === "PREPAID")!;
+    expect([18, 12]).toContain(prepaid.value);
+    expect(deliveries.filter((d) => d.cashToCollect !== null).map((d) => d.cashToCollect)).toEqual([
+      "30.000",
+    ]);
+  });
+
+  it("says on each delivery's page who collects the order's balance", async () => {
+    await readyShop(shop);
+    const parts = [part(5001, [abaya]), part(5002, [scarves])];
+    programShopify(parts);
+    await sendWebhook(parts[0]!);
+    await testWorker().drain();
+    await sendWebhook(parts[1]!);
+    await testWorker().drain();
+    const [collector, other] = await Promise.all(
+      ["5001", "5002"].map((n) =>
+        prisma.delivery.findFirstOrThrow({
+          where: { shop, fulfillmentId: `gid://shopify/Fulfillment/${n}` },
+        }),
+      ),
+    );
+    const page = async (id: string) =>
+      (
+        await callRoute(deliveryLoader, await adminFetchRequest(shop, `/app/deliveries/${id}`), {
+          id,
+        })
+      ).json();
+    expect((await page(collector!.id)).delivery.payment).toMatchObject({
+      cashToCollect: "30.000",
+      collectedBy: null,
+    });
+    expect((await page(other!.id)).delivery.payment).toMatchObject({
+      cashToCollect: null,
+      collectedBy: { id: collector!.id },
+    });
+    expect(JSON.parse(other!.request!).packageDetails.value).toBe(12);
+  });
+
+  it("lets a later part collect the balance when the part that was to collect it is cancelled", async () => {
+    await readyShop(shop);
+    const parts = [part(5001, [abaya]), part(5002, [scarves])];
+    programShopify(parts);
+    await sendWebhook(parts[0]!);
+    await runDueDeliveries(testWorker().deps, 20);
+    const first = await onlyDelivery();
+    expect(first.cashToCollect).toBe("30.000");
+    await cancelDelivery(shop, first.id, "the merchant changed their mind");
+
+    await sendWebhook(parts[1]!);
+    await testWorker().drain();
+    expect(bodies()).toEqual([{ paymentMethod: "COD", value: 30 }]);
   });
 });
 

@@ -61,7 +61,23 @@ export interface FakeOrder {
   shopCurrency?: string;
   /** What the customer paid in, when not the shop's currency (Shopify Markets). */
   paidIn?: { currency: string; total: string; outstanding: string };
+  /** What this fulfillment carries (default: 2 × Abaya, 600 g each, 24.500 for the line). */
+  items?: FakeItem[];
 }
+
+export interface FakeItem {
+  title: string;
+  /** How many of the line this fulfillment carries. */
+  quantity: number;
+  /** The order line's quantity and price after discounts (both currencies alike). */
+  lineQuantity: number;
+  lineTotal: string;
+  grams: number;
+}
+
+const ABAYAS: FakeItem[] = [
+  { title: "Abaya", quantity: 2, lineQuantity: 2, lineTotal: "24.500", grams: 600 },
+];
 
 /** Programs the Admin API stand-in with fulfillments, and records tracking updates. */
 export function programShopify(orders: FakeOrder[]) {
@@ -78,17 +94,22 @@ export function programShopify(orders: FakeOrder[]) {
           status: "SUCCESS",
           location: { id: PICKUP_LOCATION_ID },
           fulfillmentLineItems: {
-            nodes: [
-              {
-                quantity: 2,
-                lineItem: {
-                  title: "Abaya",
-                  variant: {
-                    inventoryItem: { measurement: { weight: { unit: "GRAMS", value: 600 } } },
+            nodes: (order.items ?? ABAYAS).map((item) => ({
+              quantity: item.quantity,
+              lineItem: {
+                title: item.title,
+                quantity: item.lineQuantity,
+                discountedTotalSet: {
+                  shopMoney: { amount: item.lineTotal },
+                  presentmentMoney: { amount: item.lineTotal },
+                },
+                variant: {
+                  inventoryItem: {
+                    measurement: { weight: { unit: "GRAMS", value: item.grams } },
                   },
                 },
               },
-            ],
+            })),
           },
           order: {
             id: `gid://shopify/Order/${order.orderNumber}`,
