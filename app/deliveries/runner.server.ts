@@ -3,14 +3,22 @@ import { env } from "../env.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { unauthenticated } from "../shopify.server";
-import { runDueDeliveries, type WorkerDependencies } from "./worker.server";
+import {
+  assertLeaseOutlastsCourierCalls,
+  leaseMsFor,
+  runDueDeliveries,
+  type WorkerDependencies,
+} from "./worker.server";
 
 /**
  * The delivery worker inside the web process (the default, ADR 0003): a pass every few seconds,
  * and one right away when a webhook records new work. On PostgreSQL the same loop also runs in
  * worker processes of its own (`npm run worker`, scripts/worker.ts, ADR 0009).
  */
-export function productionDependencies(): WorkerDependencies {
+export function productionDependencies(): WorkerDependencies & {
+  leaseMs: number;
+  courierTimeoutMs: number;
+} {
   const config = env();
   return {
     owner: `${os.hostname()}:${process.pid}`,
@@ -22,6 +30,8 @@ export function productionDependencies(): WorkerDependencies {
     adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
     trackingUrl: (delivery) => `${config.SHOPIFY_APP_URL}/tracking/${delivery.id}`,
     courierDisplayName: config.COURIER_DISPLAY_NAME,
+    courierTimeoutMs: config.COURIER_TIMEOUT_MS,
+    leaseMs: leaseMsFor(config.COURIER_TIMEOUT_MS),
   };
 }
 
@@ -90,13 +100,16 @@ export function startDeliveryWorker({
   leasesPerPass = LEASES_PER_PASS,
 }: DeliveryWorkerOptions = {}): void {
   if (globalThis.__deliveryWorker || env().DELIVERY_WORKER === "off") return;
+  const deps = productionDependencies();
+  // A lease a courier call could outlive would let two workers send one delivery: refuse to start.
+  assertLeaseOutlastsCourierCalls(deps.leaseMs, deps.courierTimeoutMs);
   const worker: RunningWorker = {
     timer: setInterval(() => void pass(worker), intervalMs),
     running: false,
     again: false,
     stopping: false,
     current: null,
-    deps: productionDependencies(),
+    deps,
     leasesPerPass,
   };
   worker.timer.unref();

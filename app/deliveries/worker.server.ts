@@ -16,6 +16,7 @@ import {
   findBalanceCollector,
   getDeliveryRow,
   releaseLease,
+  renewLease,
   StaleDeliveryError,
   transition,
 } from "../models/deliveries.server";
@@ -44,6 +45,12 @@ export interface WorkerDependencies {
   trackingUrl(delivery: Pick<Delivery, "id" | "courierOrderNumber">): string;
   courierDisplayName: string;
   now?: () => Date;
+  /**
+   * The time limit of each attempt of the courier client `courierFor` returns (default 15 s, as
+   * COURIER_TIMEOUT_MS); the lease is derived from it ({@link leaseMsFor}).
+   */
+  courierTimeoutMs?: number;
+  /** How long a claimed row stays this worker's; at least {@link leaseMsFor} the timeout. */
   leaseMs?: number;
   /** How long after an unknown outcome the courier's history is first checked. */
   reconcileDelayMs?: number;
@@ -51,7 +58,46 @@ export interface WorkerDependencies {
   maxUnknownMs?: number;
 }
 
-const DEFAULTS = { leaseMs: 60_000, reconcileDelayMs: 5_000, maxUnknownMs: 30 * 60_000 };
+const DEFAULTS = { courierTimeoutMs: 15_000, reconcileDelayMs: 5_000, maxUnknownMs: 30 * 60_000 };
+
+/**
+ * The longest one courier call can take: a read is tried three times (the client's default
+ * retries), each attempt up to the timeout, waiting up to 20 s between them (the longest
+ * Retry-After it honours). Creates and cancels are tried once.
+ */
+export function longestCourierCallMs(courierTimeoutMs: number): number {
+  return 3 * courierTimeoutMs + 2 * 20_000;
+}
+
+/** Left over after the longest call, for the database writes around it. */
+const LEASE_MARGIN_MS = 60_000;
+
+/**
+ * The worker's lease: it is renewed before every courier call and must outlast the call, or
+ * another worker could take a row mid-create, find nothing in history yet, and create it again.
+ */
+export function leaseMsFor(courierTimeoutMs: number): number {
+  return longestCourierCallMs(courierTimeoutMs) + LEASE_MARGIN_MS;
+}
+
+/** Refuses (at boot) a lease that a courier call could outlive. */
+export function assertLeaseOutlastsCourierCalls(leaseMs: number, courierTimeoutMs: number): void {
+  const needed = leaseMsFor(courierTimeoutMs);
+  if (!(leaseMs >= needed)) {
+    throw new Error(
+      `The delivery worker's lease (${leaseMs} ms) must be at least ${needed} ms: a courier call may take ${longestCourierCallMs(courierTimeoutMs)} ms with COURIER_TIMEOUT_MS=${courierTimeoutMs}, and a lease that lapses mid-call lets another worker send the same delivery again.`,
+    );
+  }
+}
+
+function leaseMsOf(deps: WorkerDependencies): number {
+  return deps.leaseMs ?? leaseMsFor(deps.courierTimeoutMs ?? DEFAULTS.courierTimeoutMs);
+}
+
+/** Before each courier call: the lease is still ours and lasts past the call, or nothing is sent. */
+async function renew(delivery: Delivery, deps: WorkerDependencies): Promise<void> {
+  await renewLease(delivery.shop, delivery.id, deps.owner, leaseMsOf(deps), now(deps));
+}
 
 export function backoffMs(attempts: number, base = 2_000, max = 15 * 60_000): number {
   return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
@@ -60,7 +106,7 @@ export function backoffMs(attempts: number, base = 2_000, max = 15 * 60_000): nu
 /** One pass: lease up to `limit` due deliveries and process them. Returns how many it handled. */
 export async function runDueDeliveries(deps: WorkerDependencies, limit = 10): Promise<number> {
   const now = deps.now?.() ?? new Date();
-  const leased = await claimDueDeliveries(deps.owner, limit, deps.leaseMs ?? DEFAULTS.leaseMs, now);
+  const leased = await claimDueDeliveries(deps.owner, limit, leaseMsOf(deps), now);
   // Several ready deliveries of one shop go to the courier in one create-bulk call.
   const batches = new Map<string, Delivery[]>();
   const single: Delivery[] = [];
@@ -116,10 +162,17 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
           kind: "sending",
           message: `Sending to the courier in a batch of ${batch.length} (attempt ${delivery.attempts + 1}).${outgoing.note}`,
         },
-        { attempts: { increment: 1 }, unknownSince: now(deps), request: outgoing.request },
+        {
+          attempts: { increment: 1 },
+          unknownSince: now(deps),
+          request: outgoing.request,
+          leaseExpiresAt: new Date(now(deps).getTime() + leaseMsOf(deps)),
+        },
       ),
     );
   }
+  // The batch's leases all outlast the one call, whatever the moves above took.
+  for (const delivery of sending) await renew(delivery, deps);
   let after: (Delivery | null)[];
   try {
     const result = await client.createBulk(
@@ -563,7 +616,13 @@ const create: Step = async (delivery, deps) => {
       kind: "sending",
       message: `Sending to the courier (attempt ${delivery.attempts + 1}).${outgoing.note}`,
     },
-    { attempts: { increment: 1 }, unknownSince: now(deps), request: outgoing.request },
+    {
+      attempts: { increment: 1 },
+      unknownSince: now(deps),
+      request: outgoing.request,
+      // Renewed with the move: the lease outlasts the call (see leaseMsFor).
+      leaseExpiresAt: new Date(now(deps).getTime() + leaseMsOf(deps)),
+    },
   );
   const body = JSON.parse(outgoing.request) as CreateOrderBody;
   try {
@@ -665,6 +724,7 @@ const reconcile: Step = async (delivery, deps) => {
   const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
   if (!client)
     return wait(delivery, deps, 15 * 60_000, "No courier API key is stored: add it in Settings.");
+  await renew(delivery, deps);
   try {
     const found = await findByReference(client, delivery.reference);
     if (found?.orderId) {

@@ -242,6 +242,25 @@ export async function claimDueDeliveries(
   return rows.sort((a, b) => Number(b.nextAttemptAt === null) - Number(a.nextAttemptAt === null));
 }
 
+/**
+ * Extends the lease `owner` holds on a delivery to `leaseMs` from `now`; throws
+ * {@link StaleDeliveryError} when `owner` no longer holds it (it lapsed and another claimed the
+ * row), so nothing is sent on a row someone else is working.
+ */
+export async function renewLease(
+  shop: string,
+  id: string,
+  owner: string,
+  leaseMs: number,
+  now = new Date(),
+): Promise<void> {
+  const { count } = await prisma.delivery.updateMany({
+    where: { id, shop, leaseOwner: owner },
+    data: { leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+  });
+  if (count !== 1) throw new StaleDeliveryError(id, `leased by ${owner}`);
+}
+
 export async function releaseLease(
   shop: string,
   id: string,

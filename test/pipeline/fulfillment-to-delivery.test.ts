@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { formatKuwaitDateTime, parseKuwaitDateTime } from "../../app/courier";
 import prisma from "../../app/db.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import {
+  assertLeaseOutlastsCourierCalls,
+  leaseMsFor,
+  runDueDeliveries,
+} from "../../app/deliveries/worker.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { loader as reviewLoader } from "../../app/routes/app.address-review";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
@@ -508,6 +512,68 @@ describe("when the courier misbehaves", () => {
     expect(delivery.state).toBe("rejected");
     expect(delivery.stateReason).toBeTruthy();
     expect(creates()).toHaveLength(1);
+  });
+
+  /**
+   * Two workers on one clock, as set up in production (COURIER_TIMEOUT_MS = 120 s). The first
+   * one's creates take 100 s of that clock, and the second runs a pass while each is in flight.
+   */
+  function slowCreatesWithAnotherWorker() {
+    const clock = { now: new Date() };
+    const shared = { now: () => clock.now, courierTimeoutMs: 120_000 };
+    const other = testWorker({ owner: "other-worker", ...shared });
+    const slow = testWorker({
+      owner: "slow-worker",
+      ...shared,
+      courierFor: async (s, e) => {
+        const real = await other.deps.courierFor(s, e);
+        return (
+          real && {
+            ...real,
+            createOrder: async (input) => {
+              clock.now = new Date(clock.now.getTime() + 100_000);
+              await other.drain();
+              return real.createOrder(input);
+            },
+          }
+        );
+      },
+    });
+    return { slow, other };
+  }
+
+  it("keeps its lease through a slow create, so no other worker sends the delivery again", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await sendWebhook(salmiya);
+    await slowCreatesWithAnotherWorker().slow.drain();
+    expect((await onlyDelivery()).state).toBe("created");
+    expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("renews the lease before each create when a refused batch goes one by one", async () => {
+    await readyShop(shop);
+    const orders = [0, 1, 2].map((i) => ({
+      ...salmiya,
+      fulfillmentNumber: 6200 + i,
+      orderNumber: 2200 + i,
+    }));
+    programShopify(orders);
+    for (const order of orders) await sendWebhook(order);
+    sandbox().faults.add({ endpoint: "createBulk", kind: "error", status: 400 });
+    const { slow } = slowCreatesWithAnotherWorker();
+    await runDueDeliveries(slow.deps, 20);
+    await slow.drain();
+    const deliveries = await prisma.delivery.findMany({ where: { shop } });
+    expect(deliveries.map((d) => d.state)).toEqual(["created", "created", "created"]);
+    expect(sandbox().orders.size).toBe(3);
+  });
+
+  it("refuses to start a worker whose lease a courier call could outlive", () => {
+    expect(() => assertLeaseOutlastsCourierCalls(60_000, 120_000)).toThrow(
+      /must be at least 460000 ms/,
+    );
+    expect(() => assertLeaseOutlastsCourierCalls(leaseMsFor(120_000), 120_000)).not.toThrow();
   });
 
   it("loses and doubles nothing when the process dies mid-call and restarts", async () => {
