@@ -31,7 +31,7 @@ import {
   notesCarryReference,
   refreshPickupDate,
 } from "./request";
-import type { DeliveryState } from "./states";
+import { canMove, type DeliveryState } from "./states";
 
 /**
  * The delivery worker: leases due rows and moves each one step or more along
@@ -122,11 +122,78 @@ export async function runDueDeliveries(deps: WorkerDependencies, limit = 10): Pr
   for (const batch of batches.values()) {
     if (batch.length === 1) work.push(processDelivery(batch[0]!, deps));
     else
-      for (let i = 0; i < batch.length; i += BULK_BATCH)
-        work.push(processBulk(batch.slice(i, i + BULK_BATCH), deps));
+      for (let i = 0; i < batch.length; i += BULK_BATCH) {
+        const part = batch.slice(i, i + BULK_BATCH);
+        work.push(
+          processBulk(part, deps).catch(async (error: unknown) => {
+            for (const delivery of part) await stepFailed(delivery, deps, error);
+          }),
+        );
+      }
   }
-  await Promise.all(work);
+  // Each row's failure is its own: recorded on the row, never the end of the others' pass.
+  await Promise.allSettled(work);
   return leased.length;
+}
+
+/** Failures in a row of one step before the merchant is asked (about an hour of retries). */
+export const MAX_STEP_FAILURES = 10;
+
+/** The wait after the n-th failure in a row of a step: 5 s, doubling, at most 15 minutes. */
+export function stepBackoffMs(failures: number): number {
+  return backoffMs(failures, 5_000);
+}
+
+const STEP_NAMES: Partial<Record<string, string>> = {
+  pending: " while loading the order from Shopify",
+  ready: " while preparing to send it",
+  created: " while putting the tracking number on Shopify",
+};
+
+/**
+ * A step failed for a reason that may pass (Shopify down or refusing, the fulfillment of a "Send
+ * to courier" not come yet): counted, tried again later and later, and after
+ * {@link MAX_STEP_FAILURES} in a row handed to the merchant with the reason.
+ */
+async function stepFailed(
+  leased: Delivery,
+  deps: WorkerDependencies,
+  cause: unknown,
+  giveUpReason?: (message: string) => string,
+): Promise<null> {
+  if (cause instanceof StaleDeliveryError) return null;
+  const message = (cause instanceof Error ? cause.message : String(cause)).slice(0, 400);
+  let delivery: Delivery;
+  try {
+    delivery = await reload(leased);
+  } catch {
+    return null;
+  }
+  if (delivery.leaseOwner !== deps.owner) return null;
+  const failures = delivery.failures + 1;
+  try {
+    if (
+      failures >= MAX_STEP_FAILURES &&
+      canMove(delivery.state as DeliveryState, "needs_attention")
+    ) {
+      await needsAttention(
+        delivery,
+        deps,
+        giveUpReason?.(message) ??
+          `Stopped after ${failures} failed tries in a row${STEP_NAMES[delivery.state] ?? ""}: ${message} Fix the cause, then press Try again.`,
+        { failures },
+      );
+    } else {
+      await releaseLease(delivery.shop, delivery.id, deps.owner, {
+        failures,
+        lastError: message,
+        nextAttemptAt: new Date(now(deps).getTime() + stepBackoffMs(failures)),
+      });
+    }
+  } catch (error) {
+    if (!(error instanceof StaleDeliveryError)) throw error;
+  }
+  return null;
 }
 
 /** How many deliveries one create-bulk call carries. */
@@ -258,7 +325,10 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
   );
 }
 
-/** Processes one leased delivery until it waits for something (time, the courier, the merchant). */
+/**
+ * Processes one leased delivery until it waits for something (time, the courier, the merchant).
+ * An error is the row's own (see {@link stepFailed}); this never rejects.
+ */
 export async function processDelivery(leased: Delivery, deps: WorkerDependencies): Promise<void> {
   let delivery: Delivery | null = leased;
   try {
@@ -272,15 +342,7 @@ export async function processDelivery(leased: Delivery, deps: WorkerDependencies
       }
     }
   } catch (error) {
-    if (!(error instanceof StaleDeliveryError)) {
-      await releaseLease(leased.shop, leased.id, deps.owner, {
-        lastError: error instanceof Error ? error.message.slice(0, 500) : "unexpected error",
-        nextAttemptAt: new Date(
-          (deps.now?.() ?? new Date()).getTime() + backoffMs(leased.attempts + 1),
-        ),
-      });
-      throw error;
-    }
+    await stepFailed(leased, deps, error).catch(() => undefined);
   }
 }
 
@@ -324,7 +386,8 @@ async function move(
     id: delivery.id,
     from: delivery.state as DeliveryState,
     to,
-    data,
+    // A step that moved on has no failures in a row (unless the move says otherwise).
+    data: { failures: 0, ...data },
     event,
     leaseOwner: deps.owner,
     at: now(deps),
@@ -375,7 +438,16 @@ async function needsAttention(
 
 /** pending: load the order, place the address, build the request. */
 const prepare: Step = async (delivery, deps) => {
-  if (!delivery.fulfillmentId) return wait(delivery, deps, 5_000);
+  if (!delivery.fulfillmentId) {
+    // "Send to courier" wrote the intent; Shopify's fulfillment (or its webhook) has not come.
+    return stepFailed(
+      delivery,
+      deps,
+      new Error("Waiting for the Shopify fulfillment this delivery was sent for."),
+      () =>
+        'Shopify\'s fulfillment for this "Send to courier" never arrived: the app may have stopped while fulfilling the order. Check the order in Shopify; if it is not fulfilled, cancel this delivery and send the order again.',
+    );
+  }
   const admin = await deps.adminFor(delivery.shop);
   const fulfillment = await fetchDeliveryFulfillment(admin, delivery.fulfillmentId);
   if (!fulfillment) {
@@ -777,7 +849,12 @@ const reconcile: Step = async (delivery, deps) => {
         },
       );
     }
-    return wait(delivery, deps, backoffMs(delivery.attempts + 1), error.message);
+    await releaseLease(delivery.shop, delivery.id, deps.owner, {
+      failures: { increment: 1 },
+      lastError: error.message,
+      nextAttemptAt: new Date(now(deps).getTime() + stepBackoffMs(delivery.failures + 1)),
+    });
+    return null;
   }
 };
 
@@ -786,7 +863,14 @@ export const FIRST_TRACKING_LOOK_MS = 60_000;
 
 /** created: the courier's order number and tracking URL go on the Shopify fulfillment. */
 const pushTracking: Step = async (delivery, deps) => {
-  if (!delivery.fulfillmentId || !delivery.courierOrderNumber) return wait(delivery, deps, null);
+  if (!delivery.fulfillmentId || !delivery.courierOrderNumber) {
+    // Nothing to put on Shopify (never expected of a created delivery): said, not looped on.
+    return needsAttention(
+      delivery,
+      deps,
+      "Created at the courier, but without a Shopify fulfillment or a courier order number to link.",
+    );
+  }
   const settings = await getShopSettings(delivery.shop);
   const url = deps.trackingUrl(delivery);
   const admin = await deps.adminFor(delivery.shop);
@@ -799,9 +883,13 @@ const pushTracking: Step = async (delivery, deps) => {
       notifyCustomer: settings?.notifyCustomer ?? true,
     });
   } catch (error) {
-    const message =
-      error instanceof Error ? error.message : "Shopify did not take the tracking number.";
-    return wait(delivery, deps, backoffMs(delivery.attempts + 1), message.slice(0, 500));
+    return stepFailed(
+      delivery,
+      deps,
+      error,
+      (message) =>
+        `The courier created order ${delivery.courierOrderNumber}, but Shopify did not take its tracking number after ${MAX_STEP_FAILURES} tries: ${message} Add it to the fulfillment by hand, or press Try again.`,
+    );
   }
   await transition({
     shop: delivery.shop,
@@ -812,6 +900,7 @@ const pushTracking: Step = async (delivery, deps) => {
     data: {
       trackingPushedAt: now(deps),
       trackingUrl: url,
+      failures: 0,
       // The tracking sync takes over from here (sync.server.ts); a first look soon.
       syncAt: new Date(now(deps).getTime() + FIRST_TRACKING_LOOK_MS),
       leaseOwner: null,

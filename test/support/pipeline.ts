@@ -61,6 +61,8 @@ export interface FakeOrder {
   shopCurrency?: string;
   /** What the customer paid in, when not the shop's currency (Shopify Markets). */
   paidIn?: { currency: string; total: string; outstanding: string };
+  /** Shopify answers the fulfillment query with this error instead. */
+  shopifyError?: string;
   /** What this fulfillment carries (default: 2 × Abaya, 600 g each, 24.500 for the line). */
   items?: FakeItem[];
 }
@@ -87,6 +89,7 @@ export function programShopify(orders: FakeOrder[]) {
       (o) => `gid://shopify/Fulfillment/${o.fulfillmentNumber}` === variables.id,
     );
     if (!order) return { data: { fulfillment: null } };
+    if (order.shopifyError) return { errors: [{ message: order.shopifyError }] };
     return {
       data: {
         fulfillment: {

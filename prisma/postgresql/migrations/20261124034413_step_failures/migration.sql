@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Delivery" ADD COLUMN     "failures" INTEGER NOT NULL DEFAULT 0;
+
