@@ -18,6 +18,7 @@ import {
   releaseLease,
   renewLease,
   StaleDeliveryError,
+  startCreating,
   transition,
 } from "../models/deliveries.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
@@ -217,29 +218,18 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
     return;
   }
   const settings = await getShopSettings(first.shop);
-  const sending: Delivery[] = [];
-  for (const delivery of batch) {
-    const outgoing = requestToSend(delivery, settings, deps);
-    sending.push(
-      await move(
+  const sending = await markSending(
+    batch.map((delivery) => {
+      const outgoing = requestToSend(delivery, settings, deps);
+      return {
         delivery,
-        deps,
-        "creating",
-        {
-          kind: "sending",
-          message: `Sending to the courier in a batch of ${batch.length} (attempt ${delivery.attempts + 1}).${outgoing.note}`,
-        },
-        {
-          attempts: { increment: 1 },
-          unknownSince: now(deps),
-          request: outgoing.request,
-          leaseExpiresAt: new Date(now(deps).getTime() + leaseMsOf(deps)),
-        },
-      ),
-    );
-  }
-  // The batch's leases all outlast the one call, whatever the moves above took.
-  for (const delivery of sending) await renew(delivery, deps);
+        request: outgoing.request,
+        message: `Sending to the courier in a batch of ${batch.length} (attempt ${delivery.attempts + 1}).${outgoing.note}`,
+      };
+    }),
+    deps,
+  );
+  if (sending.length === 0) return;
   let after: (Delivery | null)[];
   try {
     const result = await client.createBulk(
@@ -650,6 +640,29 @@ export async function buildAndQueue(
 }
 
 /**
+ * ready → creating, durably and with the lease renewed past the call (startCreating): the intent
+ * of a create, written before the courier is called. Returns the rows moved, as they are now.
+ */
+async function markSending(
+  items: { delivery: Delivery; request: string; message: string }[],
+  deps: WorkerDependencies,
+): Promise<Delivery[]> {
+  const at = now(deps);
+  const moved = await startCreating(
+    items.map(({ delivery, request, message }) => ({
+      shop: delivery.shop,
+      id: delivery.id,
+      request,
+      message,
+    })),
+    deps.owner,
+    at,
+    new Date(at.getTime() + leaseMsOf(deps)),
+  );
+  return Promise.all(items.filter((i) => moved.has(i.delivery.id)).map((i) => reload(i.delivery)));
+}
+
+/**
  * The stored request as it goes out now: a pickup time that has passed (the delivery waited for
  * an address, a courier outage or "Send again") is moved to the preparation delay from now.
  */
@@ -680,22 +693,17 @@ const create: Step = async (delivery, deps) => {
     return wait(delivery, deps, 15 * 60_000, "No courier API key is stored: add it in Settings.");
   }
   const outgoing = requestToSend(delivery, await getShopSettings(delivery.shop), deps);
-  const sending = await move(
-    delivery,
+  const [sending] = await markSending(
+    [
+      {
+        delivery,
+        request: outgoing.request,
+        message: `Sending to the courier (attempt ${delivery.attempts + 1}).${outgoing.note}`,
+      },
+    ],
     deps,
-    "creating",
-    {
-      kind: "sending",
-      message: `Sending to the courier (attempt ${delivery.attempts + 1}).${outgoing.note}`,
-    },
-    {
-      attempts: { increment: 1 },
-      unknownSince: now(deps),
-      request: outgoing.request,
-      // Renewed with the move: the lease outlasts the call (see leaseMsFor).
-      leaseExpiresAt: new Date(now(deps).getTime() + leaseMsOf(deps)),
-    },
   );
+  if (!sending) throw new StaleDeliveryError(delivery.id, "ready");
   const body = JSON.parse(outgoing.request) as CreateOrderBody;
   try {
     const result = await client.createOrder(body);

@@ -361,7 +361,7 @@ function prepare(db: Database.Database) {
 }
 
 /** DateTime as Prisma's SQLite adapter writes it (ISO 8601, "+00:00"), so rows read back alike. */
-function sqliteTime(at: Date): string {
+export function sqliteTime(at: Date): string {
   return at.toISOString().replace("Z", "+00:00");
 }
 

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { formatKuwaitDateTime, parseKuwaitDateTime } from "../../app/courier";
-import prisma from "../../app/db.server";
+import prisma, { sqliteConnection } from "../../app/db.server";
 import {
   assertLeaseOutlastsCourierCalls,
   leaseMsFor,
@@ -567,6 +567,38 @@ describe("when the courier misbehaves", () => {
     const deliveries = await prisma.delivery.findMany({ where: { shop } });
     expect(deliveries.map((d) => d.state)).toEqual(["created", "created", "created"]);
     expect(sandbox().orders.size).toBe(3);
+  });
+
+  it("commits the move to creating with a full sync before the courier is called", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await sendWebhook(salmiya);
+    const worker = testWorker();
+    await runDueDeliveries(worker.deps, 20);
+    const pragma = vi.spyOn(await sqliteConnection(), "pragma");
+    const seen: { state: string; pragmas: string[] }[] = [];
+    const watching = testWorker({
+      courierFor: async (s, e) => {
+        const real = await worker.deps.courierFor(s, e);
+        return (
+          real && {
+            ...real,
+            createOrder: async (input) => {
+              seen.push({
+                state: (await onlyDelivery()).state,
+                pragmas: pragma.mock.calls.map((call) => String(call[0])),
+              });
+              return real.createOrder(input);
+            },
+          }
+        );
+      },
+    });
+    await watching.drain();
+    expect(seen).toEqual([
+      { state: "creating", pragmas: ["synchronous = FULL", "synchronous = NORMAL"] },
+    ]);
+    expect((await onlyDelivery()).state).toBe("created");
   });
 
   it("refuses to start a worker whose lease a courier call could outlive", () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { BalanceCollectedElsewhereError, transition } from "../../app/models/deliveries.server";
+import {
+  BalanceCollectedElsewhereError,
+  startCreating,
+  transition,
+} from "../../app/models/deliveries.server";
 import { shopDomain } from "../support/shopify";
 
 const shop = shopDomain("pg-transitions");
@@ -54,5 +58,40 @@ describe("transitions on PostgreSQL", () => {
       orders.length * 2,
     );
     expect(await prisma.deliveryEvent.count({ where: { shop } })).toBe(orders.length);
+  });
+
+  it("move ready rows this worker leases to creating, counting the attempt, and leave the others", async () => {
+    const at = new Date("2026-11-22T10:00:00.000Z");
+    const mine = await part(9, 91);
+    const theirs = await part(9, 92);
+    await prisma.delivery.update({
+      where: { id: mine.id },
+      data: { state: "ready", leaseOwner: "me" },
+    });
+    await prisma.delivery.update({
+      where: { id: theirs.id },
+      data: { state: "ready", leaseOwner: "someone-else" },
+    });
+    const moved = await startCreating(
+      [mine, theirs].map((d) => ({ shop, id: d.id, request: "{}", message: "sending" })),
+      "me",
+      at,
+      new Date(at.getTime() + 60_000),
+    );
+    expect([...moved]).toEqual([mine.id]);
+    const after = await prisma.delivery.findUniqueOrThrow({ where: { id: mine.id } });
+    expect(after).toMatchObject({
+      state: "creating",
+      attempts: 1,
+      unknownSince: at,
+      request: "{}",
+      leaseExpiresAt: new Date(at.getTime() + 60_000),
+    });
+    expect((await prisma.delivery.findUniqueOrThrow({ where: { id: theirs.id } })).state).toBe(
+      "ready",
+    );
+    expect(
+      await prisma.deliveryEvent.count({ where: { deliveryId: mine.id, kind: "sending" } }),
+    ).toBe(1);
   });
 });
