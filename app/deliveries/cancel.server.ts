@@ -1,105 +1,352 @@
-import { isCourierError } from "../courier";
+import { randomUUID } from "node:crypto";
+import type { Delivery } from "@prisma/client";
+import { isCourierError, type CourierClient, type OrderRecord } from "../courier";
 import prisma from "../db.server";
-import { addDeliveryEvent, getDelivery, transition } from "../models/deliveries.server";
+import { env } from "../env.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
+import {
+  addDeliveryEvent,
+  releaseLease,
+  renewLease,
+  requestCancel,
+  takeLease,
+  transition,
+} from "../models/deliveries.server";
 import type { CourierEnvironment } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
-import { canMove, type DeliveryState } from "./states";
+import { kickDeliveryWorker } from "./runner.server";
+import type { DeliveryState } from "./states";
+import { findByReference, leaseMsFor, MAX_STEP_FAILURES, stepBackoffMs } from "./worker.server";
 
 /**
  * Cancelling a delivery: from the app, or because Shopify cancelled the fulfillment or the order.
- * What the courier has not created yet is cancelled here; what it has is cancelled there if it
- * still allows it, and otherwise the merchant is told, on the delivery's timeline.
+ * The request is recorded on the row first (durably), then carried out by whoever holds the row:
+ * at once when it is free, otherwise by the worker at its next step — after a create that was
+ * under way, or after reconciling an unknown outcome, it cancels at the courier; what never
+ * reached the courier is never sent. What the courier no longer allows to cancel is told to the
+ * merchant on the delivery's page and timeline.
  */
-export type CancelOutcome = { ok: true; state: "cancelled" } | { ok: false; error: string };
+export type CancelOutcome =
+  | { ok: true; state: "cancelled" }
+  /** Recorded; the worker carries it out (a step under way, or the courier did not answer). */
+  | { ok: true; state: "requested"; message: string }
+  | { ok: false; error: string };
 
-const NOT_AT_COURIER: readonly DeliveryState[] = [
-  "pending",
-  "needs_address",
-  "ready",
-  "rejected",
-  "needs_review",
-];
+/** Who carries a cancellation out: a worker holding the row's lease, or the app for a click. */
+export interface CancelActor {
+  owner: string;
+  now?: () => Date;
+  courierFor(shop: string, environment: CourierEnvironment): Promise<CourierClient | null>;
+  leaseMs: number;
+  /** How soon after an unknown create its absence from history is believed (default 5 s). */
+  reconcileDelayMs?: number;
+}
 
+const clock = (actor: Pick<CancelActor, "now">) => actor.now?.() ?? new Date();
+
+/** States the courier has never heard of: cancelled here. */
+const NOT_AT_COURIER: readonly DeliveryState[] = ["pending", "needs_address", "ready", "rejected"];
+/** States where nobody knows whether the courier created it: its history decides. */
+const OUTCOME_UNKNOWN: readonly DeliveryState[] = ["creating", "unknown", "needs_review"];
+const FINAL: readonly DeliveryState[] = ["skipped", "delivered", "returned"];
+
+function appActor(): CancelActor {
+  return {
+    owner: `cancel:${randomUUID()}`,
+    courierFor: async (shop, environment) => {
+      const stored = await loadCourierApiKey(shop);
+      return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
+    },
+    leaseMs: leaseMsFor(env().COURIER_TIMEOUT_MS),
+  };
+}
+
+/**
+ * The merchant's "Cancel delivery": recorded, then carried out now when no step is under way for
+ * the delivery; otherwise the worker does it as soon as that step ends.
+ */
 export async function cancelDelivery(
   shop: string,
   deliveryId: string,
   why: string,
+  actor: CancelActor = appActor(),
 ): Promise<CancelOutcome> {
-  const delivery = await getDelivery(shop, deliveryId);
+  const delivery = await prisma.delivery.findFirst({ where: { shop, id: deliveryId } });
   if (!delivery) return { ok: false, error: "No such delivery." };
   const state = delivery.state as DeliveryState;
   if (state === "cancelled") return { ok: true, state: "cancelled" };
-  if (NOT_AT_COURIER.includes(state)) {
-    await transition({
-      shop,
-      id: delivery.id,
-      from: state,
-      to: "cancelled",
-      leaseOwner: null,
-      data: { stateReason: why, nextAttemptAt: null },
-      event: { kind: "cancelled", message: `Cancelled before reaching the courier: ${why}` },
-    });
-    return { ok: true, state: "cancelled" };
-  }
-  if (!delivery.courierOrderId || !canMove(state, "cancelled")) {
-    const error =
-      state === "creating" || state === "unknown"
-        ? "The courier is still being asked whether it has this order; cancel again in a minute."
-        : `A delivery that is ${state.replaceAll("_", " ")} can no longer be cancelled.`;
-    await addDeliveryEvent(
-      shop,
-      delivery.id,
-      "cancel_refused",
-      `Cancellation not possible (${why}): ${error}`,
-    );
+  if (FINAL.includes(state) || !(await requestCancel(shop, deliveryId, why, clock(actor)))) {
+    const error = `A delivery that is ${state.replaceAll("_", " ")} can no longer be cancelled.`;
+    await addDeliveryEvent(shop, deliveryId, "cancel_refused", `Not cancelled (${why}): ${error}`);
     return { ok: false, error };
   }
-  const stored = await loadCourierApiKey(shop);
-  if (stored.status === "unreadable") return { ok: false, error: stored.error };
-  const client =
-    stored.status === "readable"
-      ? courierClientFor(delivery.environment as CourierEnvironment, stored.apiKey)
-      : null;
-  if (!client) return { ok: false, error: "Connect the courier in Settings first." };
+  const leased = await takeLease(shop, deliveryId, actor.owner, actor.leaseMs, clock(actor));
+  if (!leased) {
+    kickDeliveryWorker();
+    return {
+      ok: true,
+      state: "requested",
+      message:
+        "A step is under way for this delivery: it will be cancelled as soon as that step ends (at the courier too, if it was being sent).",
+    };
+  }
+  return carryOutCancel(leased, actor);
+}
+
+/**
+ * Shopify cancelled a fulfillment (fulfillments/update) or a whole order (orders/cancelled): the
+ * cancellation of each of its deliveries is recorded durably and left to the worker, so the
+ * webhook is answered at once and no courier call runs inside it. Throws if any could not be
+ * recorded: the webhook then fails and Shopify sends it again.
+ */
+export async function requestCancelForShopify(
+  shop: string,
+  target: { fulfillmentId: string } | { orderId: string },
+  why: string,
+  at = new Date(),
+): Promise<number> {
+  const deliveries = await prisma.delivery.findMany({
+    where: { shop, ...target, state: { notIn: ["cancelled", "skipped", "delivered", "returned"] } },
+    select: { id: true },
+  });
+  for (const { id } of deliveries) await requestCancel(shop, id, why, at);
+  if (deliveries.length > 0) kickDeliveryWorker();
+  return deliveries.length;
+}
+
+/**
+ * Carries out the cancellation asked for on a delivery `actor` leases, whatever its state, and
+ * gives the lease back: cancelled here (never sent), cancelled at the courier, refused (told to
+ * the merchant, request cleared), or left for a later try when the courier did not answer.
+ */
+export async function carryOutCancel(
+  delivery: Delivery,
+  actor: CancelActor,
+): Promise<CancelOutcome> {
+  const state = delivery.state as DeliveryState;
+  const why = delivery.cancelReason ?? "cancelled";
+  if (state === "cancelled") {
+    await releaseLease(delivery.shop, delivery.id, actor.owner, { cancelRequestedAt: null });
+    return { ok: true, state: "cancelled" };
+  }
+  if (FINAL.includes(state)) {
+    return refuse(
+      delivery,
+      actor,
+      `A delivery that is ${state.replaceAll("_", " ")} can no longer be cancelled.`,
+    );
+  }
+  if (NOT_AT_COURIER.includes(state) || (state === "needs_attention" && !delivery.courierOrderId)) {
+    return cancelHere(delivery, actor, `Cancelled before reaching the courier: ${why}.`);
+  }
+  const client = await actor.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
+  if (!client) return tryLater(delivery, actor, "No courier API key is stored (Settings).");
+  if (delivery.courierOrderId) {
+    return cancelAtCourier(delivery, actor, client, {
+      orderId: delivery.courierOrderId,
+      orderNumber: delivery.courierOrderNumber ?? delivery.courierOrderId,
+      status: delivery.courierStatus,
+    });
+  }
+  // Maybe created, maybe not (creating, unknown, needs_review): the courier's history says.
+  let found: OrderRecord | null;
   try {
-    await client.cancel(delivery.courierOrderId, { reason: why.slice(0, 200) });
+    await renewLease(delivery.shop, delivery.id, actor.owner, actor.leaseMs, clock(actor));
+    found = await findByReference(client, delivery.reference);
   } catch (error) {
     if (!isCourierError(error)) throw error;
-    const message =
-      error.outcome === "unknown"
-        ? `The courier did not confirm the cancellation: ${error.message}`
-        : `The courier refused to cancel: ${error.message}`;
-    await prisma.delivery.updateMany({
-      where: { id: delivery.id, shop },
-      data: { lastError: message.slice(0, 500) },
-    });
-    await addDeliveryEvent(shop, delivery.id, "cancel_refused", message);
-    return { ok: false, error: message };
+    return tryLater(delivery, actor, error.message);
+  }
+  if (!found?.orderId) {
+    const since = delivery.unknownSince ?? delivery.updatedAt;
+    const settled = clock(actor).getTime() - since.getTime() >= (actor.reconcileDelayMs ?? 5_000);
+    if (state !== "needs_review" && !settled) {
+      return tryLater(delivery, actor, "Waiting a moment before believing the courier's history.");
+    }
+    return cancelHere(
+      delivery,
+      actor,
+      `Cancelled: the courier's history has no order with reference ${delivery.reference}, so it was never created there. ${why}.`,
+    );
+  }
+  return cancelAtCourier(delivery, actor, client, {
+    orderId: found.orderId,
+    orderNumber: found.orderNumber ?? found.orderId,
+    status: found.status,
+  });
+}
+
+interface CourierOrder {
+  orderId: string;
+  orderNumber: string;
+  status: string | null;
+}
+
+async function cancelAtCourier(
+  delivery: Delivery,
+  actor: CancelActor,
+  client: CourierClient,
+  order: CourierOrder,
+): Promise<CancelOutcome> {
+  const why = delivery.cancelReason ?? "cancelled";
+  let reply;
+  try {
+    await renewLease(delivery.shop, delivery.id, actor.owner, actor.leaseMs, clock(actor));
+    reply = await client.cancel(order.orderId, { reason: why.slice(0, 200) });
+  } catch (error) {
+    if (!isCourierError(error)) throw error;
+    // "rejected": the courier answered no (already picked up, not found); anything else may pass.
+    if (error.outcome === "rejected")
+      return refuse(delivery, actor, `The courier refused to cancel: ${error.message}`, order);
+    return tryLater(
+      delivery,
+      actor,
+      `The courier did not confirm the cancellation: ${error.message}`,
+    );
   }
   await transition({
-    shop,
+    shop: delivery.shop,
     id: delivery.id,
-    from: state,
+    from: delivery.state as DeliveryState,
     to: "cancelled",
-    leaseOwner: delivery.leaseOwner,
-    data: { stateReason: why, nextAttemptAt: null },
-    event: { kind: "cancelled", message: `Cancelled at the courier: ${why}` },
+    leaseOwner: actor.owner,
+    at: clock(actor),
+    data: {
+      courierOrderId: order.orderId,
+      courierOrderNumber: order.orderNumber,
+      courierStatus: reply.status ?? order.status,
+      ...done(why),
+    },
+    event: {
+      kind: "cancelled",
+      message: `Cancelled at the courier (order ${order.orderNumber}): ${why}.${await collectionNote(delivery)}`,
+      data: { courier: { orderId: order.orderId, status: reply.status } },
+    },
   });
   return { ok: true, state: "cancelled" };
 }
 
-/** Shopify cancelled a fulfillment (fulfillments/update) or a whole order (orders/cancelled). */
-export async function cancelForShopify(
-  shop: string,
-  target: { fulfillmentId: string } | { orderId: string },
-  why: string,
-): Promise<CancelOutcome[]> {
-  const deliveries = await prisma.delivery.findMany({
-    where: { shop, ...target, state: { notIn: ["cancelled", "skipped"] } },
-    select: { id: true },
+/** The row once the cancellation is settled: request cleared, lease given back, nothing due. */
+function done(why: string) {
+  return {
+    stateReason: why,
+    cancelRequestedAt: null,
+    cancelReason: null,
+    nextAttemptAt: null,
+    failures: 0,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+  };
+}
+
+async function cancelHere(
+  delivery: Delivery,
+  actor: CancelActor,
+  message: string,
+): Promise<CancelOutcome> {
+  await transition({
+    shop: delivery.shop,
+    id: delivery.id,
+    from: delivery.state as DeliveryState,
+    to: "cancelled",
+    leaseOwner: actor.owner,
+    at: clock(actor),
+    data: done(delivery.cancelReason ?? "cancelled"),
+    event: { kind: "cancelled", message: message + (await collectionNote(delivery)) },
   });
-  const outcomes: CancelOutcome[] = [];
-  for (const { id } of deliveries) outcomes.push(await cancelDelivery(shop, id, why));
-  return outcomes;
+  return { ok: true, state: "cancelled" };
+}
+
+/** A delivery that was to collect its order's balance and is cancelled: who collects it now. */
+async function collectionNote(delivery: Delivery): Promise<string> {
+  if (!delivery.cashToCollect) return "";
+  const others = await prisma.delivery.count({
+    where: {
+      shop: delivery.shop,
+      orderId: delivery.orderId,
+      id: { not: delivery.id },
+      request: { not: null },
+      state: { notIn: ["cancelled", "skipped", "returned"] },
+    },
+  });
+  return others > 0
+    ? ` It was to collect ${delivery.cashToCollect} KWD for the order; the order's other deliveries were built prepaid, so collect that balance another way.`
+    : ` It was to collect ${delivery.cashToCollect} KWD for the order; a part of the order built from now on collects it.`;
+}
+
+/**
+ * The courier said no, or it can no longer be cancelled: the request is cleared and the merchant
+ * told. A delivery whose outcome was unknown and that history found becomes `created` with that
+ * order, so tracking follows it.
+ */
+async function refuse(
+  delivery: Delivery,
+  actor: CancelActor,
+  message: string,
+  found?: CourierOrder,
+): Promise<CancelOutcome> {
+  const state = delivery.state as DeliveryState;
+  const to: DeliveryState = found && OUTCOME_UNKNOWN.includes(state) ? "created" : state;
+  await transition({
+    shop: delivery.shop,
+    id: delivery.id,
+    from: state,
+    to,
+    leaseOwner: actor.owner,
+    at: clock(actor),
+    data: {
+      ...(to === "created" && found
+        ? {
+            courierOrderId: found.orderId,
+            courierOrderNumber: found.orderNumber,
+            courierStatus: found.status,
+            unknownSince: null,
+          }
+        : {}),
+      stateReason: `Not cancelled: ${message}`.slice(0, 500),
+      lastError: message.slice(0, 500),
+      cancelRequestedAt: null,
+      cancelReason: null,
+      failures: 0,
+      // A created delivery goes on to get its tracking number on Shopify.
+      nextAttemptAt: to === "created" ? clock(actor) : null,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    },
+    event: {
+      kind: "cancel_refused",
+      message: `Not cancelled (${delivery.cancelReason ?? "cancelled"}): ${message}`,
+    },
+  });
+  return { ok: false, error: message };
+}
+
+/**
+ * No answer that settles it (the courier down, no key, history unavailable): the request stays,
+ * the worker tries again later and later, and after {@link MAX_STEP_FAILURES} tries the merchant
+ * is told to cancel with the courier directly.
+ */
+async function tryLater(
+  delivery: Delivery,
+  actor: CancelActor,
+  message: string,
+): Promise<CancelOutcome> {
+  const failures = delivery.failures + 1;
+  if (failures >= MAX_STEP_FAILURES) {
+    return refuse(
+      delivery,
+      actor,
+      `the app could not get the courier to confirm it after ${failures} tries (${message}). Cancel it with the courier directly.`,
+    );
+  }
+  await releaseLease(delivery.shop, delivery.id, actor.owner, {
+    failures,
+    lastError: message.slice(0, 500),
+    nextAttemptAt: new Date(clock(actor).getTime() + stepBackoffMs(failures)),
+  });
+  return {
+    ok: true,
+    state: "requested",
+    message: `${message} The app keeps trying and shows the outcome here.`,
+  };
 }

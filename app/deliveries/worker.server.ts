@@ -32,6 +32,7 @@ import {
   notesCarryReference,
   refreshPickupDate,
 } from "./request";
+import { carryOutCancel } from "./cancel.server";
 import { canMove, type DeliveryState } from "./states";
 
 /**
@@ -229,6 +230,9 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
     }),
     deps,
   );
+  // Those not moved had a cancellation asked for meanwhile: it is carried out instead.
+  const held = batch.filter((d) => !sending.some((s) => s.id === d.id));
+  await Promise.all(held.map(async (d) => processDelivery(await reload(d), deps)));
   if (sending.length === 0) return;
   let after: (Delivery | null)[];
   try {
@@ -346,6 +350,16 @@ async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<De
     unknown: reconcile,
     created: pushTracking,
   };
+  // A cancellation asked for comes first: after a create or a reconcile that just ended, it is
+  // cancelled at the courier; what has not been sent is never sent.
+  if (delivery.cancelRequestedAt) {
+    await carryOutCancel(delivery, {
+      ...deps,
+      leaseMs: leaseMsOf(deps),
+      reconcileDelayMs: deps.reconcileDelayMs ?? DEFAULTS.reconcileDelayMs,
+    });
+    return null;
+  }
   const step = steps[delivery.state as DeliveryState];
   if (!step || (delivery.state === "created" && delivery.trackingPushedAt)) {
     await releaseLease(delivery.shop, delivery.id, deps.owner);
@@ -703,7 +717,12 @@ const create: Step = async (delivery, deps) => {
     ],
     deps,
   );
-  if (!sending) throw new StaleDeliveryError(delivery.id, "ready");
+  if (!sending) {
+    // Not moved: a cancellation was asked for meanwhile (carried out next), or the row is gone.
+    const now = await reload(delivery);
+    if (now.cancelRequestedAt && now.leaseOwner === deps.owner) return now;
+    throw new StaleDeliveryError(delivery.id, "ready");
+  }
   const body = JSON.parse(outgoing.request) as CreateOrderBody;
   try {
     const result = await client.createOrder(body);

@@ -82,6 +82,23 @@ export async function firstTimeWebhook(
   }
 }
 
+/** Whether a webhook id was handled (remembered by {@link rememberWebhook}) before. */
+export async function webhookHandled(shop: string, webhookId: string): Promise<boolean> {
+  return (
+    (await prisma.processedWebhook.findUnique({
+      where: { shop_webhookId: { shop, webhookId } },
+    })) !== null
+  );
+}
+
+/**
+ * Remembers a webhook id once its work is done (and only then: a webhook that failed must be
+ * handled again when Shopify resends it). A twin that finished first is no error.
+ */
+export async function rememberWebhook(shop: string, webhookId: string, topic: string) {
+  await firstTimeWebhook(shop, webhookId, topic);
+}
+
 export class StaleDeliveryError extends Error {
   constructor(id: string, expected: string) {
     super(`Delivery ${id} is no longer ${expected}; another worker or the merchant moved it.`);
@@ -200,7 +217,8 @@ export interface CreatingMove {
  * lease renewed: the intent written before a courier create. Committed durably (on SQLite the WAL
  * is synced before COMMIT returns, as for webhook intake, ADR 0007): after a power loss a row that
  * was being sent must not come back `ready` and be sent again blind, rather than `creating` and
- * reconciled. Rows no longer `ready` and leased by `owner` are left alone; returns the ids moved.
+ * reconciled. Rows no longer `ready` and leased by `owner`, or whose cancellation was asked for,
+ * are left alone; returns the ids moved.
  */
 export async function startCreating(
   moves: readonly CreatingMove[],
@@ -215,7 +233,13 @@ export async function startCreating(
     await prisma.$transaction(async (tx) => {
       for (const move of moves) {
         const { count } = await tx.delivery.updateMany({
-          where: { id: move.id, shop: move.shop, state: "ready", leaseOwner: owner },
+          where: {
+            id: move.id,
+            shop: move.shop,
+            state: "ready",
+            leaseOwner: owner,
+            cancelRequestedAt: null,
+          },
           data: {
             state: "creating",
             attempts: { increment: 1 },
@@ -247,7 +271,8 @@ export async function startCreating(
   const update = db.prepare(`
     UPDATE "Delivery" SET "state" = 'creating', "attempts" = "attempts" + 1, "unknownSince" = ?,
       "request" = ?, "leaseExpiresAt" = ?, "failures" = 0, "updatedAt" = ?
-    WHERE "id" = ? AND "shop" = ? AND "state" = 'ready' AND "leaseOwner" = ?`);
+    WHERE "id" = ? AND "shop" = ? AND "state" = 'ready' AND "leaseOwner" = ?
+      AND "cancelRequestedAt" IS NULL`);
   const event = db.prepare(`
     INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
     VALUES (?, ?, ?, ?, 'sending', ?)`);
@@ -271,12 +296,15 @@ export async function startCreating(
 }
 
 /**
- * Due work, across shops: states the worker acts on, not leased (or with an expired lease), in
- * shops that have not uninstalled the app.
+ * Due work, across shops: states the worker acts on, and any delivery whose cancellation waits
+ * to be carried out; not leased (or with an expired lease), in shops that have not uninstalled
+ * the app.
  */
 const dueWhere = (now: Date) => Prisma.sql`
   ("state" IN ('pending', 'ready', 'creating', 'unknown')
-    OR ("state" = 'created' AND "trackingPushedAt" IS NULL))
+    OR ("state" = 'created' AND "trackingPushedAt" IS NULL)
+    OR ("cancelRequestedAt" IS NOT NULL
+      AND "state" NOT IN ('cancelled', 'skipped', 'delivered', 'returned')))
   AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= ${now})
   AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${now})
   AND "shop" IN (SELECT "shop" FROM "ShopSettings" WHERE "uninstalledAt" IS NULL)`;
@@ -344,6 +372,70 @@ export async function renewLease(
     data: { leaseExpiresAt: new Date(now.getTime() + leaseMs) },
   });
   if (count !== 1) throw new StaleDeliveryError(id, `leased by ${owner}`);
+}
+
+/** Final states: nothing can be cancelled there. */
+const CANCEL_CLOSED: readonly DeliveryState[] = ["cancelled", "skipped", "delivered", "returned"];
+
+/**
+ * Records that a delivery is to be cancelled, with an event, and makes it due: the worker (or
+ * the caller, if it can take the lease) carries it out. Committed durably, like webhook intake
+ * (ADR 0007): Shopify is told "received" once this returns. False when the delivery is final.
+ */
+export async function requestCancel(
+  shop: string,
+  id: string,
+  reason: string,
+  at = new Date(),
+): Promise<boolean> {
+  const message = `Cancellation requested: ${reason}.`;
+  if (databaseProvider() === "postgresql") {
+    return prisma.$transaction(async (tx) => {
+      const { count } = await tx.delivery.updateMany({
+        where: { id, shop, state: { notIn: [...CANCEL_CLOSED] } },
+        data: { cancelRequestedAt: at, cancelReason: reason, nextAttemptAt: at },
+      });
+      if (count !== 1) return false;
+      await tx.deliveryEvent.create({
+        data: { shop, deliveryId: id, at, kind: "cancel_requested", message },
+      });
+      return true;
+    });
+  }
+  const db = await sqliteConnection();
+  while (db.inTransaction) await new Promise<void>((resolve) => setImmediate(resolve));
+  const when = sqliteTime(at);
+  return durableTransaction(db, () => {
+    const changed = db
+      .prepare(
+        `UPDATE "Delivery" SET "cancelRequestedAt" = ?, "cancelReason" = ?, "nextAttemptAt" = ?,
+           "updatedAt" = ?
+         WHERE "id" = ? AND "shop" = ?
+           AND "state" NOT IN ('cancelled', 'skipped', 'delivered', 'returned')`,
+      )
+      .run(when, reason, when, when, id, shop).changes;
+    if (changed !== 1) return false;
+    db.prepare(
+      `INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
+       VALUES (?, ?, ?, ?, 'cancel_requested', ?)`,
+    ).run(newRowId(at.getTime()), shop, id, when, message);
+    return true;
+  });
+}
+
+/** Leases one delivery that nobody holds (or whose lease lapsed); null when someone does. */
+export async function takeLease(
+  shop: string,
+  id: string,
+  owner: string,
+  leaseMs: number,
+  now = new Date(),
+): Promise<Delivery | null> {
+  const { count } = await prisma.delivery.updateMany({
+    where: { id, shop, OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] },
+    data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+  });
+  return count === 1 ? prisma.delivery.findFirst({ where: { id, shop, leaseOwner: owner } }) : null;
 }
 
 export async function releaseLease(

@@ -50,6 +50,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       trackingUrl: delivery.trackingUrl,
       attempts: delivery.attempts,
       lastError: delivery.lastError,
+      cancelRequestedAt: delivery.cancelRequestedAt?.toISOString() ?? null,
+      cancelReason: delivery.cancelReason,
       request: delivery.request ? (JSON.parse(delivery.request) as unknown) : null,
       payment: {
         cashToCollect: delivery.cashToCollect,
@@ -107,9 +109,11 @@ const when = new Intl.DateTimeFormat("en-GB", {
 
 export default function DeliveryPage() {
   const { delivery, events } = useLoaderData<typeof loader>();
-  const result = useActionData<{ ok: boolean; error?: string }>();
+  const result = useActionData<{ ok: boolean; error?: string; message?: string }>();
   const canRetry = ["rejected", "needs_review", "needs_attention"].includes(delivery.state);
-  const canCancel = !["cancelled", "skipped", "delivered", "returned"].includes(delivery.state);
+  const canCancel =
+    !["cancelled", "skipped", "delivered", "returned"].includes(delivery.state) &&
+    !delivery.cancelRequestedAt;
   return (
     <Page
       title={`Delivery for ${delivery.orderName ?? "order"}`}
@@ -123,7 +127,19 @@ export default function DeliveryPage() {
         <Layout.Section>
           <BlockStack gap="400">
             {result?.error && <Banner tone="critical">{result.error}</Banner>}
-            {result?.ok && <Banner tone="success">Done.</Banner>}
+            {result?.ok && (
+              <Banner tone={result.message ? "info" : "success"}>
+                {result.message ?? "Done."}
+              </Banner>
+            )}
+            {delivery.cancelRequestedAt && delivery.state !== "cancelled" && (
+              <Banner tone="info">
+                Cancellation requested {when.format(new Date(delivery.cancelRequestedAt))} (
+                {delivery.cancelReason}): the app is carrying it out
+                {delivery.courierOrderNumber ? " at the courier" : ""}; the outcome appears on the
+                timeline.
+              </Banner>
+            )}
             {delivery.stateReason && (
               <Banner tone={canRetry || delivery.state === "needs_address" ? "warning" : "info"}>
                 {delivery.stateReason}

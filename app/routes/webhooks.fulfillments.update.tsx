@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { cancelForShopify } from "../deliveries/cancel.server";
-import { firstTimeWebhook } from "../models/deliveries.server";
+import { requestCancelForShopify } from "../deliveries/cancel.server";
+import { rememberWebhook, webhookHandled } from "../models/deliveries.server";
 import { authenticate } from "../shopify.server";
 import { parseWebhookPayload } from "../shopify/webhook-response";
 
@@ -13,15 +13,17 @@ const payloadSchema = z.object({
 /** A fulfillment cancelled in Shopify cancels its courier delivery, if the courier still allows. */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, payload, webhookId } = await authenticate.webhook(request);
-  // A redelivered webhook must not ask the courier to cancel a second time.
-  if (!(await firstTimeWebhook(shop, webhookId, "fulfillments/update"))) return new Response();
+  // A redelivered webhook must not ask twice; its id is remembered only once the cancellation
+  // is recorded, so a webhook that failed here (answered 500) is handled when Shopify resends it.
+  if (await webhookHandled(shop, webhookId)) return new Response();
   const update = parseWebhookPayload(payloadSchema, payload);
   if (update.status === "cancelled") {
-    await cancelForShopify(
+    await requestCancelForShopify(
       shop,
       { fulfillmentId: update.admin_graphql_api_id },
       "the fulfillment was cancelled in Shopify",
     );
   }
+  await rememberWebhook(shop, webhookId, "fulfillments/update");
   return new Response();
 };

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import prisma from "../../app/db.server";
+import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import { action as deliveryAction } from "../../app/routes/app.deliveries.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { action as fulfillmentsUpdate } from "../../app/routes/webhooks.fulfillments.update";
@@ -37,6 +38,27 @@ async function createdDelivery() {
   return delivery;
 }
 
+const row = (id: string) => prisma.delivery.findUniqueOrThrow({ where: { id } });
+const cancels = () => sandbox().requestLog.filter((r) => r.endpoint === "cancel");
+const creates = () => sandbox().requestLog.filter((r) => r.endpoint === "createOrder");
+
+function shopifyCancelsFulfillment(webhookId?: string) {
+  const payload = { ...fulfillmentPayload(order), status: "cancelled" };
+  return callRoute(
+    fulfillmentsUpdate,
+    webhookRequest({ topic: "fulfillments/update", shop, payload, webhookId }),
+  );
+}
+
+async function receive() {
+  await readyShop(shop);
+  programShopify([order]);
+  await callRoute(
+    fulfillmentsCreate,
+    webhookRequest({ topic: "fulfillments/create", shop, payload: fulfillmentPayload(order) }),
+  );
+}
+
 const cancelFromApp = async (id: string) =>
   (
     await callRoute(
@@ -71,17 +93,18 @@ describe("cancelling deliveries", () => {
     expect(after.events.map((e) => e.kind)).toContain("cancel_refused");
   });
 
-  it("follows a fulfillment cancelled in Shopify", async () => {
+  it("follows a fulfillment cancelled in Shopify: recorded at once, carried out by the worker", async () => {
     const delivery = await createdDelivery();
-    const payload = { ...fulfillmentPayload(order), status: "cancelled" };
-    const response = await callRoute(
-      fulfillmentsUpdate,
-      webhookRequest({ topic: "fulfillments/update", shop, payload }),
-    );
+    const response = await shopifyCancelsFulfillment();
     expect(response.status).toBe(200);
-    expect((await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).state).toBe(
-      "cancelled",
-    );
+    expect(cancels()).toHaveLength(0);
+    expect(await row(delivery.id)).toMatchObject({
+      cancelRequestedAt: expect.any(Date),
+      cancelReason: "the fulfillment was cancelled in Shopify",
+    });
+    await testWorker().drain();
+    expect(await row(delivery.id)).toMatchObject({ state: "cancelled", cancelRequestedAt: null });
+    expect(cancels()).toHaveLength(1);
   });
 
   it("asks the courier once when Shopify redelivers the cancellation", async () => {
@@ -96,8 +119,15 @@ describe("cancelling deliveries", () => {
         webhookId: "cancel-once",
       });
       expect((await callRoute(fulfillmentsUpdate, request)).status).toBe(200);
+      await testWorker().drain();
     }
-    expect(sandbox().requestLog.filter((r) => r.endpoint === "cancel")).toHaveLength(1);
+    expect(cancels()).toHaveLength(1);
+    // The courier said no: the merchant is told, and the request does not linger.
+    expect(await row(delivery.id)).toMatchObject({
+      state: "created",
+      cancelRequestedAt: null,
+      stateReason: expect.stringMatching(/^Not cancelled: The courier refused to cancel/),
+    });
   });
 
   it("follows an order cancelled in Shopify", async () => {
@@ -107,9 +137,8 @@ describe("cancelling deliveries", () => {
       admin_graphql_api_id: `gid://shopify/Order/${order.orderNumber}`,
     };
     await callRoute(ordersCancelled, webhookRequest({ topic: "orders/cancelled", shop, payload }));
-    expect((await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).state).toBe(
-      "cancelled",
-    );
+    await testWorker().drain();
+    expect((await row(delivery.id)).state).toBe("cancelled");
   });
 
   it("cancels here, without calling the courier, what has not reached it", async () => {
@@ -125,5 +154,157 @@ describe("cancelling deliveries", () => {
     expect(
       sandbox().requestLog.filter((r) => r.endpoint === "createOrder" || r.endpoint === "cancel"),
     ).toHaveLength(0);
+  });
+
+  it("handles Shopify's cancellation again when recording it failed the first time", async () => {
+    const delivery = await createdDelivery();
+    const findMany = prisma.delivery.findMany.bind(prisma.delivery);
+    vi.spyOn(prisma.delivery, "findMany").mockImplementationOnce(() => {
+      throw new Error("database is locked");
+    });
+    await expect(shopifyCancelsFulfillment("retried-cancel")).rejects.toThrow("database is locked");
+    vi.mocked(prisma.delivery.findMany).mockImplementation(findMany as never);
+    // Shopify sends the same webhook again: it is not taken for a duplicate.
+    expect((await shopifyCancelsFulfillment("retried-cancel")).status).toBe(200);
+    await testWorker().drain();
+    expect((await row(delivery.id)).state).toBe("cancelled");
+    expect(cancels()).toHaveLength(1);
+  });
+
+  it("cancels at the courier a delivery Shopify cancelled while its create was under way", async () => {
+    await receive();
+    const worker = testWorker();
+    await runDueDeliveries(worker.deps, 20);
+    const responses: number[] = [];
+    const sending = testWorker({
+      courierFor: async (s, e) => {
+        const real = await worker.deps.courierFor(s, e);
+        return (
+          real && {
+            ...real,
+            createOrder: async (input) => {
+              // Shopify's cancellation arrives while the worker holds the row, mid-create.
+              responses.push((await shopifyCancelsFulfillment()).status);
+              return real.createOrder(input);
+            },
+          }
+        );
+      },
+    });
+    await sending.drain();
+
+    expect(responses).toEqual([200]);
+    const delivery = await prisma.delivery.findFirstOrThrow({
+      where: { shop },
+      include: { events: true },
+    });
+    expect(delivery.state).toBe("cancelled");
+    expect(delivery.courierOrderId).toBeTruthy();
+    expect(sandbox().orders.get(delivery.courierOrderId!)?.status).toMatch(/cancel/i);
+    expect(delivery.events.map((e) => e.kind)).toEqual(
+      expect.arrayContaining(["sending", "cancel_requested", "created", "cancelled"]),
+    );
+    expect(delivery.trackingPushedAt).toBeNull();
+  });
+
+  it("asks the worker to cancel when the merchant cancels during a step, instead of refusing", async () => {
+    await receive();
+    const worker = testWorker();
+    await runDueDeliveries(worker.deps, 20);
+    let outcome: unknown;
+    const sending = testWorker({
+      courierFor: async (s, e) => {
+        const real = await worker.deps.courierFor(s, e);
+        return (
+          real && {
+            ...real,
+            createOrder: async (input) => {
+              outcome = await cancelFromApp(
+                (await prisma.delivery.findFirstOrThrow({ where: { shop } })).id,
+              );
+              return real.createOrder(input);
+            },
+          }
+        );
+      },
+    });
+    await sending.drain();
+    expect(outcome).toMatchObject({ ok: true, state: "requested" });
+    expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("cancelled");
+    expect(cancels()).toHaveLength(1);
+  });
+
+  it("never sends a delivery cancelled while its outcome was unknown and history shows nothing", async () => {
+    await receive();
+    sandbox().faults.add({ endpoint: "createOrder", kind: "closeConnection" });
+    const worker = testWorker({ reconcileDelayMs: 60_000 });
+    await worker.drain();
+    const unknown = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(unknown.state).toBe("unknown");
+
+    expect(await cancelFromApp(unknown.id)).toMatchObject({ ok: true, state: "requested" });
+    worker.advance(10 * 60_000);
+    await worker.drain();
+    expect((await row(unknown.id)).state).toBe("cancelled");
+    expect(creates()).toHaveLength(1);
+    expect(sandbox().orders.size).toBe(0);
+  });
+
+  it("cancels at the courier a delivery whose unknown outcome history shows was created", async () => {
+    await receive();
+    sandbox().faults.add({ endpoint: "createOrder", kind: "commitThenHang", hangMs: 2_000 });
+    const worker = testWorker({ timeoutMs: 300, reconcileDelayMs: 60_000 });
+    await worker.drain();
+    const unknown = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(unknown.state).toBe("unknown");
+
+    await shopifyCancelsFulfillment();
+    worker.advance(10 * 60_000);
+    await worker.drain();
+    const delivery = await row(unknown.id);
+    expect(delivery.state).toBe("cancelled");
+    expect(sandbox().orders.size).toBe(1);
+    expect(sandbox().orders.get(delivery.courierOrderId!)?.status).toMatch(/cancel/i);
+    expect(creates()).toHaveLength(1);
+  });
+
+  it("looks in the courier's history before cancelling one waiting for the merchant's decision", async () => {
+    await receive();
+    // Created at the courier, but the reply was lost and history stayed unreachable.
+    sandbox().faults.add({ endpoint: "createOrder", kind: "commitThenHang", hangMs: 2_000 });
+    sandbox().faults.add({ endpoint: "history", kind: "error", status: 503, times: 100 });
+    const worker = testWorker({ timeoutMs: 300, maxUnknownMs: 60_000 });
+    for (
+      let round = 0;
+      round < 6 &&
+      (await prisma.delivery.findFirstOrThrow({ where: { shop } })).state !== "needs_review";
+      round += 1
+    ) {
+      await worker.drain();
+      worker.advance(5 * 60_000);
+    }
+    const waiting = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(waiting.state).toBe("needs_review");
+    sandbox().faults.clear();
+
+    expect(await cancelFromApp(waiting.id)).toEqual({ ok: true, state: "cancelled" });
+    const delivery = await row(waiting.id);
+    expect(delivery.courierOrderId).toBe([...sandbox().orders.keys()][0]);
+    expect(sandbox().orders.get(delivery.courierOrderId!)?.status).toMatch(/cancel/i);
+  });
+
+  it("keeps trying a cancellation the courier did not answer, and carries it out once it does", async () => {
+    const delivery = await createdDelivery();
+    sandbox().faults.add({ endpoint: "cancel", kind: "error", status: 503, times: 2 });
+    const outcome = await cancelFromApp(delivery.id);
+    expect(outcome).toMatchObject({ ok: true, state: "requested" });
+    expect(outcome.message).toMatch(/did not confirm the cancellation/);
+    const worker = testWorker();
+    for (let round = 0; round < 5; round += 1) {
+      worker.advance(5 * 60_000);
+      await worker.drain();
+    }
+    expect((await row(delivery.id)).state).toBe("cancelled");
+    expect(cancels()).toHaveLength(3);
   });
 });

@@ -77,4 +77,16 @@ describe("claimDueDeliveries", () => {
       expect(claims[i]!.every((d) => d.leaseOwner === owner)).toBe(true);
     }
   });
+
+  it("leases a delivery whose cancellation waits, in any state but a final one", async () => {
+    await prisma.shopSettings.create({ data: { shop } });
+    const asked = { cancelRequestedAt: minutes(-1), nextAttemptAt: null };
+    await row("address", { state: "needs_address", ...asked });
+    await row("on-the-road", { state: "in_transit", trackingPushedAt: minutes(-9), ...asked });
+    await row("already-cancelled", { state: "cancelled", ...asked });
+    await row("delivered", { state: "delivered", ...asked });
+    await row("address-not-asked", { state: "needs_address", nextAttemptAt: null });
+    const claimed = await claimDueDeliveries("me", 10, 60_000, now);
+    expect(claimed.map((d) => d.reference).sort()).toEqual(["address", "on-the-road"]);
+  });
 });

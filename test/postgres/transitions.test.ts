@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import {
   BalanceCollectedElsewhereError,
+  requestCancel,
   startCreating,
   transition,
 } from "../../app/models/deliveries.server";
@@ -93,5 +94,27 @@ describe("transitions on PostgreSQL", () => {
     expect(
       await prisma.deliveryEvent.count({ where: { deliveryId: mine.id, kind: "sending" } }),
     ).toBe(1);
+  });
+
+  it("record a cancellation request with its event, and none on a final delivery", async () => {
+    const at = new Date("2026-11-22T10:00:00.000Z");
+    const live = await part(7, 71);
+    const done = await part(7, 72);
+    await prisma.delivery.update({ where: { id: done.id }, data: { state: "delivered" } });
+    expect(await requestCancel(shop, live.id, "the order was cancelled in Shopify", at)).toBe(true);
+    expect(await requestCancel(shop, done.id, "the order was cancelled in Shopify", at)).toBe(
+      false,
+    );
+    expect(await prisma.delivery.findUniqueOrThrow({ where: { id: live.id } })).toMatchObject({
+      cancelRequestedAt: at,
+      cancelReason: "the order was cancelled in Shopify",
+      nextAttemptAt: at,
+    });
+    expect(
+      await prisma.deliveryEvent.findMany({
+        where: { shop },
+        select: { deliveryId: true, kind: true },
+      }),
+    ).toEqual([{ deliveryId: live.id, kind: "cancel_requested" }]);
   });
 });

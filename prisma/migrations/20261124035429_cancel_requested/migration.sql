@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "Delivery" ADD COLUMN "cancelReason" TEXT;
+ALTER TABLE "Delivery" ADD COLUMN "cancelRequestedAt" DATETIME;
+
