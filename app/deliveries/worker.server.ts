@@ -869,7 +869,7 @@ const reconcile: Step = async (delivery, deps) => {
           message: `The courier could not confirm whether the order exists (${error.message}). Check with the courier, then send again or mark it created.`,
         },
         {
-          stateReason: "Unknown whether the courier created it.",
+          stateReason: `Unknown whether the courier created it (reference ${delivery.reference}). "Send again" looks in the courier's history first and sends only if the order is not there; if you found it at the courier, enter its number under "Mark created".`,
           nextAttemptAt: null,
           leaseOwner: null,
           leaseExpiresAt: null,

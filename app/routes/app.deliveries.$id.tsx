@@ -12,9 +12,11 @@ import {
   Link,
   Page,
   Text,
+  TextField,
 } from "@shopify/polaris";
+import { useState } from "react";
 import { cancelDelivery } from "../deliveries/cancel.server";
-import { retryDelivery } from "../deliveries/review.server";
+import { markDeliveryCreated, retryDelivery } from "../deliveries/review.server";
 import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
 import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/tracking";
 import { findBalanceCollector, getDelivery, isStuck } from "../models/deliveries.server";
@@ -69,11 +71,14 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session, admin } = await authenticate.admin(request);
-  const intent = (await request.formData()).get("intent");
+  const form = Object.fromEntries(await request.formData());
+  const id = params.id ?? "";
   const outcome =
-    intent === "cancel"
-      ? await cancelDelivery(session.shop, params.id ?? "", "cancelled by the merchant in the app")
-      : await retryDelivery(session.shop, admin, params.id ?? "");
+    form.intent === "cancel"
+      ? await cancelDelivery(session.shop, id, "cancelled by the merchant in the app")
+      : form.intent === "mark_created"
+        ? await markDeliveryCreated(session.shop, id, form)
+        : await retryDelivery(session.shop, admin, id);
   return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
 };
 
@@ -99,6 +104,29 @@ function PaymentLine({ payment }: { payment: LoadedDelivery["payment"] }) {
     );
   }
   return <Text as="p">Prepaid: the driver collects nothing.</Text>;
+}
+
+/** "Mark created": the merchant found the order at the courier and gives its number. */
+function MarkCreatedForm() {
+  const [number, setNumber] = useState("");
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="mark_created" />
+      <InlineStack gap="200" blockAlign="end">
+        <TextField
+          label="Courier order number you found"
+          name="courierOrder"
+          value={number}
+          onChange={setNumber}
+          autoComplete="off"
+          helpText="Checked with the courier before the delivery is marked created."
+        />
+        <Button submit disabled={number.trim() === ""}>
+          Mark created
+        </Button>
+      </InlineStack>
+    </Form>
+  );
 }
 
 const when = new Intl.DateTimeFormat("en-GB", {
@@ -154,6 +182,7 @@ export default function DeliveryPage() {
                   </Button>
                 </Form>
               )}
+              {delivery.state === "needs_review" && <MarkCreatedForm />}
               {canCancel && (
                 <Form method="post">
                   <input type="hidden" name="intent" value="cancel" />

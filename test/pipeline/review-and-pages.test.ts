@@ -333,3 +333,119 @@ describe("the deliveries pages", () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe("a delivery whose outcome nobody could confirm", () => {
+  const good = {
+    ...unclear,
+    city: "Salmiya",
+    address1: "Block 1 Street 2 House 3",
+    provinceCode: "KW-HA",
+  };
+
+  /** The create's reply is lost (`created`: after the courier made the order, or before), and
+   * the courier's history stays unreachable until the delivery waits for the merchant. */
+  async function waitingForDecision(created: boolean) {
+    await readyShop(shop);
+    programShopify([good]);
+    sandbox().faults.add(
+      created
+        ? { endpoint: "createOrder", kind: "commitThenHang", hangMs: 2_000 }
+        : { endpoint: "createOrder", kind: "closeConnection" },
+    );
+    sandbox().faults.add({ endpoint: "history", kind: "error", status: 503, times: 1_000 });
+    await receive(good);
+    const worker = testWorker({ timeoutMs: 300, maxUnknownMs: 60_000 });
+    for (let round = 0; round < 8; round += 1) {
+      await worker.drain();
+      if ((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state === "needs_review")
+        break;
+      worker.advance(5 * 60_000);
+    }
+    sandbox().faults.clear();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(delivery.state).toBe("needs_review");
+    return delivery;
+  }
+
+  const post = async (id: string, form: Record<string, string>) =>
+    callRoute(deliveryAction, await adminFetchRequest(shop, `/app/deliveries/${id}`, { form }), {
+      id,
+    });
+  const creates = () => sandbox().requestLog.filter((r) => r.endpoint === "createOrder");
+
+  it("is not created twice by Send again when the courier has it after all", async () => {
+    const waiting = await waitingForDecision(true);
+    const response = await post(waiting.id, { intent: "retry" });
+    expect(response.status).toBe(200);
+    expect((await response.json()).message).toMatch(/Found in the courier's history/);
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(delivery.state).toBe("created");
+    expect(delivery.courierOrderId).toBe([...sandbox().orders.keys()][0]);
+    expect(delivery.trackingPushedAt).toBeInstanceOf(Date);
+    expect(creates()).toHaveLength(1);
+    expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("is sent by Send again when the courier's history shows it was not created", async () => {
+    const waiting = await waitingForDecision(false);
+    expect((await post(waiting.id, { intent: "retry" })).status).toBe(200);
+    await testWorker().drain();
+    expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("created");
+    expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("refuses Send again while the courier's history cannot be read, sending nothing", async () => {
+    const waiting = await waitingForDecision(false);
+    sandbox().faults.add({ endpoint: "history", kind: "error", status: 503, times: 10 });
+    const response = await post(waiting.id, { intent: "retry" });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatch(/history cannot be read.*nothing was sent/);
+    await testWorker().drain();
+    expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe(
+      "needs_review",
+    );
+    expect(creates()).toHaveLength(1);
+  });
+
+  it("is marked created with the courier order number the merchant found, checked with the courier", async () => {
+    const waiting = await waitingForDecision(true);
+    const [order] = [...sandbox().orders.values()];
+    const page = await (
+      await callRoute(
+        deliveryLoader,
+        await adminFetchRequest(shop, `/app/deliveries/${waiting.id}`),
+        {
+          id: waiting.id,
+        },
+      )
+    ).json();
+    expect(page.delivery.stateReason).toMatch(/Mark created/);
+
+    const response = await post(waiting.id, {
+      intent: "mark_created",
+      courierOrder: order!.orderNumber,
+    });
+    expect(response.status).toBe(200);
+    expect(sandbox().requestLog.map((r) => r.endpoint)).toContain("getOrder");
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(delivery).toMatchObject({
+      state: "created",
+      courierOrderId: order!.orderId,
+      courierOrderNumber: order!.orderNumber,
+    });
+    expect(delivery.trackingPushedAt).toBeInstanceOf(Date);
+    expect(creates()).toHaveLength(1);
+  });
+
+  it("is not marked created with a number the courier does not know", async () => {
+    const waiting = await waitingForDecision(false);
+    const response = await post(waiting.id, { intent: "mark_created", courierOrder: "999999" });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toBe("The courier has no order 999999 for this account.");
+    expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe(
+      "needs_review",
+    );
+  });
+});
