@@ -16,7 +16,15 @@ import type { CourierEnvironment } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { kickDeliveryWorker } from "./runner.server";
 import type { DeliveryState } from "./states";
-import { findByReference, leaseMsFor, MAX_STEP_FAILURES, stepBackoffMs } from "./worker.server";
+import {
+  courierFailure,
+  courierReply,
+  findByReference,
+  leaseMsFor,
+  MAX_STEP_FAILURES,
+  stepBackoffMs,
+  type CourierAnswer,
+} from "./worker.server";
 
 /**
  * Cancelling a delivery: from the app, or because Shopify cancelled the fulfillment or the order.
@@ -197,7 +205,13 @@ async function cancelAtCourier(
     if (!isCourierError(error)) throw error;
     // "rejected": the courier answered no (already picked up, not found); anything else may pass.
     if (error.outcome === "rejected")
-      return refuse(delivery, actor, `The courier refused to cancel: ${error.message}`, order);
+      return refuse(
+        delivery,
+        actor,
+        `The courier refused to cancel: ${error.message}`,
+        order,
+        courierFailure(error),
+      );
     return tryLater(
       delivery,
       actor,
@@ -220,7 +234,7 @@ async function cancelAtCourier(
     event: {
       kind: "cancelled",
       message: `Cancelled at the courier (order ${order.orderNumber}): ${why}.${await collectionNote(delivery)}`,
-      data: { courier: { orderId: order.orderId, status: reply.status } },
+      data: courierReply({ cancelled: order.orderId, status: reply.status }),
     },
   });
   return { ok: true, state: "cancelled" };
@@ -284,6 +298,7 @@ async function refuse(
   actor: CancelActor,
   message: string,
   found?: CourierOrder,
+  answer?: CourierAnswer,
 ): Promise<CancelOutcome> {
   const state = delivery.state as DeliveryState;
   const to: DeliveryState = found && OUTCOME_UNKNOWN.includes(state) ? "created" : state;
@@ -316,6 +331,7 @@ async function refuse(
     event: {
       kind: "cancel_refused",
       message: `Not cancelled (${delivery.cancelReason ?? "cancelled"}): ${message}`,
+      data: answer,
     },
   });
   return { ok: false, error: message };

@@ -3,6 +3,7 @@ import { matchAddress, resolveCourierIds } from "../addresses";
 import {
   CourierAuthError,
   CourierUnavailableError,
+  type CourierError,
   CourierValidationError,
   isCourierError,
   type CourierClient,
@@ -250,6 +251,12 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
             {
               kind: "created",
               message: `Created at the courier as order ${item.orderNumber ?? item.orderId} (batch).`,
+              data: courierReply({
+                orderId: item.orderId,
+                orderNumber: item.orderNumber,
+                status: item.status,
+                createdAt: item.createdAt,
+              }),
             },
             {
               courierOrderId: item.orderId,
@@ -266,7 +273,11 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
             delivery,
             deps,
             "rejected",
-            { kind: "rejected", message: item.message },
+            {
+              kind: "rejected",
+              message: item.message,
+              data: courierReply({ message: item.message }),
+            },
             {
               stateReason: item.message,
               lastError: item.message,
@@ -277,17 +288,16 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
             },
           );
         }
-        return unknownOutcome(
-          delivery,
-          deps,
-          item?.message ?? "The courier did not say what became of this order.",
-        );
+        const message = item?.message ?? "The courier did not say what became of this order.";
+        return unknownOutcome(delivery, deps, message, courierReply({ message }));
       }),
     );
   } catch (error) {
     if (!isCourierError(error)) throw error;
     if (error.outcome === "unknown") {
-      await Promise.all(sending.map((d) => unknownOutcome(d, deps, error.message)));
+      await Promise.all(
+        sending.map((d) => unknownOutcome(d, deps, error.message, courierFailure(error))),
+      );
       return;
     }
     const backToReady = await Promise.all(
@@ -296,7 +306,7 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
           d,
           deps,
           "ready",
-          { kind: "retry", message: error.message },
+          { kind: "retry", message: error.message, data: courierFailure(error) },
           { lastError: error.message, unknownSince: null },
         ),
       ),
@@ -366,6 +376,31 @@ async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<De
     return null;
   }
   return step(delivery, deps);
+}
+
+/**
+ * What the courier answered, kept on the timeline event for the merchant (ADR 0006): ids,
+ * statuses and messages only — never the request's personal data, a reply body or the key.
+ */
+export type CourierAnswer = { courier: Record<string, unknown> };
+
+export function courierReply(answer: Record<string, unknown>): CourierAnswer {
+  return { courier: answer };
+}
+
+/** A courier error as the merchant may read it: its summary without body or cause. */
+export function courierFailure(error: CourierError): CourierAnswer {
+  const { name, status, responseCode, courierMessage, requestId, outcome, fieldErrors } =
+    error.toJSON() as Record<string, unknown>;
+  return courierReply({
+    error: name,
+    outcome,
+    status,
+    responseCode,
+    message: courierMessage,
+    requestId,
+    fieldErrors,
+  });
 }
 
 /** Who moves a delivery: a worker holding its lease, or the merchant (owner null, no lease). */
@@ -733,6 +768,12 @@ const create: Step = async (delivery, deps) => {
       {
         kind: "created",
         message: `Created at the courier as order ${result.orderNumber}.`,
+        data: courierReply({
+          orderId: result.orderId,
+          orderNumber: result.orderNumber,
+          status: result.status,
+          createdAt: result.createdAt,
+        }),
       },
       {
         courierOrderId: result.orderId,
@@ -746,14 +787,14 @@ const create: Step = async (delivery, deps) => {
   } catch (error) {
     if (!isCourierError(error)) throw error;
     if (error.outcome === "unknown") {
-      return unknownOutcome(sending, deps, error.message);
+      return unknownOutcome(sending, deps, error.message, courierFailure(error));
     }
     if (error instanceof CourierValidationError) {
       return move(
         sending,
         deps,
         "rejected",
-        { kind: "rejected", message: error.message },
+        { kind: "rejected", message: error.message, data: courierFailure(error) },
         {
           stateReason: error.message,
           lastError: error.message,
@@ -775,7 +816,7 @@ const create: Step = async (delivery, deps) => {
       sending,
       deps,
       "ready",
-      { kind: "retry", message: error.message },
+      { kind: "retry", message: error.message, data: courierFailure(error) },
       {
         lastError: error.message,
         unknownSince: null,
@@ -785,7 +826,12 @@ const create: Step = async (delivery, deps) => {
   }
 };
 
-async function unknownOutcome(delivery: Delivery, deps: WorkerDependencies, message: string) {
+async function unknownOutcome(
+  delivery: Delivery,
+  deps: WorkerDependencies,
+  message: string,
+  answer?: CourierAnswer,
+) {
   const moved = await move(
     delivery,
     deps,
@@ -793,6 +839,7 @@ async function unknownOutcome(delivery: Delivery, deps: WorkerDependencies, mess
     {
       kind: "unknown",
       message: `${message} The courier's history will be checked before anything is sent again.`,
+      data: answer,
     },
     { lastError: message },
   );
@@ -834,6 +881,10 @@ const reconcile: Step = async (delivery, deps) => {
         {
           kind: "reconciled",
           message: `Found at the courier as order ${found.orderNumber ?? found.orderId}: it had been created.`,
+          data: courierReply({
+            searched: delivery.reference,
+            found: { orderId: found.orderId, orderNumber: found.orderNumber, status: found.status },
+          }),
         },
         {
           courierOrderId: found.orderId,
@@ -852,6 +903,7 @@ const reconcile: Step = async (delivery, deps) => {
       {
         kind: "reconciled",
         message: "Not in the courier's history: it was not created, so it is sent again.",
+        data: courierReply({ searched: delivery.reference, found: null }),
       },
       { unknownSince: null, nextAttemptAt: now(deps) },
     );
@@ -867,6 +919,7 @@ const reconcile: Step = async (delivery, deps) => {
         {
           kind: "needs_review",
           message: `The courier could not confirm whether the order exists (${error.message}). Check with the courier, then send again or mark it created.`,
+          data: courierFailure(error),
         },
         {
           stateReason: `Unknown whether the courier created it (reference ${delivery.reference}). "Send again" looks in the courier's history first and sends only if the order is not there; if you found it at the courier, enter its number under "Mark created".`,

@@ -65,9 +65,23 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       at: e.at.toISOString(),
       kind: e.kind,
       message: e.message,
+      courier: courierAnswerOf(e.data),
     })),
   };
 };
+
+/** The courier's answer kept on a timeline event (ids, statuses, messages), if any. */
+function courierAnswerOf(data: string | null): Record<string, unknown> | null {
+  if (!data) return null;
+  try {
+    const parsed = JSON.parse(data) as { courier?: unknown };
+    return typeof parsed.courier === "object" && parsed.courier !== null
+      ? (parsed.courier as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session, admin } = await authenticate.admin(request);
@@ -127,6 +141,15 @@ function MarkCreatedForm() {
       </InlineStack>
     </Form>
   );
+}
+
+/** `key: value` pairs of a courier answer, the empty ones left out. */
+function describeAnswer(answer: Record<string, unknown>): string {
+  return Object.entries(answer)
+    .filter(([, value]) => value !== null && value !== undefined && value !== "")
+    .filter(([, value]) => !(Array.isArray(value) && value.length === 0))
+    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+    .join(", ");
 }
 
 const when = new Intl.DateTimeFormat("en-GB", {
@@ -204,7 +227,14 @@ export default function DeliveryPage() {
                         {when.format(new Date(event.at))}
                       </Text>
                     </Box>
-                    <Text as="span">{event.message}</Text>
+                    <BlockStack gap="100">
+                      <Text as="span">{event.message}</Text>
+                      {event.courier && (
+                        <Text as="span" tone="subdued" variant="bodySm">
+                          The courier answered: <code>{describeAnswer(event.courier)}</code>
+                        </Text>
+                      )}
+                    </BlockStack>
                   </InlineStack>
                 ))}
               </BlockStack>

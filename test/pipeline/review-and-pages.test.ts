@@ -12,7 +12,7 @@ import {
 import { loader as listLoader } from "../../app/routes/app.deliveries._index";
 import { loader as trackingLoader } from "../../app/routes/tracking.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
-import { setUpCourierSandbox } from "../support/courier-sandbox";
+import { SANDBOX_KEY, setUpCourierSandbox } from "../support/courier-sandbox";
 import {
   fulfillmentPayload,
   programShopify,
@@ -240,6 +240,10 @@ describe("the deliveries pages", () => {
     ).json();
     expect(page.delivery.courierOrderNumber).toBe(delivery.courierOrderNumber);
     expect(page.events.map((e: { kind: string }) => e.kind)).toContain("tracking");
+    expect(page.events.find((e: { kind: string }) => e.kind === "created").courier).toMatchObject({
+      orderId: delivery.courierOrderId,
+      orderNumber: delivery.courierOrderNumber,
+    });
 
     const other = shopDomain("someone-else");
     await installShop(other);
@@ -274,6 +278,52 @@ describe("the deliveries pages", () => {
     await testWorker().drain();
     expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("created");
     expect(sandbox().orders.size).toBe(1);
+  });
+
+  it("show the courier's answers on the timeline, without the API key", async () => {
+    await readyShop(shop);
+    const good = {
+      ...unclear,
+      city: "Salmiya",
+      address1: "Block 1 Street 2 House 3",
+      provinceCode: "KW-HA",
+    };
+    programShopify([good]);
+    sandbox().faults.add({ endpoint: "createOrder", kind: "error", status: 400 });
+    await receive(good);
+    await testWorker().drain();
+    const rejected = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    await callRoute(
+      deliveryAction,
+      await adminFetchRequest(shop, `/app/deliveries/${rejected.id}`, { form: {} }),
+      { id: rejected.id },
+    );
+    // Sent again; this time the reply is lost and the order is found in history.
+    sandbox().faults.add({ endpoint: "createOrder", kind: "commitThenHang", hangMs: 2_000 });
+    await testWorker({ timeoutMs: 300 }).drain();
+
+    const page = await (
+      await callRoute(
+        deliveryLoader,
+        await adminFetchRequest(shop, `/app/deliveries/${rejected.id}`),
+        { id: rejected.id },
+      )
+    ).json();
+    const answers = Object.fromEntries(
+      page.events
+        .filter((e: { courier: unknown }) => e.courier)
+        .map((e: { kind: string; courier: unknown }) => [e.kind, e.courier]),
+    );
+    const [order] = [...sandbox().orders.values()];
+    expect(answers).toMatchObject({
+      rejected: { error: "CourierValidationError", outcome: "rejected", status: 400 },
+      unknown: { error: "CourierTimeoutError", outcome: "unknown" },
+      reconciled: {
+        searched: rejected.reference,
+        found: { orderId: order!.orderId, orderNumber: order!.orderNumber },
+      },
+    });
+    expect(JSON.stringify(page)).not.toContain(SANDBOX_KEY);
   });
 
   it("send a rejected delivery again days later with a pickup time ahead of now", async () => {
