@@ -126,7 +126,8 @@ function recordOne(sql: Statements, request: IntakeRequest, at: string): IntakeR
   const settings = sql.shop.get(locationId ?? "", shop) as ShopRow | undefined;
   if (!settings || settings.uninstalledAt !== null) return { kind: "ignored" };
   // A fulfillment the app made itself ("Send to courier") belongs to the row written before it.
-  if (sql.attach.run(fulfillmentId, at, at, shop, orderId).changes > 0) return { kind: "attached" };
+  if (sql.attach.run(fulfillmentId, at, at, shop, orderId, locationId).changes > 0)
+    return { kind: "attached" };
 
   const row = request.decide({
     autoSend: settings.autoSend === 1,
@@ -233,9 +234,9 @@ async function recordOneOnPostgres(
   // As attachToSentIntent (app/deliveries/send.server.ts), in the intake's transaction.
   const attached = await client.query(
     `UPDATE "Delivery" SET "fulfillmentId" = $1, "nextAttemptAt" = $2, "updatedAt" = $2
-     WHERE "shop" = $3 AND "orderId" = $4 AND "source" IN ('manual', 'bulk')
-       AND "fulfillmentId" IS NULL AND "state" = 'pending'`,
-    [fulfillmentId, at, shop, orderId],
+     WHERE "shop" = $3 AND "orderId" = $4 AND "locationId" IS NOT DISTINCT FROM $5
+       AND "source" IN ('manual', 'bulk') AND "fulfillmentId" IS NULL AND "state" = 'pending'`,
+    [fulfillmentId, at, shop, orderId, locationId],
   );
   if ((attached.rowCount ?? 0) > 0) return { kind: "attached" };
 
@@ -337,10 +338,12 @@ function prepare(db: Database.Database) {
             AS "pickup"
         FROM "ShopSettings" s WHERE s."shop" = ?`),
     ),
-    // As attachToSentIntent (app/deliveries/send.server.ts), in the intake's transaction.
+    // As attachToSentIntent (app/deliveries/send.server.ts), in the intake's transaction; the
+    // location must be the one the intent fulfils from, or another fulfillment of the same order
+    // arriving meanwhile (made in Shopify's admin) would take the intent's place.
     attach: db.prepare(`
       UPDATE "Delivery" SET "fulfillmentId" = ?, "nextAttemptAt" = ?, "updatedAt" = ?
-      WHERE "shop" = ? AND "orderId" = ? AND "source" IN ('manual', 'bulk')
+      WHERE "shop" = ? AND "orderId" = ? AND "locationId" IS ? AND "source" IN ('manual', 'bulk')
         AND "fulfillmentId" IS NULL AND "state" = 'pending'`),
     insertDelivery: db.prepare(`
       INSERT INTO "Delivery" ("id", "shop", "orderId", "orderName", "fulfillmentId", "locationId",

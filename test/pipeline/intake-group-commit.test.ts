@@ -153,6 +153,7 @@ describe("webhook intake, group-committed", () => {
         data: {
           shop,
           orderId: `gid://shopify/Order/${3005}`,
+          locationId: PICKUP_LOCATION_ID,
           source: "manual",
           state: "pending",
           environment: "sandbox",
@@ -169,6 +170,58 @@ describe("webhook intake, group-committed", () => {
       ["manual", null],
       ["manual", null],
     ]);
+  });
+
+  it("attaches a fulfillment to a Send-to-courier intent of its order only from the intent's location", async () => {
+    await readyShop(shop);
+    const intent = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/3010",
+        locationId: "gid://shopify/Location/702",
+        source: "manual",
+        state: "pending",
+        environment: "sandbox",
+        reference: "SHPFY-group-commit-FO1",
+      },
+    });
+    // Another fulfillment of the same order, made in Shopify from another location, arrives first.
+    expect((await send(order(10))).status).toBe(200);
+    expect(
+      (await prisma.delivery.findUniqueOrThrow({ where: { id: intent.id } })).fulfillmentId,
+    ).toBeNull();
+    const own = await prisma.delivery.findFirstOrThrow({
+      where: { shop, fulfillmentId: "gid://shopify/Fulfillment/7010" },
+    });
+    expect(own.id).not.toBe(intent.id);
+    expect(own.source).toBe("webhook");
+
+    // The intent's own fulfillment, from its location, takes its row.
+    await prisma.pickupLocation.create({
+      data: {
+        shop,
+        locationId: "gid://shopify/Location/702",
+        name: "Warehouse",
+        governanceId: 1,
+        areaId: 1,
+        block: "1",
+        street: "1",
+        contactName: "Warehouse",
+        contactPhone: "22223333",
+        confirmedAt: new Date(),
+      },
+    });
+    const outcome = await receiveFulfillment(shop, {
+      id: "7011",
+      admin_graphql_api_id: "gid://shopify/Fulfillment/7011",
+      order_id: "3010",
+      location_id: "702",
+      destination: { country_code: "KW" },
+    });
+    expect(outcome).toEqual({ state: "pending", duplicate: true });
+    expect(
+      (await prisma.delivery.findUniqueOrThrow({ where: { id: intent.id } })).fulfillmentId,
+    ).toBe("gid://shopify/Fulfillment/7011");
   });
 
   it("runs SQLite in WAL mode with normal sync between durable commits", async () => {

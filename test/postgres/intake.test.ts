@@ -119,4 +119,34 @@ describe("webhook intake on PostgreSQL", () => {
     expect(outcome).toEqual({ state: "ignored", reason: "shop not installed", duplicate: false });
     expect(await prisma.delivery.count({ where: { shop: stranger } })).toBe(0);
   });
+
+  it("attaches a fulfillment to a Send-to-courier intent of its order only from the intent's location", async () => {
+    await readyShop(shop);
+    const intent = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/4010",
+        locationId: "gid://shopify/Location/702",
+        source: "manual",
+        state: "pending",
+        environment: "sandbox",
+        reference: "SHPFY-pg-intake-FO1",
+      },
+    });
+    expect((await send(order(10))).status).toBe(200);
+    expect(
+      (await prisma.delivery.findUniqueOrThrow({ where: { id: intent.id } })).fulfillmentId,
+    ).toBeNull();
+    const outcome = await receiveFulfillment(shop, {
+      id: "8011",
+      admin_graphql_api_id: "gid://shopify/Fulfillment/8011",
+      order_id: "4010",
+      location_id: "702",
+      destination: { country_code: "KW" },
+    });
+    expect(outcome).toEqual({ state: "pending", duplicate: true });
+    expect(
+      (await prisma.delivery.findUniqueOrThrow({ where: { id: intent.id } })).fulfillmentId,
+    ).toBe("gid://shopify/Fulfillment/8011");
+  });
 });
