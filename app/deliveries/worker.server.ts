@@ -3,10 +3,10 @@ import { matchAddress, resolveCourierIds } from "../addresses";
 import {
   CourierAuthError,
   CourierUnavailableError,
-  type CourierError,
   CourierValidationError,
   isCourierError,
   type CourierClient,
+  type CourierError,
   type CreateOrderBody,
   type OrderRecord,
 } from "../courier";
@@ -27,13 +27,13 @@ import { getShopSettings, type CourierEnvironment } from "../models/shop.server"
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { fetchDeliveryFulfillment, updateFulfillmentTracking } from "../shopify/fulfillments";
 import type { AdminGraphql } from "../shopify/graphql";
+import { carryOutCancel } from "./cancel.server";
 import {
   buildDeliveryRequest,
   currencyProblem,
   notesCarryReference,
   refreshPickupDate,
 } from "./request";
-import { carryOutCancel } from "./cancel.server";
 import { canMove, type DeliveryState } from "./states";
 
 /**
