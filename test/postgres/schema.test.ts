@@ -1,38 +1,9 @@
-import fs from "node:fs";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { migratePostgres, readMigrations } from "../../scripts/pg-migrate";
 import { POSTGRES_SCHEMA } from "../../scripts/pg-schema";
+import { schemaModels } from "../support/schema-models";
 import { TEST_DATABASE_URL } from "./setup/file";
-
-interface ModelShape {
-  name: string;
-  /** Scalar columns and whether each is NOT NULL. */
-  columns: [string, boolean][];
-  /** Each unique key's fields. */
-  uniques: string[][];
-}
-
-/** The models of prisma/postgresql/schema.prisma: scalar fields and unique keys, read from its text. */
-function schemaModels(): ModelShape[] {
-  const text = fs.readFileSync(POSTGRES_SCHEMA, "utf8");
-  const names = [...text.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]!);
-  return [...text.matchAll(/^model (\w+) \{\n([\s\S]*?)\n\}/gm)].map(([, name, body]) => {
-    const columns: [string, boolean][] = [];
-    const uniques: string[][] = [];
-    for (const raw of body!.split("\n")) {
-      const line = raw.replace(/\/\/.*$/, "").trim();
-      const blockUnique = /^@@unique\(\[([^\]]+)\]/.exec(line);
-      if (blockUnique) uniques.push(blockUnique[1]!.split(",").map((f) => f.trim()));
-      const field = /^(\w+)\s+(\w+)(\[\])?(\?)?/.exec(line);
-      // Relation fields (another model's type, or a list) have no column.
-      if (!field || names.includes(field[2]!) || field[3]) continue;
-      columns.push([field[1]!, field[4] !== "?"]);
-      if (/@unique\b/.test(line)) uniques.push([field[1]!]);
-    }
-    return { name: name!, columns, uniques };
-  });
-}
 
 async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -55,7 +26,7 @@ describe("the committed PostgreSQL migrations", () => {
         `SELECT indexname FROM pg_indexes WHERE schemaname = 'public'`,
       )
     ).map((r) => r.indexname);
-    const models = schemaModels();
+    const models = schemaModels(POSTGRES_SCHEMA);
     expect(models.length).toBeGreaterThan(5);
     expect([...new Set(columns.map((c) => c.table_name))].sort()).toEqual(
       models.map((m) => m.name).sort(),
