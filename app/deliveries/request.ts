@@ -114,7 +114,7 @@ export type BuiltRequest =
  * else the shop's own when the shop keeps its books in KWD; null when Shopify has neither.
  */
 export function amountsInKwd(
-  order: OrderForDelivery,
+  order: OrderAmounts & { presentment: OrderAmounts },
 ): (OrderAmounts & { source: "presentment" | "shop" }) | null {
   if (order.presentment.currencyCode === "KWD")
     return { ...order.presentment, source: "presentment" };
@@ -123,7 +123,9 @@ export function amountsInKwd(
 }
 
 /** Why the order cannot go to the courier for its currency, in the merchant's words; or null. */
-export function currencyProblem(order: OrderForDelivery): string | null {
+export function currencyProblem(
+  order: OrderAmounts & { presentment: OrderAmounts },
+): string | null {
   if (amountsInKwd(order)) return null;
   const paid = order.presentment.currencyCode;
   return `The order is in ${paid}${paid === order.currencyCode ? "" : ` (the shop's currency is ${order.currencyCode})`}: the courier takes amounts in Kuwaiti dinar (KWD) only. Sell to Kuwait in KWD (Shopify Markets) or arrange this delivery with the courier yourself.`;
@@ -143,13 +145,10 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
   const { order, settings, pickup, destination, reference } = context;
   const problems: string[] = [];
   const address = order.shippingAddress;
-  const amounts = amountsInKwd(order);
-  if (!amounts) return { ok: false, problems: [currencyProblem(order)!], attention: true };
+  const charge = parcelCharge(order, context.collectsBalance);
+  if (!charge.ok) return { ok: false, problems: [charge.problem], attention: true };
+  const { cashOnDelivery, value } = charge;
   if (!address) problems.push("The order has no shipping address.");
-  const outstanding = Number(amounts.totalOutstanding);
-  const owesBalance = Number.isFinite(outstanding) && outstanding > 0;
-  const cashOnDelivery = owesBalance && context.collectsBalance;
-  const ownValue = order.items.reduce((sum, item) => sum + item.value[amounts.source], 0);
   const paymentMethod = cashOnDelivery ? settings.paymentCodeCod : settings.paymentCodePrepaid;
   if (!paymentMethod) {
     problems.push(
@@ -206,8 +205,7 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
     packageDetails: {
       weight: packageWeightKg(order.items),
       description: describeItems(order.items),
-      // Cash on delivery: what the driver collects. Prepaid: the declared value of the parcel.
-      value: roundKwd(cashOnDelivery ? outstanding : ownValue),
+      value,
     },
     notes: `${reference} · Shopify order ${order.name}`,
   };
@@ -216,8 +214,8 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
       ok: true,
       body: buildCreateOrderBody(input),
       cashOnDelivery,
-      cashToCollect: cashOnDelivery ? roundKwd(outstanding).toFixed(3) : null,
-      balanceCollectedElsewhere: owesBalance && !context.collectsBalance,
+      cashToCollect: cashOnDelivery ? value.toFixed(3) : null,
+      balanceCollectedElsewhere: charge.balanceCollectedElsewhere,
     };
   } catch (error) {
     if (!isCourierError(error)) throw error;
@@ -225,6 +223,46 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
     const fields = validation.fieldErrors?.map((f) => `${f.field}: ${f.message}`) ?? [];
     return { ok: false, problems: fields.length > 0 ? fields : [validation.message] };
   }
+}
+
+export type ParcelCharge =
+  | {
+      ok: true;
+      cashOnDelivery: boolean;
+      /** Cash on delivery: what the driver collects. Prepaid: the parcel's declared value. KWD. */
+      value: number;
+      /** The order owes a balance that another delivery of it collects. */
+      balanceCollectedElsewhere: boolean;
+    }
+  | { ok: false; problem: string };
+
+/**
+ * What the courier is told about money for one parcel of an order: cash on delivery for the
+ * whole outstanding balance when this delivery collects it (one per order, `collectsBalance`),
+ * else prepaid with the value of its own items — in KWD, from the amounts the customer paid in
+ * or the shop's ({@link amountsInKwd}). The price quote uses the same rule.
+ */
+export function parcelCharge(
+  order: Pick<
+    OrderForDelivery,
+    "currencyCode" | "totalPrice" | "totalOutstanding" | "presentment"
+  > & {
+    items: readonly Pick<OrderForDelivery["items"][number], "value">[];
+  },
+  collectsBalance: boolean,
+): ParcelCharge {
+  const amounts = amountsInKwd(order);
+  if (!amounts) return { ok: false, problem: currencyProblem(order)! };
+  const outstanding = Number(amounts.totalOutstanding);
+  const owesBalance = Number.isFinite(outstanding) && outstanding > 0;
+  const cashOnDelivery = owesBalance && collectsBalance;
+  const ownValue = order.items.reduce((sum, item) => sum + item.value[amounts.source], 0);
+  return {
+    ok: true,
+    cashOnDelivery,
+    value: roundKwd(cashOnDelivery ? outstanding : ownValue),
+    balanceCollectedElsewhere: owesBalance && !collectsBalance,
+  };
 }
 
 /**
@@ -275,7 +313,9 @@ export function notesCarryReference(notes: unknown, reference: string): boolean 
   return new RegExp(`(?:^|[^A-Za-z0-9_-])${escaped}(?:$|[^A-Za-z0-9_-])`).test(notes);
 }
 
-export function packageWeightKg(items: OrderForDelivery["items"]): number {
+export function packageWeightKg(
+  items: readonly Pick<OrderForDelivery["items"][number], "quantity" | "unitWeightKg">[],
+): number {
   let total = 0;
   let known = false;
   for (const item of items) {

@@ -4,7 +4,7 @@ import { isCourierError } from "../courier";
 import prisma from "../db.server";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
-import { addDeliveryEvent } from "../models/deliveries.server";
+import { addDeliveryEvent, findBalanceCollector } from "../models/deliveries.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
@@ -19,7 +19,7 @@ import {
   type FulfillmentOrderOutcome,
 } from "../shopify/sending";
 import { BULK_LIMIT, SEND_BATCH } from "./limits";
-import { packageWeightKg } from "./request";
+import { packageWeightKg, parcelCharge } from "./request";
 import { kickDeliveryWorker } from "./runner.server";
 import { STATE_LABELS, type DeliveryState } from "./states";
 
@@ -543,11 +543,13 @@ export async function quoteOrder(
         "The shipping address cannot be placed with confidence; send it and fix it in Address review.",
     };
   }
-  // As buildDeliveryRequest: the items' weight, and the amount to collect or the order's value.
+  // As buildDeliveryRequest: the items' weight, and the amount to collect (if no other delivery
+  // of the order collects it) or the parcel's own value, in KWD.
   const weightKg = packageWeightKg(parcel.items);
-  const outstanding = Number(parcel.totalOutstanding);
-  const cashOnDelivery = Number.isFinite(outstanding) && outstanding > 0;
-  const value = cashOnDelivery ? outstanding : Number(parcel.totalPrice);
+  const collector = await findBalanceCollector(shop, orderId, "");
+  const charge = parcelCharge(parcel, collector === null);
+  if (!charge.ok) return { ok: false, error: charge.problem };
+  const { cashOnDelivery, value } = charge;
   const pickupArea = directory.areas.find((a) => a.id === chosen.pickup.areaId)?.name;
   const basis: QuoteBasis = {
     weightKg,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { OrderForDelivery } from "../deliveries/request";
 import { KG_PER_UNIT } from "./fulfillments";
 import { shopifyFailureKind } from "./fulfillment-events";
 import { runAdminOperation, type AdminGraphql } from "./graphql";
@@ -84,14 +85,17 @@ const FULFILLMENT_ORDER_PARCEL = `#graphql
           remainingQuantity
           lineItem {
             title
+            quantity
+            discountedTotalSet { shopMoney { amount } presentmentMoney { amount } }
             variant { inventoryItem { measurement { weight { unit value } } } }
           }
         }
       }
       order {
         currencyCode
-        totalPriceSet { shopMoney { amount } }
-        totalOutstandingSet { shopMoney { amount } }
+        presentmentCurrencyCode
+        totalPriceSet { shopMoney { amount } presentmentMoney { amount } }
+        totalOutstandingSet { shopMoney { amount } presentmentMoney { amount } }
       }
     }
   }`;
@@ -99,6 +103,10 @@ const FULFILLMENT_ORDER_PARCEL = `#graphql
 const weight = z.object({
   unit: z.enum(["GRAMS", "KILOGRAMS", "OUNCES", "POUNDS"]),
   value: z.number(),
+});
+const money = z.object({
+  shopMoney: z.object({ amount: z.string() }),
+  presentmentMoney: z.object({ amount: z.string() }),
 });
 
 const parcelReply = z.object({
@@ -112,6 +120,8 @@ const parcelReply = z.object({
             remainingQuantity: z.number(),
             lineItem: z.object({
               title: z.string(),
+              quantity: z.number(),
+              discountedTotalSet: money,
               variant: z
                 .object({
                   inventoryItem: z
@@ -125,20 +135,19 @@ const parcelReply = z.object({
       }),
       order: z.object({
         currencyCode: z.string(),
-        totalPriceSet: z.object({ shopMoney: z.object({ amount: z.string() }) }),
-        totalOutstandingSet: z.object({ shopMoney: z.object({ amount: z.string() }) }),
+        presentmentCurrencyCode: z.string(),
+        totalPriceSet: money,
+        totalOutstandingSet: money,
       }),
     })
     .nullable(),
 });
 
-export interface FulfillmentOrderParcel {
-  /** What fulfilling the whole fulfillment order would ship, as the delivery's items. */
-  items: { title: string; quantity: number; unitWeightKg: number | null }[];
-  currencyCode: string;
-  totalPrice: string;
-  totalOutstanding: string;
-}
+/** What fulfilling the whole fulfillment order would ship, as the delivery's order and items. */
+export type FulfillmentOrderParcel = Pick<
+  OrderForDelivery,
+  "currencyCode" | "totalPrice" | "totalOutstanding" | "presentment" | "items"
+>;
 
 /** What fulfilling this fulfillment order in full would put in the parcel; null when it is gone. */
 export async function fetchFulfillmentOrderParcel(
@@ -159,15 +168,29 @@ export async function fetchFulfillmentOrderParcel(
       .filter((node) => node.remainingQuantity > 0)
       .map((node) => {
         const w = node.lineItem.variant?.inventoryItem?.measurement?.weight;
+        // As for a fulfillment: the line's discounted price for the part this parcel carries.
+        const share = (amount: string) =>
+          node.lineItem.quantity > 0
+            ? (Number(amount) * node.remainingQuantity) / node.lineItem.quantity
+            : 0;
         return {
           title: node.lineItem.title,
           quantity: node.remainingQuantity,
           unitWeightKg: w ? w.value * KG_PER_UNIT[w.unit] : null,
+          value: {
+            shop: share(node.lineItem.discountedTotalSet.shopMoney.amount),
+            presentment: share(node.lineItem.discountedTotalSet.presentmentMoney.amount),
+          },
         };
       }),
     currencyCode: fo.order.currencyCode,
     totalPrice: fo.order.totalPriceSet.shopMoney.amount,
     totalOutstanding: fo.order.totalOutstandingSet.shopMoney.amount,
+    presentment: {
+      currencyCode: fo.order.presentmentCurrencyCode,
+      totalPrice: fo.order.totalPriceSet.presentmentMoney.amount,
+      totalOutstanding: fo.order.totalOutstandingSet.presentmentMoney.amount,
+    },
   };
 }
 

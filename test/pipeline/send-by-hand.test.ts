@@ -642,6 +642,9 @@ describe("Send to courier in bulk, against the Shopify stand-in store", () => {
     expect(delivery.state).toBe("created");
     const sentBody = JSON.parse(delivery.request!);
     expect(sentBody.packageDetails.weight).toBe(quote.basis.weightKg);
+    // The same money rule: the value quoted is the value declared (or collected).
+    expect(sentBody.packageDetails.value).toBe(quote.basis.value);
+    expect(sentBody.paymentMethod).toBe(quote.basis.cashOnDelivery ? "COD" : "PREPAID");
     expect(sentBody.pickupAddress.areaId).toBe(
       (await prisma.pickupLocation.findFirstOrThrow({ where: { shop: bulkShop } })).areaId,
     );
