@@ -80,9 +80,13 @@ async function drain(worker: RunningWorker) {
   try {
     do {
       worker.again = false;
-      // Keep going while passes find work, so a burst drains without waiting for the timer.
-      while (!worker.stopping && (await runDueDeliveries(worker.deps, worker.leasesPerPass)) > 0)
+      // Keep going while passes find work, so a burst drains without waiting for the timer. Each
+      // pass ends with a turn of the event loop: SQLite answers through promises that settle
+      // without one, so back-to-back passes would otherwise keep HTTP requests from being served.
+      while (!worker.stopping && (await runDueDeliveries(worker.deps, worker.leasesPerPass)) > 0) {
         worker.again = false;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     } while (worker.again && !worker.stopping);
   } catch (error) {
     console.error(

@@ -29,7 +29,10 @@ function pass(sync: RunningSync): Promise<void> {
 async function drain(sync: RunningSync) {
   sync.running = true;
   try {
-    while (!sync.stopping && (await runTrackingSync(sync.deps, sync.limits)) > 0);
+    // A turn of the event loop between passes, as the delivery worker's drain does, so HTTP
+    // requests are served while a backlog drains.
+    while (!sync.stopping && (await runTrackingSync(sync.deps, sync.limits)) > 0)
+      await new Promise((resolve) => setImmediate(resolve));
   } catch (error) {
     console.error(
       "Tracking sync pass failed:",
