@@ -3,7 +3,7 @@ import type { Delivery } from "@prisma/client";
 import { isCourierError, type CourierClient, type OrderRecord } from "../courier";
 import prisma from "../db.server";
 import { env } from "../env.server";
-import { loadCourierApiKey } from "../models/courier-account.server";
+import { courierUnavailableReason, loadCourierApiKey } from "../models/courier-account.server";
 import {
   addDeliveryEvent,
   releaseLease,
@@ -148,7 +148,7 @@ export async function carryOutCancel(
     return cancelHere(delivery, actor, `Cancelled before reaching the courier: ${why}.`);
   }
   const client = await actor.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
-  if (!client) return tryLater(delivery, actor, "No courier API key is stored (Settings).");
+  if (!client) return tryLater(delivery, actor, await courierUnavailableReason(delivery.shop));
   if (delivery.courierOrderId) {
     return cancelAtCourier(delivery, actor, client, {
       orderId: delivery.courierOrderId,

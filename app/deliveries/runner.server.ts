@@ -1,6 +1,7 @@
 import os from "node:os";
 import { env } from "../env.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
+import { resumeWaitingDeliveries } from "../models/deliveries.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { unauthenticated } from "../shopify.server";
 import {
@@ -118,6 +119,16 @@ export function startDeliveryWorker({
   };
   worker.timer.unref();
   globalThis.__deliveryWorker = worker;
+}
+
+/**
+ * A working courier key was just saved: the shop's deliveries that were waiting (for a key, or
+ * after the courier failed) are due now rather than at the end of their wait.
+ */
+export async function resumeDeliveriesAfterConnection(shop: string, at = new Date()) {
+  const resumed = await resumeWaitingDeliveries(shop, at);
+  if (resumed > 0) kickDeliveryWorker();
+  return resumed;
 }
 
 export function kickDeliveryWorker(): void {

@@ -11,6 +11,7 @@ import {
   type OrderRecord,
 } from "../courier";
 import { listAreaOverrides } from "../models/area-overrides.server";
+import { courierUnavailableReason } from "../models/courier-account.server";
 import {
   BalanceCollectedElsewhereError,
   claimDueDeliveries,
@@ -74,6 +75,11 @@ export function longestCourierCallMs(courierTimeoutMs: number): number {
 
 /** Left over after the longest call, for the database writes around it. */
 const LEASE_MARGIN_MS = 60_000;
+/**
+ * How long a delivery waits when the shop has no courier to call (no key, or an unreadable one);
+ * saving a working key in Settings resumes them at once (resumeDeliveriesAfterConnection).
+ */
+const NO_COURIER_WAIT_MS = 15 * 60_000;
 
 /**
  * The worker's lease: it is renewed before every courier call and must outlast the call, or
@@ -212,11 +218,8 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
   const first = batch[0]!;
   const client = await deps.courierFor(first.shop, first.environment as CourierEnvironment);
   if (!client) {
-    await Promise.all(
-      batch.map((d) =>
-        wait(d, deps, 15 * 60_000, "No courier API key is stored: add it in Settings."),
-      ),
-    );
+    const reason = await courierUnavailableReason(first.shop);
+    await Promise.all(batch.map((d) => wait(d, deps, NO_COURIER_WAIT_MS, reason)));
     return;
   }
   const settings = await getShopSettings(first.shop);
@@ -738,8 +741,12 @@ function requestToSend(
 /** ready: the intent is written (state creating, attempt counted) before the courier is called. */
 const create: Step = async (delivery, deps) => {
   const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
-  if (!client || !delivery.request) {
-    return wait(delivery, deps, 15 * 60_000, "No courier API key is stored: add it in Settings.");
+  if (!client) {
+    return wait(delivery, deps, NO_COURIER_WAIT_MS, await courierUnavailableReason(delivery.shop));
+  }
+  if (!delivery.request) {
+    // Not expected of a ready delivery: said as it is, not blamed on the key.
+    return wait(delivery, deps, NO_COURIER_WAIT_MS, "The request to send was missing.");
   }
   const outgoing = requestToSend(delivery, await getShopSettings(delivery.shop), deps);
   const [sending] = await markSending(
@@ -869,7 +876,7 @@ export async function findByReference(
 const reconcile: Step = async (delivery, deps) => {
   const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
   if (!client)
-    return wait(delivery, deps, 15 * 60_000, "No courier API key is stored: add it in Settings.");
+    return wait(delivery, deps, NO_COURIER_WAIT_MS, await courierUnavailableReason(delivery.shop));
   await renew(delivery, deps);
   try {
     const found = await findByReference(client, delivery.reference);

@@ -93,6 +93,17 @@ export async function loadCourierApiKey(shop: string, at = new Date()): Promise<
   }
 }
 
+/**
+ * Why there is no courier client for the shop right now, in the merchant's words: the key is
+ * missing, or stored but unreadable, or the environment has no base URL on this server.
+ */
+export async function courierUnavailableReason(shop: string): Promise<string> {
+  const stored = await loadCourierApiKey(shop);
+  if (stored.status === "unreadable") return stored.error;
+  if (stored.status === "none") return "No courier API key is stored: add it in Settings.";
+  return "The courier environment chosen in Settings is not configured on the app's server.";
+}
+
 export interface MasterDataSnapshot {
   governances: unknown[];
   areas: unknown[];

@@ -66,6 +66,23 @@ export async function recordDelivery(
   }
 }
 
+/**
+ * Makes the shop's waiting work due now: rows the worker would pick up later (pending, ready,
+ * unknown), not leased. Returns how many.
+ */
+export async function resumeWaitingDeliveries(shop: string, at = new Date()): Promise<number> {
+  const { count } = await prisma.delivery.updateMany({
+    where: {
+      shop,
+      state: { in: ["pending", "ready", "unknown"] },
+      nextAttemptAt: { gt: at },
+      OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: at } }],
+    },
+    data: { nextAttemptAt: at },
+  });
+  return count;
+}
+
 /** Remembers a webhook id; false when it was handled before. */
 export async function firstTimeWebhook(
   shop: string,

@@ -42,6 +42,7 @@ import {
   type ShopifyEventStatus,
 } from "../deliveries/tracking";
 import { STATE_LABELS } from "../deliveries/states";
+import { resumeDeliveriesAfterConnection } from "../deliveries/runner.server";
 import { kickTrackingSync } from "../deliveries/sync-runner.server";
 import { authenticate } from "../shopify.server";
 
@@ -203,6 +204,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       environment: form.courierEnvironment,
       apiKey: form.apiKey,
     });
+    if (outcome.ok) await resumeDeliveriesAfterConnection(session.shop);
   } else if (form.intent === "delivery-options") {
     await saveDeliveryOptions(session.shop, {
       autoSend: form.autoSend,

@@ -7,6 +7,20 @@ import {
   type AdminGraphql,
 } from "./graphql";
 
+/** What a parcel needs of a line item: its title, quantity, price after discounts and weight. */
+export const PARCEL_LINE_ITEM_FIELDS = `
+  title
+  quantity
+  discountedTotalSet { shopMoney { amount } presentmentMoney { amount } }
+  variant { inventoryItem { measurement { weight { unit value } } } }`;
+
+/** An order's amounts in the shop's currency and in the one the customer paid in. */
+export const ORDER_AMOUNT_FIELDS = `
+  currencyCode
+  presentmentCurrencyCode
+  totalPriceSet { shopMoney { amount } presentmentMoney { amount } }
+  totalOutstandingSet { shopMoney { amount } presentmentMoney { amount } }`;
+
 const DELIVERY_FULFILLMENT = `#graphql
   query DeliveryFulfillment($id: ID!) {
     fulfillment(id: $id) {
@@ -16,22 +30,14 @@ const DELIVERY_FULFILLMENT = `#graphql
       fulfillmentLineItems(first: 100) {
         nodes {
           quantity
-          lineItem {
-            title
-            quantity
-            discountedTotalSet { shopMoney { amount } presentmentMoney { amount } }
-            variant { inventoryItem { measurement { weight { unit value } } } }
-          }
+          lineItem { ${PARCEL_LINE_ITEM_FIELDS} }
         }
       }
       order {
         id
         name
         phone
-        currencyCode
-        presentmentCurrencyCode
-        totalPriceSet { shopMoney { amount } presentmentMoney { amount } }
-        totalOutstandingSet { shopMoney { amount } presentmentMoney { amount } }
+        ${ORDER_AMOUNT_FIELDS}
         shippingAddress {
           name
           phone
@@ -57,6 +63,61 @@ const weight = z.object({
   value: z.number(),
 });
 
+export const parcelLineItem = z.object({
+  title: z.string(),
+  quantity: z.number(),
+  discountedTotalSet: money,
+  variant: z
+    .object({
+      inventoryItem: z
+        .object({ measurement: z.object({ weight: weight.nullable() }).nullable() })
+        .nullable(),
+    })
+    .nullable(),
+});
+
+export const orderAmounts = z.object({
+  currencyCode: z.string(),
+  presentmentCurrencyCode: z.string(),
+  totalPriceSet: money,
+  totalOutstandingSet: money,
+});
+
+/** A parcel's item: `quantity` of the line item, its weight and its share of the line's price. */
+export function parcelItem(
+  lineItem: z.infer<typeof parcelLineItem>,
+  quantity: number,
+): OrderForDelivery["items"][number] {
+  const w = lineItem.variant?.inventoryItem?.measurement?.weight;
+  const share = (amount: string) =>
+    lineItem.quantity > 0 ? (Number(amount) * quantity) / lineItem.quantity : 0;
+  return {
+    title: lineItem.title,
+    quantity,
+    unitWeightKg: w ? w.value * KG_PER_UNIT[w.unit] : null,
+    value: {
+      shop: share(lineItem.discountedTotalSet.shopMoney.amount),
+      presentment: share(lineItem.discountedTotalSet.presentmentMoney.amount),
+    },
+  };
+}
+
+/** The order's amounts as a delivery request reads them. */
+export function amountsOf(
+  order: z.infer<typeof orderAmounts>,
+): Pick<OrderForDelivery, "currencyCode" | "totalPrice" | "totalOutstanding" | "presentment"> {
+  return {
+    currencyCode: order.currencyCode,
+    totalPrice: order.totalPriceSet.shopMoney.amount,
+    totalOutstanding: order.totalOutstandingSet.shopMoney.amount,
+    presentment: {
+      currencyCode: order.presentmentCurrencyCode,
+      totalPrice: order.totalPriceSet.presentmentMoney.amount,
+      totalOutstanding: order.totalOutstandingSet.presentmentMoney.amount,
+    },
+  };
+}
+
 const fulfillmentReply = z.object({
   fulfillment: z
     .object({
@@ -64,32 +125,12 @@ const fulfillmentReply = z.object({
       status: z.string(),
       location: z.object({ id: z.string() }).nullable(),
       fulfillmentLineItems: z.object({
-        nodes: z.array(
-          z.object({
-            quantity: z.number(),
-            lineItem: z.object({
-              title: z.string(),
-              quantity: z.number(),
-              discountedTotalSet: money,
-              variant: z
-                .object({
-                  inventoryItem: z
-                    .object({ measurement: z.object({ weight: weight.nullable() }).nullable() })
-                    .nullable(),
-                })
-                .nullable(),
-            }),
-          }),
-        ),
+        nodes: z.array(z.object({ quantity: z.number(), lineItem: parcelLineItem })),
       }),
-      order: z.object({
+      order: orderAmounts.extend({
         id: z.string(),
         name: z.string(),
         phone: z.string().nullable(),
-        currencyCode: z.string(),
-        presentmentCurrencyCode: z.string(),
-        totalPriceSet: money,
-        totalOutstandingSet: money,
         shippingAddress: z
           .object({
             name: z.string().nullable(),
@@ -109,7 +150,7 @@ const fulfillmentReply = z.object({
     .nullable(),
 });
 
-export const KG_PER_UNIT = {
+const KG_PER_UNIT = {
   GRAMS: 0.001,
   KILOGRAMS: 1,
   OUNCES: 0.028349523125,
@@ -147,14 +188,7 @@ export async function fetchDeliveryFulfillment(
     order: {
       id: f.order.id,
       name: f.order.name,
-      currencyCode: f.order.currencyCode,
-      totalPrice: f.order.totalPriceSet.shopMoney.amount,
-      totalOutstanding: f.order.totalOutstandingSet.shopMoney.amount,
-      presentment: {
-        currencyCode: f.order.presentmentCurrencyCode,
-        totalPrice: f.order.totalPriceSet.presentmentMoney.amount,
-        totalOutstanding: f.order.totalOutstandingSet.presentmentMoney.amount,
-      },
+      ...amountsOf(f.order),
       phone: f.order.phone,
       shippingAddress: address
         ? {
@@ -170,23 +204,7 @@ export async function fetchDeliveryFulfillment(
             longitude: address.longitude,
           }
         : null,
-      items: f.fulfillmentLineItems.nodes.map((node) => {
-        const w = node.lineItem.variant?.inventoryItem?.measurement?.weight;
-        // The line's price after discounts, for the part of it this fulfillment carries.
-        const share = (amount: string) =>
-          node.lineItem.quantity > 0
-            ? (Number(amount) * node.quantity) / node.lineItem.quantity
-            : 0;
-        return {
-          title: node.lineItem.title,
-          quantity: node.quantity,
-          unitWeightKg: w ? w.value * KG_PER_UNIT[w.unit] : null,
-          value: {
-            shop: share(node.lineItem.discountedTotalSet.shopMoney.amount),
-            presentment: share(node.lineItem.discountedTotalSet.presentmentMoney.amount),
-          },
-        };
-      }),
+      items: f.fulfillmentLineItems.nodes.map((node) => parcelItem(node.lineItem, node.quantity)),
     },
   };
 }

@@ -6,8 +6,8 @@ import {
   type AdminGraphql,
 } from "./graphql";
 
-// The fields of an order the Send page and "Send to courier" need: about 21 points each, so a
-// query asks for at most 40 (Shopify refuses a query over 1,000 points).
+// The fields of an order "Send to courier" and the price quote need: about 21 points each, so the
+// orders are asked for 25 at a time (Shopify refuses a query over 1,000 points).
 const SENDABLE_ORDER_FIELDS = `
   id
   name
@@ -17,13 +17,6 @@ const SENDABLE_ORDER_FIELDS = `
   shippingAddress { address1 address2 city zip provinceCode countryCodeV2 }
   fulfillmentOrders(first: 5) {
     nodes { id status assignedLocation { location { id } } }
-  }`;
-
-const SENDABLE_ORDERS = `#graphql
-  query SendableOrders($first: Int!, $query: String) {
-    orders(first: $first, query: $query, sortKey: CREATED_AT, reverse: true) {
-      nodes { ${SENDABLE_ORDER_FIELDS} }
-    }
   }`;
 
 const sendableOrder = z.object({
@@ -55,7 +48,6 @@ const sendableOrder = z.object({
   }),
 });
 
-const sendableReply = z.object({ orders: z.object({ nodes: z.array(sendableOrder) }) });
 const ordersByIdReply = z.object({ nodes: z.array(z.unknown()) });
 
 export type SendableOrder = z.infer<typeof sendableOrder>;
@@ -87,18 +79,6 @@ export async function fetchOrdersByIds(
     }
   }
   return orders;
-}
-
-/** Unfulfilled orders, newest first, with their open fulfillment orders and where they ship from. */
-export async function fetchSendableOrders(
-  admin: AdminGraphql,
-  first = 50,
-): Promise<SendableOrder[]> {
-  const data = await runAdminOperation(admin, "SendableOrders", SENDABLE_ORDERS, sendableReply, {
-    first,
-    query: "fulfillment_status:unshipped AND status:open",
-  });
-  return data.orders.nodes;
 }
 
 const FULFILL = `#graphql

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import type { OrderForDelivery } from "../deliveries/request";
-import { KG_PER_UNIT } from "./fulfillments";
+import {
+  amountsOf,
+  ORDER_AMOUNT_FIELDS,
+  orderAmounts,
+  PARCEL_LINE_ITEM_FIELDS,
+  parcelItem,
+  parcelLineItem,
+} from "./fulfillments";
 import { shopifyFailureKind } from "./fulfillment-events";
 import { runAdminOperation, type AdminGraphql } from "./graphql";
 
@@ -83,31 +90,12 @@ const FULFILLMENT_ORDER_PARCEL = `#graphql
       lineItems(first: 50) {
         nodes {
           remainingQuantity
-          lineItem {
-            title
-            quantity
-            discountedTotalSet { shopMoney { amount } presentmentMoney { amount } }
-            variant { inventoryItem { measurement { weight { unit value } } } }
-          }
+          lineItem { ${PARCEL_LINE_ITEM_FIELDS} }
         }
       }
-      order {
-        currencyCode
-        presentmentCurrencyCode
-        totalPriceSet { shopMoney { amount } presentmentMoney { amount } }
-        totalOutstandingSet { shopMoney { amount } presentmentMoney { amount } }
-      }
+      order { ${ORDER_AMOUNT_FIELDS} }
     }
   }`;
-
-const weight = z.object({
-  unit: z.enum(["GRAMS", "KILOGRAMS", "OUNCES", "POUNDS"]),
-  value: z.number(),
-});
-const money = z.object({
-  shopMoney: z.object({ amount: z.string() }),
-  presentmentMoney: z.object({ amount: z.string() }),
-});
 
 const parcelReply = z.object({
   fulfillmentOrder: z
@@ -115,30 +103,9 @@ const parcelReply = z.object({
       id: z.string(),
       status: z.string(),
       lineItems: z.object({
-        nodes: z.array(
-          z.object({
-            remainingQuantity: z.number(),
-            lineItem: z.object({
-              title: z.string(),
-              quantity: z.number(),
-              discountedTotalSet: money,
-              variant: z
-                .object({
-                  inventoryItem: z
-                    .object({ measurement: z.object({ weight: weight.nullable() }).nullable() })
-                    .nullable(),
-                })
-                .nullable(),
-            }),
-          }),
-        ),
+        nodes: z.array(z.object({ remainingQuantity: z.number(), lineItem: parcelLineItem })),
       }),
-      order: z.object({
-        currencyCode: z.string(),
-        presentmentCurrencyCode: z.string(),
-        totalPriceSet: money,
-        totalOutstandingSet: money,
-      }),
+      order: orderAmounts,
     })
     .nullable(),
 });
@@ -166,31 +133,8 @@ export async function fetchFulfillmentOrderParcel(
   return {
     items: fo.lineItems.nodes
       .filter((node) => node.remainingQuantity > 0)
-      .map((node) => {
-        const w = node.lineItem.variant?.inventoryItem?.measurement?.weight;
-        // As for a fulfillment: the line's discounted price for the part this parcel carries.
-        const share = (amount: string) =>
-          node.lineItem.quantity > 0
-            ? (Number(amount) * node.remainingQuantity) / node.lineItem.quantity
-            : 0;
-        return {
-          title: node.lineItem.title,
-          quantity: node.remainingQuantity,
-          unitWeightKg: w ? w.value * KG_PER_UNIT[w.unit] : null,
-          value: {
-            shop: share(node.lineItem.discountedTotalSet.shopMoney.amount),
-            presentment: share(node.lineItem.discountedTotalSet.presentmentMoney.amount),
-          },
-        };
-      }),
-    currencyCode: fo.order.currencyCode,
-    totalPrice: fo.order.totalPriceSet.shopMoney.amount,
-    totalOutstanding: fo.order.totalOutstandingSet.shopMoney.amount,
-    presentment: {
-      currencyCode: fo.order.presentmentCurrencyCode,
-      totalPrice: fo.order.totalPriceSet.presentmentMoney.amount,
-      totalOutstanding: fo.order.totalOutstandingSet.presentmentMoney.amount,
-    },
+      .map((node) => parcelItem(node.lineItem, node.remainingQuantity)),
+    ...amountsOf(fo.order),
   };
 }
 

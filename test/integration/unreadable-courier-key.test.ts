@@ -9,6 +9,7 @@ import { createPushCredentials } from "../../app/models/tracking.server";
 import { action, loader } from "../../app/routes/app.settings";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { setUpCourierSandbox, SANDBOX_KEY } from "../support/courier-sandbox";
+import { testWorker } from "../support/pipeline";
 import { adminFetchRequest, callRoute, installShop, shopDomain } from "../support/shopify";
 import { TEST_ENCRYPTION_KEYS } from "../support/test-env";
 
@@ -89,6 +90,37 @@ describe("a stored courier key that can no longer be decrypted", () => {
     expect((await load()).lastCheck.error).toBe(PLAIN);
   });
 
+  it("makes a delivery wait saying the key must be pasted again, and go on at once when it is", async () => {
+    await connectThenRetireEncryptionKey();
+    const delivery = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/2",
+        fulfillmentId: "gid://shopify/Fulfillment/2",
+        source: "webhook",
+        state: "ready",
+        environment: "sandbox",
+        reference: "KCS-UNREADABLE-2",
+        request: "{}",
+        nextAttemptAt: new Date(),
+      },
+    });
+    await testWorker().drain();
+    const waiting = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(waiting.state).toBe("ready");
+    expect(waiting.lastError).toBe(PLAIN);
+    expect(waiting.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 10 * 60_000);
+    expect(sandbox().requestLog.filter((r) => r.endpoint === "createOrder")).toHaveLength(0);
+
+    // Pasting the key again makes the waiting delivery due now, not in a quarter of an hour.
+    expect(
+      (await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY }))
+        .status,
+    ).toBe(200);
+    const resumed = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(resumed.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
   it("makes a cancel at the courier answer in plain words", async () => {
     await connectThenRetireEncryptionKey();
     const delivery = await prisma.delivery.create({
@@ -104,8 +136,17 @@ describe("a stored courier key that can no longer be decrypted", () => {
         courierOrderNumber: "KW100001",
       },
     });
-    expect(await cancelDelivery(shop, delivery.id, "testing")).toEqual({ ok: false, error: PLAIN });
+    // The cancellation is kept (the worker carries it out once the key is pasted again) and the
+    // merchant is told the real reason, not that no key is stored.
+    expect(await cancelDelivery(shop, delivery.id, "testing")).toEqual({
+      ok: true,
+      state: "requested",
+      message: `${PLAIN} The app keeps trying and shows the outcome here.`,
+    });
     expect(sandbox().requestLog.filter((r) => r.endpoint === "cancel")).toHaveLength(0);
+    const kept = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(kept.cancelRequestedAt).toBeInstanceOf(Date);
+    expect(kept.lastError).toBe(PLAIN);
   });
 
   it("makes a price quote answer in plain words", async () => {

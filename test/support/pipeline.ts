@@ -2,7 +2,7 @@ import { normalizeArabic } from "../../app/addresses";
 import { createCourierClient, type CourierClient } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { runDueDeliveries, type WorkerDependencies } from "../../app/deliveries/worker.server";
-import { readCourierApiKey } from "../../app/models/courier-account.server";
+import { loadCourierApiKey } from "../../app/models/courier-account.server";
 import { ensureShopInstalled } from "../../app/models/shop.server";
 import { loadCourierDirectory } from "../../app/services/courier-directory.server";
 import { connectCourier, courierBaseUrl } from "../../app/services/courier-connection.server";
@@ -180,12 +180,13 @@ export function testWorker(overrides: Partial<WorkerDependencies> & { timeoutMs?
   const deps: WorkerDependencies = {
     owner: "test-worker",
     courierFor: async (shop, environment): Promise<CourierClient | null> => {
-      const apiKey = await readCourierApiKey(shop);
+      // As in production: an unreadable key gives no courier, not an exception.
+      const stored = await loadCourierApiKey(shop);
       const baseUrl = courierBaseUrl(environment);
-      return apiKey && baseUrl
+      return stored.status === "readable" && baseUrl
         ? createCourierClient({
             baseUrl,
-            apiKey,
+            apiKey: stored.apiKey,
             timeoutMs: overrides.timeoutMs ?? 2_000,
             retryBaseDelayMs: 1,
           })
