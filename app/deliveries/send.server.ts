@@ -357,28 +357,6 @@ async function attachFulfillment(shop: string, deliveryId: string, fulfillmentId
   });
 }
 
-/**
- * The fulfillments/create webhook of a fulfillment the app made itself: it belongs to the intent
- * row written before the fulfillment existed. True when such a row took it.
- */
-export async function attachToSentIntent(
-  shop: string,
-  orderId: string,
-  fulfillmentId: string,
-): Promise<boolean> {
-  const { count } = await prisma.delivery.updateMany({
-    where: {
-      shop,
-      orderId,
-      source: { in: ["manual", "bulk"] },
-      fulfillmentId: null,
-      state: "pending",
-    },
-    data: { fulfillmentId, nextAttemptAt: new Date() },
-  });
-  return count > 0;
-}
-
 // --- Following a send --------------------------------------------------------------------------
 
 /** Where a sent order stands, in the merchant's words, for the Send page's rows. */

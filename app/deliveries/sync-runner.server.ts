@@ -46,13 +46,14 @@ async function drain(sync: RunningSync) {
 
 export function startTrackingSync(intervalMs = 5_000, limits: SyncLimits = {}): void {
   if (globalThis.__trackingSync || env().DELIVERY_WORKER === "off") return;
-  const { owner, courierFor, adminFor } = productionDependencies();
+  const { owner, courierFor, adminFor, leaseMs } = productionDependencies();
   const sync: RunningSync = {
     timer: setInterval(() => void pass(sync), intervalMs),
     running: false,
     stopping: false,
     current: null,
-    deps: { owner: `${owner}:sync`, courierFor, adminFor },
+    // The worker's lease: long enough for the slowest courier call (COURIER_TIMEOUT_MS).
+    deps: { owner: `${owner}:sync`, courierFor, adminFor, leaseMs },
     limits,
   };
   sync.timer.unref();

@@ -7,7 +7,12 @@ import {
   type CourierClient,
   type Tracking,
 } from "../courier";
-import { releaseLease, StaleDeliveryError, transition } from "../models/deliveries.server";
+import {
+  releaseLease,
+  renewLease,
+  StaleDeliveryError,
+  transition,
+} from "../models/deliveries.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import {
   claimDueTracking,
@@ -216,6 +221,15 @@ async function withLease(
     return "deferred";
   }
   try {
+    // A pass leases its batch at once and looks at it a few at a time: the lease is renewed as
+    // each look starts, so one that waited in the queue is not also taken by another instance.
+    await renewLease(
+      delivery.shop,
+      delivery.id,
+      deps.owner,
+      deps.leaseMs ?? SYNC_DEFAULTS.leaseMs,
+      now,
+    );
     await settle(await look(delivery), context, deps);
     return "settled";
   } catch (error) {

@@ -231,7 +231,8 @@ async function recordOneOnPostgres(
     )
   ).rows[0];
   if (!settings || settings.uninstalled) return { kind: "ignored" };
-  // As attachToSentIntent (app/deliveries/send.server.ts), in the intake's transaction.
+  // The webhook of a fulfillment "Send to courier" made belongs to the intent written before it
+  // (app/deliveries/send.server.ts), from the same location: as the SQLite statement below.
   const attached = await client.query(
     `UPDATE "Delivery" SET "fulfillmentId" = $1, "nextAttemptAt" = $2, "updatedAt" = $2
      WHERE "shop" = $3 AND "orderId" = $4 AND "locationId" IS NOT DISTINCT FROM $5
@@ -338,8 +339,9 @@ function prepare(db: Database.Database) {
             AS "pickup"
         FROM "ShopSettings" s WHERE s."shop" = ?`),
     ),
-    // As attachToSentIntent (app/deliveries/send.server.ts), in the intake's transaction; the
-    // location must be the one the intent fulfils from, or another fulfillment of the same order
+    // The webhook of a fulfillment "Send to courier" made belongs to the intent written before it
+    // (app/deliveries/send.server.ts), in the intake's transaction; the location must be the
+    // one the intent fulfils from, or another fulfillment of the same order
     // arriving meanwhile (made in Shopify's admin) would take the intent's place.
     attach: db.prepare(`
       UPDATE "Delivery" SET "fulfillmentId" = ?, "nextAttemptAt" = ?, "updatedAt" = ?

@@ -879,6 +879,46 @@ describe("bounded, fair passes", () => {
     }
   }
 
+  it("a delivery another instance took while it waited in the pass's queue is not looked at twice", async () => {
+    const now = new Date();
+    const name = shopDomain("taken");
+    await dueRows({ [name]: 2 }, now);
+    const [first, second] = await prisma.delivery.findMany({
+      where: { shop: name },
+      orderBy: { syncAt: "asc" },
+    });
+    const looked: string[] = [];
+    const deps = {
+      owner: "queue-test",
+      now: () => now,
+      adminFor: async () => {
+        throw new Error("nothing changed: Shopify is not called");
+      },
+      courierFor: async () =>
+        ({
+          track: async (orderId: string) => {
+            looked.push(orderId);
+            if (orderId === first!.courierOrderId) {
+              // While the first look is slow, the second row's lease lapses and another
+              // instance of the app leases it.
+              await prisma.delivery.update({
+                where: { id: second!.id },
+                data: {
+                  leaseOwner: "other-instance",
+                  leaseExpiresAt: new Date(now.getTime() + 60_000),
+                },
+              });
+            }
+            return { orderId, status: "in_transit", events: [], raw: {} };
+          },
+        }) as never,
+    };
+    expect(await runTrackingSync(deps, { concurrency: 1 })).toBe(2);
+    expect(looked).toEqual([first!.courierOrderId]);
+    const taken = await prisma.delivery.findUniqueOrThrow({ where: { id: second!.id } });
+    expect(taken.leaseOwner).toBe("other-instance");
+  });
+
   it("a busy shop does not fill a pass, nor go over its share of calls in flight", async () => {
     const now = new Date();
     const busy = shopDomain("busy");
