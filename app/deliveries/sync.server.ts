@@ -353,7 +353,8 @@ const owedEvent = z.object({
 });
 type OwedEvent = z.infer<typeof owedEvent>;
 
-function readOwedEvent(delivery: Delivery): OwedEvent | null {
+/** The shipment status Shopify refused and the app still owes it, if any. */
+export function readOwedEvent(delivery: Pick<Delivery, "shopifyPending">): OwedEvent | null {
   if (!delivery.shopifyPending) return null;
   try {
     return owedEvent.parse(JSON.parse(delivery.shopifyPending));

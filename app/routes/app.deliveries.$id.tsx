@@ -18,6 +18,7 @@ import { useState } from "react";
 import { cancelDelivery } from "../deliveries/cancel.server";
 import { markDeliveryCreated, retryDelivery } from "../deliveries/review.server";
 import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
+import { readOwedEvent } from "../deliveries/sync.server";
 import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/tracking";
 import { findBalanceCollector, getDelivery, isStuck } from "../models/deliveries.server";
 import { authenticate } from "../shopify.server";
@@ -45,6 +46,13 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       courierStatus: delivery.courierStatus,
       courierStatusAt: delivery.courierStatusAt?.toISOString() ?? null,
       shopifyEventStatus: delivery.shopifyEventStatus as ShopifyEventStatus | null,
+      // A status Shopify refused, owed to it and tried again later (ADR 0008).
+      shopifyOwed: (() => {
+        const owed = readOwedEvent(delivery);
+        return owed
+          ? { status: owed.status, retryAt: delivery.shopifyRetryAt?.toISOString() ?? null }
+          : null;
+      })(),
       nextLookAt: delivery.syncAt?.toISOString() ?? null,
       lastLookAt: delivery.trackedAt?.toISOString() ?? null,
       stuck: isStuck(delivery),
@@ -269,6 +277,17 @@ export default function DeliveryPage() {
                 <Text as="p">
                   Shown on Shopify:{" "}
                   {SHOPIFY_EVENT_LABELS[delivery.shopifyEventStatus] ?? delivery.shopifyEventStatus}
+                </Text>
+              )}
+              {delivery.shopifyOwed && (
+                <Text as="p" tone="caution">
+                  Not yet on Shopify:{" "}
+                  {SHOPIFY_EVENT_LABELS[delivery.shopifyOwed.status] ?? delivery.shopifyOwed.status}{" "}
+                  (Shopify refused it; see the timeline
+                  {delivery.shopifyOwed.retryAt
+                    ? `; tried again ${when.format(new Date(delivery.shopifyOwed.retryAt))}`
+                    : ""}
+                  )
                 </Text>
               )}
               {delivery.stuck && (

@@ -6,6 +6,7 @@ import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/worker.server";
 import { isStuck, listDeliveries } from "../../app/models/deliveries.server";
 import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
+import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
 import { loader as trackingLoader } from "../../app/routes/tracking.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { unauthenticated } from "../../app/shopify.server";
@@ -18,7 +19,13 @@ import {
   testWorker,
   type FakeOrder,
 } from "../support/pipeline";
-import { callRoute, installShop, shopDomain, webhookRequest } from "../support/shopify";
+import {
+  adminFetchRequest,
+  callRoute,
+  installShop,
+  shopDomain,
+  webhookRequest,
+} from "../support/shopify";
 
 const shop = shopDomain("tracking");
 // The sandbox's clock moves only when a test says so, so every status has its own time. Each test
@@ -104,6 +111,16 @@ function step(courierOrderId: string, to?: Parameters<ReturnType<typeof sandbox>
 }
 
 const tracks = () => sandbox().requestLog.filter((r) => r.endpoint === "track").length;
+
+/** The delivery page's data, as the merchant's browser loads it. */
+async function deliveryPage(id: string) {
+  const response = await callRoute(
+    deliveryLoader,
+    await adminFetchRequest(shop, `/app/deliveries/${id}`),
+    { id },
+  );
+  return ((await response.json()) as { delivery: { shopifyOwed: unknown } }).delivery;
+}
 
 async function row() {
   return prisma.delivery.findFirstOrThrow({ where: { shop }, include: { events: true } });
@@ -394,6 +411,12 @@ describe("tracking sync", () => {
     ).toBe(true);
     // Refused once: the rest of that look's statuses wait instead of being sent to be refused.
     expect(attempts()).toBe(1);
+    // The delivery page says what Shopify does not show yet, and when it is tried again.
+    const owedPage = await deliveryPage(refused.id);
+    expect(owedPage.shopifyOwed).toEqual({
+      status: "CARRIER_PICKED_UP",
+      retryAt: refused.shopifyRetryAt!.toISOString(),
+    });
 
     // The courier moves on: the state follows, the new status is tried once.
     step(courierOrderId, "in_transit");
@@ -413,6 +436,7 @@ describe("tracking sync", () => {
     expect(writes.events.map((e) => e.status)).toEqual(["IN_TRANSIT"]);
     const caughtUp = await row();
     expect(caughtUp.shopifyEventStatus).toBe("IN_TRANSIT");
+    expect((await deliveryPage(caughtUp.id)).shopifyOwed).toBeNull();
     expect(caughtUp.lastError).toBeNull();
     expect(
       caughtUp.events.some((e) => e.message.includes("Shopify took the shipment status")),
