@@ -286,9 +286,11 @@ describe("deliveries in Chromium", () => {
     await expect
       .poll(() => page.getByText("Mshairf blk 3 st 5 house 9", { exact: false }).count())
       .toBeGreaterThan(0);
-    await page.getByLabel("Governance").selectOption({ label: hawalliName });
-    await page.getByLabel("Area").selectOption({ label: salmiyaName });
-    await page.getByRole("button", { name: "Send with this address" }).click();
+    // This order's own form: other addresses may wait in the queue beside it.
+    const form = page.locator("form", { hasText: "Mshairf blk 3 st 5 house 9" });
+    await form.getByLabel("Governance").selectOption({ label: hawalliName });
+    await form.getByLabel("Area").selectOption({ label: salmiyaName });
+    await form.getByRole("button", { name: "Send with this address" }).click();
     await page.waitForLoadState("networkidle");
     await screenshot(page, "address-review");
     await expect.poll(() => page.getByText("Address placed").count()).toBe(1);
