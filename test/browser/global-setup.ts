@@ -85,8 +85,12 @@ export default async function setup(project: TestProject) {
   project.provide("courierSandboxUrl", sandbox.url);
 
   return async () => {
+    const exited = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGTERM");
-    await new Promise((resolve) => server.once("exit", resolve));
+    // The server exits within 10 s of SIGTERM; a server that cannot is not left running.
+    const kill = setTimeout(() => server.kill("SIGKILL"), 15_000);
+    await exited;
+    clearTimeout(kill);
     await Promise.all([sandbox.close(), standIn.close()]);
   };
 }
