@@ -1,5 +1,6 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
+import { requestCancel } from "./deliveries.server";
 import { redactDeliveryRequest } from "../deliveries/redaction";
 import type { DeliveryState } from "../deliveries/states";
 
@@ -42,6 +43,16 @@ const EVENT_KINDS_WITHOUT_PERSONAL_DATA = new Set([
 
 /** Deliveries the courier has not been asked for yet: after a redaction they are never sent. */
 const NOT_SENT: readonly DeliveryState[] = ["pending", "needs_address", "ready", "rejected"];
+/**
+ * Deliveries the courier may or may not have: their cancellation is requested, so the worker
+ * looks in the courier's history (cancelling there what it finds) and never sends them again.
+ */
+const OUTCOME_UNKNOWN: readonly DeliveryState[] = ["creating", "unknown", "needs_review"];
+const ERASED_REASON = "the customer's personal data was erased at their request";
+
+const neverSent = (d: { state: string; courierOrderId: string | null }) =>
+  NOT_SENT.includes(d.state as DeliveryState) ||
+  (d.state === "needs_attention" && d.courierOrderId === null);
 
 export const REDACTED_TEXT = "Erased at the customer's request.";
 
@@ -134,16 +145,18 @@ export async function listComplianceRequests(shop: string, take = 100) {
  * contact and address inside the courier request, the address match, the texts that may quote
  * them (state reason, last error, timeline messages and data) — while the courier's ids, the
  * states and the timeline's shape stay, so the merchant's record of what was shipped remains.
- * Deliveries not yet sent to the courier are cancelled: there is nothing left to send.
+ * Deliveries not yet sent to the courier are cancelled: there is nothing left to send; those the
+ * courier may have are cancelled through the worker, which asks its history first.
  */
 export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at = new Date()) {
   const where = { shop: input.shop, orderId: { in: orderGids(input.orderIds) } };
   const deliveries = await prisma.delivery.findMany({
     where,
-    select: { id: true, state: true, request: true },
+    select: { id: true, state: true, request: true, courierOrderId: true },
   });
   const ids = deliveries.map((d) => d.id);
-  const cancelled = deliveries.filter((d) => NOT_SENT.includes(d.state as DeliveryState));
+  const cancelled = deliveries.filter(neverSent);
+  const uncertain = deliveries.filter((d) => OUTCOME_UNKNOWN.includes(d.state as DeliveryState));
   const writes: Prisma.PrismaPromise<unknown>[] = [
     ...deliveries.map((d) => {
       const request = d.request === null ? null : redactDeliveryRequest(d.request);
@@ -154,6 +167,10 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
           addressMatch: null,
           stateReason: REDACTED_TEXT,
           lastError: null,
+          // A shipment status Shopify refused, owed to it: its note may quote the courier's.
+          shopifyPending: null,
+          shopifyRetryAt: null,
+          shopifyAttempts: 0,
         },
       });
     }),
@@ -176,7 +193,7 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
         where: { id: d.id, shop: input.shop, state: d.state },
         data: {
           state: "cancelled",
-          stateReason: "Not sent: the customer's personal data was erased at their request.",
+          stateReason: `Not sent: ${ERASED_REASON}.`,
           nextAttemptAt: null,
           leaseOwner: null,
           leaseExpiresAt: null,
@@ -188,18 +205,27 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
           deliveryId: d.id,
           at,
           kind: "cancelled",
-          message: "Not sent: the customer's personal data was erased at their request.",
+          message: `Not sent: ${ERASED_REASON}.`,
         },
       }),
     ]),
   ];
   await prisma.$transaction(writes);
+  for (const d of uncertain) await requestCancel(input.shop, d.id, ERASED_REASON, at);
   await remember(
     { ...input, topic: "customers/redact" },
     `Personal data erased from ${count(deliveries.length, "delivery", "deliveries")}` +
-      (cancelled.length > 0 ? ` (${cancelled.length} not yet sent, cancelled).` : "."),
+      (cancelled.length > 0 ? ` (${cancelled.length} not yet sent, cancelled)` : "") +
+      (uncertain.length > 0
+        ? ` (${uncertain.length} of uncertain outcome at the courier, being cancelled)`
+        : "") +
+      ".",
   );
-  return { deliveries: deliveries.length, cancelled: cancelled.length };
+  return {
+    deliveries: deliveries.length,
+    cancelled: cancelled.length,
+    uncertain: uncertain.length,
+  };
 }
 
 /** shop/redact: every row of the shop, in every table, deleted in one transaction. */

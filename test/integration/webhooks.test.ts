@@ -359,6 +359,68 @@ describe("customers/data_request and customers/redact", () => {
     );
   });
 
+  it("never sends a named order's delivery held for the merchant, and asks the courier about one of uncertain outcome", async () => {
+    const base = {
+      shop,
+      source: "webhook",
+      environment: "sandbox",
+      request: JSON.stringify(courierRequest("John Doe", "55512345")),
+    };
+    await prisma.delivery.createMany({
+      data: [
+        {
+          ...base,
+          orderId: "gid://shopify/Order/280263",
+          fulfillmentId: "gid://shopify/Fulfillment/3",
+          reference: "SHPFY-3",
+          state: "needs_attention",
+          stateReason: "The order is in USD.",
+        },
+        {
+          ...base,
+          orderId: "gid://shopify/Order/280263",
+          fulfillmentId: "gid://shopify/Fulfillment/4",
+          reference: "SHPFY-4",
+          state: "needs_review",
+        },
+      ],
+    });
+    await prisma.delivery.updateMany({
+      where: { shop, reference: "SHPFY-redact-me.myshopify.com-1" },
+      data: {
+        shopifyPending: JSON.stringify({
+          status: "DELIVERED",
+          happenedAt: null,
+          message: "Handed to John Doe at the door",
+        }),
+        shopifyAttempts: 2,
+        shopifyRetryAt: new Date(),
+      },
+    });
+
+    await send("customers/redact", { webhookId: "wh-8" });
+
+    const rows = await prisma.delivery.findMany({ where: { shop }, orderBy: { reference: "asc" } });
+    const byRef = Object.fromEntries(rows.map((r) => [r.reference, r]));
+    // Held for the merchant (never at the courier): cancelled, not sent on "Try again".
+    expect(byRef["SHPFY-3"]!.state).toBe("cancelled");
+    // Maybe at the courier: its cancellation is requested, for the worker to carry out.
+    expect(byRef["SHPFY-4"]!.state).toBe("needs_review");
+    expect(byRef["SHPFY-4"]!.cancelRequestedAt).toBeInstanceOf(Date);
+    // The status owed to Shopify, whose note quoted the courier, is dropped.
+    const created = byRef["SHPFY-redact-me.myshopify.com-1"]!;
+    expect(created.state).toBe("created");
+    expect(created.shopifyPending).toBeNull();
+    expect(created.shopifyRetryAt).toBeNull();
+    expect(JSON.stringify(rows)).not.toContain("John");
+    const compliance = await prisma.complianceRequest.findFirstOrThrow({
+      where: { shop, webhookId: "wh-8" },
+    });
+    expect(compliance.outcome).toBe(
+      "Personal data erased from 3 deliveries (1 not yet sent, cancelled) (1 of uncertain outcome at the courier, being cancelled).",
+    );
+  });
+
   it("counts the deliveries held for a data request", async () => {
     await send("customers/data_request", { webhookId: "wh-4" });
     const request = await prisma.complianceRequest.findFirstOrThrow({
