@@ -98,7 +98,14 @@ export async function cancelDelivery(
         "A step is under way for this delivery: it will be cancelled as soon as that step ends (at the courier too, if it was being sent).",
     };
   }
-  return carryOutCancel(leased, actor);
+  try {
+    return await carryOutCancel(leased, actor);
+  } catch (error) {
+    // Every settled outcome gives the lease back itself; an unexpected error must not keep the
+    // row from the worker until the lease lapses. The request stays recorded, so it carries it out.
+    await releaseLease(shop, deliveryId, actor.owner);
+    throw error;
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import prisma from "../../app/db.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { cancelDelivery } from "../../app/deliveries/cancel.server";
+import { leaseMsFor, runDueDeliveries } from "../../app/deliveries/worker.server";
 import { action as deliveryAction } from "../../app/routes/app.deliveries.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { action as fulfillmentsUpdate } from "../../app/routes/webhooks.fulfillments.update";
@@ -291,6 +292,37 @@ describe("cancelling deliveries", () => {
     const delivery = await row(waiting.id);
     expect(delivery.courierOrderId).toBe([...sandbox().orders.keys()][0]);
     expect(sandbox().orders.get(delivery.courierOrderId!)?.status).toMatch(/cancel/i);
+  });
+
+  it("gives the row back when carrying out a cancel fails unexpectedly, so the worker carries it out", async () => {
+    const delivery = await createdDelivery();
+    const worker = testWorker();
+    const broken = {
+      owner: "cancel:broken",
+      leaseMs: leaseMsFor(2_000),
+      courierFor: async (s: string, e: "sandbox" | "production") => {
+        const real = await worker.deps.courierFor(s, e);
+        return (
+          real && {
+            ...real,
+            cancel: async () => {
+              throw new TypeError("Cannot read properties of undefined");
+            },
+          }
+        );
+      },
+    };
+    await expect(cancelDelivery(shop, delivery.id, "testing", broken)).rejects.toThrow(TypeError);
+    expect(await row(delivery.id)).toMatchObject({
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      cancelRequestedAt: expect.any(Date),
+    });
+    // Not left for the lease to lapse: the worker's next pass carries it out.
+    worker.advance(1_000);
+    await worker.drain();
+    expect((await row(delivery.id)).state).toBe("cancelled");
+    expect(cancels()).toHaveLength(1);
   });
 
   it("keeps trying a cancellation the courier did not answer, and carries it out once it does", async () => {
