@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Delivery } from "@prisma/client";
-import { isCourierError, type CourierClient, type OrderRecord } from "../courier";
+import {
+  CourierAuthError,
+  CourierTimeoutError,
+  CourierUnavailableError,
+  isCourierError,
+  type CourierClient,
+  type CourierError,
+  type OrderRecord,
+} from "../courier";
 import prisma from "../db.server";
 import { env } from "../env.server";
 import { courierUnavailableReason, loadCourierApiKey } from "../models/courier-account.server";
@@ -21,6 +29,7 @@ import {
   courierReply,
   findByReference,
   leaseMsFor,
+  LONGEST_STEP_WAIT_MS,
   MAX_STEP_FAILURES,
   stepBackoffMs,
   type CourierAnswer,
@@ -155,7 +164,8 @@ export async function carryOutCancel(
     return cancelHere(delivery, actor, `Cancelled before reaching the courier: ${why}.`);
   }
   const client = await actor.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
-  if (!client) return tryLater(delivery, actor, await courierUnavailableReason(delivery.shop));
+  if (!client)
+    return waitForCourier(delivery, actor, await courierUnavailableReason(delivery.shop));
   if (delivery.courierOrderId) {
     return cancelAtCourier(delivery, actor, client, {
       orderId: delivery.courierOrderId,
@@ -170,13 +180,20 @@ export async function carryOutCancel(
     found = await findByReference(client, delivery.reference);
   } catch (error) {
     if (!isCourierError(error)) throw error;
-    return tryLater(delivery, actor, error.message);
+    return isOutage(error)
+      ? waitForCourier(delivery, actor, error.message)
+      : tryLater(delivery, actor, error.message);
   }
   if (!found?.orderId) {
     const since = delivery.unknownSince ?? delivery.updatedAt;
-    const settled = clock(actor).getTime() - since.getTime() >= (actor.reconcileDelayMs ?? 5_000);
-    if (state !== "needs_review" && !settled) {
-      return tryLater(delivery, actor, "Waiting a moment before believing the courier's history.");
+    const believedAt = since.getTime() + (actor.reconcileDelayMs ?? 5_000);
+    if (state !== "needs_review" && clock(actor).getTime() < believedAt) {
+      return waitForCourier(
+        delivery,
+        actor,
+        "Waiting a moment before believing the courier's history.",
+        new Date(believedAt),
+      );
     }
     return cancelHere(
       delivery,
@@ -210,6 +227,9 @@ async function cancelAtCourier(
     reply = await client.cancel(order.orderId, { reason: why.slice(0, 200) });
   } catch (error) {
     if (!isCourierError(error)) throw error;
+    const message = `The courier did not confirm the cancellation: ${error.message}`;
+    // A key the courier refuses says nothing about the order: kept until a working key is saved.
+    if (isOutage(error)) return waitForCourier(delivery, actor, message);
     // "rejected": the courier answered no (already picked up, not found); anything else may pass.
     if (error.outcome === "rejected")
       return refuse(
@@ -219,11 +239,7 @@ async function cancelAtCourier(
         order,
         courierFailure(error),
       );
-    return tryLater(
-      delivery,
-      actor,
-      `The courier did not confirm the cancellation: ${error.message}`,
-    );
+    return tryLater(delivery, actor, message);
   }
   await transition({
     shop: delivery.shop,
@@ -298,7 +314,8 @@ async function collectionNote(delivery: Delivery): Promise<string> {
 /**
  * The courier said no, or it can no longer be cancelled: the request is cleared and the merchant
  * told. A delivery whose outcome was unknown and that history found becomes `created` with that
- * order, so tracking follows it.
+ * order, so tracking follows it; one that history did not settle becomes `needs_review`: the worker
+ * never sends it again on its own (its reconcile would, finding nothing in history yet).
  */
 async function refuse(
   delivery: Delivery,
@@ -308,7 +325,8 @@ async function refuse(
   answer?: CourierAnswer,
 ): Promise<CancelOutcome> {
   const state = delivery.state as DeliveryState;
-  const to: DeliveryState = found && OUTCOME_UNKNOWN.includes(state) ? "created" : state;
+  const unknownOutcome = OUTCOME_UNKNOWN.includes(state);
+  const to: DeliveryState = unknownOutcome ? (found ? "created" : "needs_review") : state;
   await transition({
     shop: delivery.shop,
     id: delivery.id,
@@ -325,7 +343,10 @@ async function refuse(
             unknownSince: null,
           }
         : {}),
-      stateReason: `Not cancelled: ${message}`.slice(0, 500),
+      stateReason: (to === "needs_review"
+        ? `Not cancelled, and it is not known whether the courier created it (reference ${delivery.reference}). Check with the courier: if the order is there, cancel it there or enter its number under "Mark created"; if not, cancel it here or send it again. Why: ${message}`
+        : `Not cancelled: ${message}`
+      ).slice(0, 500),
       lastError: message.slice(0, 500),
       cancelRequestedAt: null,
       cancelReason: null,
@@ -345,9 +366,49 @@ async function refuse(
 }
 
 /**
- * No answer that settles it (the courier down, no key, history unavailable): the request stays,
- * the worker tries again later and later, and after {@link MAX_STEP_FAILURES} tries the merchant
- * is told to cancel with the courier directly.
+ * Failures that pass by themselves or when the merchant saves a working key (the courier down,
+ * slow or rate limiting, the key refused): a cancellation waits them out however long they last
+ * (ADR 0006), so they are not counted toward giving up.
+ */
+function isOutage(error: CourierError): boolean {
+  return (
+    error instanceof CourierUnavailableError ||
+    error instanceof CourierTimeoutError ||
+    error instanceof CourierAuthError
+  );
+}
+
+/**
+ * No courier to ask (no readable key), or it is down: the request stays and the worker tries
+ * again, waiting as long as the request has waited so far (5 s, doubling, at most 15 minutes),
+ * without end; saving a working key makes it due at once (`resumeWaitingDeliveries`). Not counted
+ * in `failures`, so an outage never makes the app give up.
+ */
+async function waitForCourier(
+  delivery: Delivery,
+  actor: CancelActor,
+  message: string,
+  until?: Date,
+): Promise<CancelOutcome> {
+  const now = clock(actor).getTime();
+  const waited = now - (delivery.cancelRequestedAt ?? clock(actor)).getTime();
+  const next =
+    until ?? new Date(now + Math.min(LONGEST_STEP_WAIT_MS, Math.max(stepBackoffMs(1), waited)));
+  await releaseLease(delivery.shop, delivery.id, actor.owner, {
+    lastError: message.slice(0, 500),
+    nextAttemptAt: next,
+  });
+  return {
+    ok: true,
+    state: "requested",
+    message: `${message} The app keeps trying and shows the outcome here.`,
+  };
+}
+
+/**
+ * An answer the app cannot use (a reply it cannot read, a refused history search): the request
+ * stays and the worker tries again later and later, and after {@link MAX_STEP_FAILURES} such
+ * tries in a row the merchant is told to cancel with the courier directly.
  */
 async function tryLater(
   delivery: Delivery,

@@ -42,8 +42,9 @@ const MOVES: Record<DeliveryState, readonly DeliveryState[]> = {
   skipped: [],
   needs_address: ["ready", "needs_attention", "cancelled"],
   ready: ["creating", "needs_address", "needs_attention", "cancelled"],
-  // cancelled: a cancel asked for while it was being sent, once history shows it was not created.
-  creating: ["created", "rejected", "unknown", "ready", "cancelled"],
+  // cancelled: a cancel asked for while it was being sent, once history shows it was not created;
+  // needs_review: that cancel given up before history could tell (never sent again on its own).
+  creating: ["created", "rejected", "unknown", "ready", "needs_review", "cancelled"],
   unknown: ["created", "ready", "needs_review", "cancelled"],
   needs_review: ["created", "ready", "needs_address", "cancelled"],
   // The merchant's "Try again": back to where it stopped (before or after the courier created it).

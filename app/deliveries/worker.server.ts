@@ -148,9 +148,12 @@ export async function runDueDeliveries(deps: WorkerDependencies, limit = 10): Pr
 /** Failures in a row of one step before the merchant is asked (about an hour of retries). */
 export const MAX_STEP_FAILURES = 10;
 
+/** The longest wait between two tries of a step. */
+export const LONGEST_STEP_WAIT_MS = 15 * 60_000;
+
 /** The wait after the n-th failure in a row of a step: 5 s, doubling, at most 15 minutes. */
 export function stepBackoffMs(failures: number): number {
-  return backoffMs(failures, 5_000);
+  return backoffMs(failures, 5_000, LONGEST_STEP_WAIT_MS);
 }
 
 const STEP_NAMES: Partial<Record<string, string>> = {

@@ -1,7 +1,7 @@
 import { Prisma, type Delivery, type DeliveryEvent } from "@prisma/client";
 import prisma, { databaseProvider, sqliteConnection } from "../db.server";
 import { durableTransaction } from "../db/sqlite-connection";
-import { ATTENTION_STATES, canMove, type DeliveryState } from "../deliveries/states";
+import { ATTENTION_STATES, canMove, FINAL_STATES, type DeliveryState } from "../deliveries/states";
 import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
 import { newRowId, sqliteTime } from "./delivery-intake.server";
 
@@ -68,15 +68,22 @@ export async function recordDelivery(
 
 /**
  * Makes the shop's waiting work due now: rows the worker would pick up later (pending, ready,
- * unknown), not leased. Returns how many.
+ * unknown, and any with a cancellation still to carry out), not leased. Returns how many.
  */
 export async function resumeWaitingDeliveries(shop: string, at = new Date()): Promise<number> {
   const { count } = await prisma.delivery.updateMany({
     where: {
       shop,
-      state: { in: ["pending", "ready", "unknown"] },
       nextAttemptAt: { gt: at },
-      OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: at } }],
+      AND: [
+        {
+          OR: [
+            { state: { in: ["pending", "ready", "unknown"] } },
+            { cancelRequestedAt: { not: null }, state: { notIn: [...FINAL_STATES] } },
+          ],
+        },
+        { OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: at } }] },
+      ],
     },
     data: { nextAttemptAt: at },
   });
@@ -396,7 +403,7 @@ const CANCEL_CLOSED: readonly DeliveryState[] = ["cancelled", "skipped", "delive
 
 /**
  * Records that a delivery is to be cancelled, with an event, and makes it due: the worker (or
- * the caller, if it can take the lease) carries it out. Committed durably, like webhook intake
+ * the caller, if it can take the lease) carries it out, counting its own failures from zero. Committed durably, like webhook intake
  * (ADR 0007): Shopify is told "received" once this returns. False when the delivery is final.
  */
 export async function requestCancel(
@@ -410,7 +417,7 @@ export async function requestCancel(
     return prisma.$transaction(async (tx) => {
       const { count } = await tx.delivery.updateMany({
         where: { id, shop, state: { notIn: [...CANCEL_CLOSED] } },
-        data: { cancelRequestedAt: at, cancelReason: reason, nextAttemptAt: at },
+        data: { cancelRequestedAt: at, cancelReason: reason, nextAttemptAt: at, failures: 0 },
       });
       if (count !== 1) return false;
       await tx.deliveryEvent.create({
@@ -426,7 +433,7 @@ export async function requestCancel(
     const changed = db
       .prepare(
         `UPDATE "Delivery" SET "cancelRequestedAt" = ?, "cancelReason" = ?, "nextAttemptAt" = ?,
-           "updatedAt" = ?
+           "failures" = 0, "updatedAt" = ?
          WHERE "id" = ? AND "shop" = ?
            AND "state" NOT IN ('cancelled', 'skipped', 'delivered', 'returned')`,
       )

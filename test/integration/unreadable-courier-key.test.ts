@@ -3,6 +3,7 @@ import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { productionDependencies } from "../../app/deliveries/runner.server";
 import { quoteOrder } from "../../app/deliveries/send.server";
+import { MAX_STEP_FAILURES } from "../../app/deliveries/worker.server";
 import { resetEnvForTests } from "../../app/env.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";
 import { createPushCredentials } from "../../app/models/tracking.server";
@@ -147,6 +148,51 @@ describe("a stored courier key that can no longer be decrypted", () => {
     const kept = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(kept.cancelRequestedAt).toBeInstanceOf(Date);
     expect(kept.lastError).toBe(PLAIN);
+  });
+
+  it("keeps a cancellation while the key cannot be read, however long, and carries it out once the key is pasted again", async () => {
+    await connectThenRetireEncryptionKey();
+    // Sent, but its reply was lost: only the courier's history says whether it exists.
+    const delivery = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/3",
+        fulfillmentId: "gid://shopify/Fulfillment/3",
+        source: "webhook",
+        state: "unknown",
+        unknownSince: new Date(Date.now() - 60 * 60_000),
+        environment: "sandbox",
+        reference: "KCS-UNREADABLE-3",
+        request: "{}",
+      },
+    });
+    await cancelDelivery(shop, delivery.id, "testing");
+    const worker = testWorker({ maxUnknownMs: 24 * 60 * 60_000 });
+    for (let round = 0; round < 3 * MAX_STEP_FAILURES; round += 1) {
+      worker.advance(20 * 60_000);
+      await worker.drain();
+    }
+    const waiting = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(waiting).toMatchObject({
+      state: "unknown",
+      cancelRequestedAt: expect.any(Date),
+      lastError: PLAIN,
+    });
+    expect(waiting.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
+
+    // Pasting the key again makes the pending cancellation due now, and the worker carries it out.
+    expect(
+      (await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY }))
+        .status,
+    ).toBe(200);
+    const resumed = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(resumed.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    await testWorker().drain();
+    expect(await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({
+      state: "cancelled",
+      cancelRequestedAt: null,
+    });
+    expect(sandbox().requestLog.filter((r) => r.endpoint === "createOrder")).toHaveLength(0);
   });
 
   it("makes a price quote answer in plain words", async () => {

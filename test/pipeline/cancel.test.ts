@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
-import { leaseMsFor, runDueDeliveries } from "../../app/deliveries/worker.server";
+import {
+  leaseMsFor,
+  MAX_STEP_FAILURES,
+  runDueDeliveries,
+} from "../../app/deliveries/worker.server";
 import { action as deliveryAction } from "../../app/routes/app.deliveries.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { action as fulfillmentsUpdate } from "../../app/routes/webhooks.fulfillments.update";
@@ -338,5 +342,84 @@ describe("cancelling deliveries", () => {
     }
     expect((await row(delivery.id)).state).toBe("cancelled");
     expect(cancels()).toHaveLength(3);
+  });
+
+  it("keeps a cancellation the courier refused for its key, rather than calling it refused", async () => {
+    const delivery = await createdDelivery();
+    sandbox().faults.add({ endpoint: "cancel", kind: "rejectKey" });
+    const outcome = await cancelFromApp(delivery.id);
+    expect(outcome).toMatchObject({ ok: true, state: "requested" });
+    expect(await row(delivery.id)).toMatchObject({
+      state: "created",
+      cancelRequestedAt: expect.any(Date),
+      lastError: expect.stringMatching(/rejected the API key/),
+    });
+    const worker = testWorker();
+    worker.advance(60_000);
+    await worker.drain();
+    expect((await row(delivery.id)).state).toBe("cancelled");
+  });
+
+  it("keeps a cancellation through a long courier outage and never sends the delivery", async () => {
+    await receive();
+    sandbox().faults.add({ endpoint: "createOrder", kind: "closeConnection" });
+    const worker = testWorker({ reconcileDelayMs: 60_000, maxUnknownMs: 24 * 60 * 60_000 });
+    await worker.drain();
+    const unknown = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(unknown.state).toBe("unknown");
+
+    // The courier's history stays down for hours: far more tries than a step is allowed.
+    sandbox().faults.add({ endpoint: "history", kind: "error", status: 503, times: 1_000 });
+    expect(await cancelFromApp(unknown.id)).toMatchObject({ ok: true, state: "requested" });
+    for (let round = 0; round < 3 * MAX_STEP_FAILURES; round += 1) {
+      worker.advance(20 * 60_000);
+      await worker.drain();
+    }
+    const waiting = await row(unknown.id);
+    expect(waiting).toMatchObject({ state: "unknown", cancelRequestedAt: expect.any(Date) });
+    // Waits grow, up to a quarter of an hour.
+    expect(waiting.nextAttemptAt!.getTime() - worker.clock.now.getTime()).toBe(15 * 60_000);
+
+    sandbox().faults.clear();
+    worker.advance(20 * 60_000);
+    await worker.drain();
+    expect((await row(unknown.id)).state).toBe("cancelled");
+    expect(creates()).toHaveLength(1);
+    expect(sandbox().orders.size).toBe(0);
+  });
+
+  it("hands an unknown outcome whose cancellation cannot be confirmed to the merchant, never back to sending", async () => {
+    await receive();
+    sandbox().faults.add({ endpoint: "createOrder", kind: "closeConnection" });
+    // The worker alone would wait a day before handing an unknown outcome to the merchant.
+    const worker = testWorker({ reconcileDelayMs: 60_000, maxUnknownMs: 24 * 60 * 60_000 });
+    await worker.drain();
+    const unknown = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+
+    // The history answers, but with nothing the app can read: not an outage, so tries are counted.
+    sandbox().faults.add({ endpoint: "history", kind: "malformedJson", times: 1_000 });
+    await cancelFromApp(unknown.id);
+    for (let round = 0; round < 2 * MAX_STEP_FAILURES; round += 1) {
+      if ((await row(unknown.id)).cancelRequestedAt === null) break;
+      worker.advance(20 * 60_000);
+      await worker.drain();
+    }
+    // The history is readable again the moment the app gives up: it must not send it now.
+    sandbox().faults.clear();
+    for (let round = 0; round < 3; round += 1) {
+      worker.advance(20 * 60_000);
+      await worker.drain();
+    }
+    const delivery = await prisma.delivery.findUniqueOrThrow({
+      where: { id: unknown.id },
+      include: { events: true },
+    });
+    expect(delivery).toMatchObject({
+      state: "needs_review",
+      cancelRequestedAt: null,
+      stateReason: expect.stringMatching(/not known whether the courier created it/),
+    });
+    expect(delivery.events.map((e) => e.kind)).toContain("cancel_refused");
+    expect(creates()).toHaveLength(1);
   });
 });
