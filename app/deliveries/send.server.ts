@@ -4,7 +4,11 @@ import { isCourierError } from "../courier";
 import prisma from "../db.server";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
-import { addDeliveryEvent, findBalanceCollector } from "../models/deliveries.server";
+import {
+  addDeliveryEvent,
+  closeCancelRequest,
+  findBalanceCollector,
+} from "../models/deliveries.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
@@ -337,14 +341,17 @@ async function giveUpIntent(
       data: { state: "skipped", stateReason: reason, nextAttemptAt: null },
     });
     if (count === 0) return false;
+    const at = new Date();
     await tx.deliveryEvent.create({
       data: {
         shop,
         deliveryId,
+        at,
         kind: "skipped",
         message: `Not sent: ${reason} The order can be sent again.`,
       },
     });
+    await closeCancelRequest(tx, shop, deliveryId, "skipped", at);
     return true;
   });
 }

@@ -1,7 +1,13 @@
 import { Prisma, type Delivery, type DeliveryEvent } from "@prisma/client";
 import prisma, { databaseProvider, sqliteConnection } from "../db.server";
 import { durableTransaction } from "../db/sqlite-connection";
-import { ATTENTION_STATES, canMove, FINAL_STATES, type DeliveryState } from "../deliveries/states";
+import {
+  ATTENTION_STATES,
+  canMove,
+  FINAL_STATES,
+  isFinal,
+  type DeliveryState,
+} from "../deliveries/states";
 import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
 import { newRowId, sqliteTime } from "./delivery-intake.server";
 
@@ -176,7 +182,8 @@ export interface TransitionInput {
 
 /**
  * Moves a delivery from one state to another, with an event, in one transaction; refuses moves
- * the state machine does not allow and moves from a state the row is no longer in.
+ * the state machine does not allow and moves from a state the row is no longer in. A move into a
+ * final state closes any cancellation still asked for ({@link closeCancelRequest}).
  */
 export async function transition(input: TransitionInput): Promise<void> {
   if (input.from !== input.to && !canMove(input.from, input.to)) {
@@ -225,6 +232,43 @@ export async function transition(input: TransitionInput): Promise<void> {
         data: input.event.data === undefined ? null : JSON.stringify(input.event.data),
       },
     });
+    await closeCancelRequest(tx, input.shop, input.id, input.to, at);
+  });
+}
+
+/**
+ * Inside the transaction that has just moved a delivery to `to`: when `to` is final, a
+ * cancellation still asked for is cleared, since nobody would carry it out (the worker claims no
+ * row in a final state) and the delivery's page would say one is under way for ever. Unless the
+ * delivery became `cancelled`, the timeline says it was overtaken. Every move into a final state
+ * calls this after its own update, which holds the row: a request cannot slip in between.
+ */
+export async function closeCancelRequest(
+  tx: Prisma.TransactionClient,
+  shop: string,
+  id: string,
+  to: DeliveryState,
+  at: Date,
+): Promise<void> {
+  if (!isFinal(to)) return;
+  const pending = await tx.delivery.findFirst({
+    where: { id, shop, cancelRequestedAt: { not: null } },
+    select: { cancelReason: true },
+  });
+  if (!pending) return;
+  await tx.delivery.updateMany({
+    where: { id, shop },
+    data: { cancelRequestedAt: null, cancelReason: null },
+  });
+  if (to === "cancelled") return;
+  await tx.deliveryEvent.create({
+    data: {
+      shop,
+      deliveryId: id,
+      at,
+      kind: "cancel_refused",
+      message: `Not cancelled (${pending.cancelReason ?? "cancelled"}): the delivery became ${to.replaceAll("_", " ")} before it could be cancelled.`,
+    },
   });
 }
 

@@ -422,4 +422,37 @@ describe("cancelling deliveries", () => {
     expect(delivery.events.map((e) => e.kind)).toContain("cancel_refused");
     expect(creates()).toHaveLength(1);
   });
+
+  it("closes a cancellation the worker overtook by skipping the delivery, saying so", async () => {
+    await readyShop(shop);
+    // Shopify no longer has the fulfillment: preparing it skips the delivery.
+    programShopify([]);
+    await callRoute(
+      fulfillmentsCreate,
+      webhookRequest({ topic: "fulfillments/create", shop, payload: fulfillmentPayload(order) }),
+    );
+    const pending = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    const answers: unknown[] = [];
+    const worker = testWorker();
+    await testWorker({
+      adminFor: async (name) => {
+        answers.push(await cancelFromApp(pending.id));
+        return worker.deps.adminFor(name);
+      },
+    }).drain();
+
+    expect(answers).toEqual([expect.objectContaining({ ok: true, state: "requested" })]);
+    const skipped = await prisma.delivery.findUniqueOrThrow({
+      where: { id: pending.id },
+      include: { events: true },
+    });
+    expect(skipped).toMatchObject({
+      state: "skipped",
+      cancelRequestedAt: null,
+      cancelReason: null,
+    });
+    expect(skipped.events.find((e) => e.kind === "cancel_refused")?.message).toBe(
+      "Not cancelled (cancelled by the merchant in the app): the delivery became skipped before it could be cancelled.",
+    );
+  });
 });

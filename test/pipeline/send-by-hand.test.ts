@@ -335,6 +335,39 @@ describe("Send to courier, by hand", () => {
     expect(sandbox().orders.size).toBe(1);
   });
 
+  it("closes a cancellation still asked for on an orphaned intent it takes over, saying so", async () => {
+    await readyShop(shop);
+    programShopify([order]);
+    programSendable();
+    const long = new Date(Date.now() - INTENT_GRACE_MS - 60_000);
+    const orphan = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId,
+        orderName: "#4001",
+        locationId: PICKUP_LOCATION_ID,
+        source: "manual",
+        state: "pending",
+        environment: "sandbox",
+        reference: intentReference(shop, FULFILLMENT_ORDER_ID),
+        // Asked for, not yet carried out by the worker.
+        cancelRequestedAt: new Date(),
+        cancelReason: "cancelled by the merchant in the app",
+        createdAt: long,
+        updatedAt: long,
+      },
+    });
+    expect((await send([orderId])).outcomes[0]).toMatchObject({ ok: true });
+    const given = await prisma.delivery.findUniqueOrThrow({
+      where: { id: orphan.id },
+      include: { events: true },
+    });
+    expect(given).toMatchObject({ state: "skipped", cancelRequestedAt: null, cancelReason: null });
+    expect(given.events.map((e) => e.message)).toContain(
+      "Not cancelled (cancelled by the merchant in the app): the delivery became skipped before it could be cancelled.",
+    );
+  });
+
   it("tells the page where the shop's own deliveries stand, and nothing of another shop's", async () => {
     await readyShop(shop);
     programShopify([order]);

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signPush } from "../../app/courier";
 import prisma from "../../app/db.server";
+import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { runTrackingSync } from "../../app/deliveries/sync.server";
 import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/worker.server";
 import { isStuck, listDeliveries } from "../../app/models/deliveries.server";
@@ -119,7 +120,11 @@ async function deliveryPage(id: string) {
     await adminFetchRequest(shop, `/app/deliveries/${id}`),
     { id },
   );
-  return ((await response.json()) as { delivery: { shopifyOwed: unknown } }).delivery;
+  return (
+    (await response.json()) as {
+      delivery: { shopifyOwed: unknown; cancelRequestedAt: string | null };
+    }
+  ).delivery;
 }
 
 async function row() {
@@ -191,6 +196,38 @@ describe("tracking sync", () => {
     worker.advance(7 * 24 * 60 * 60_000);
     expect(await runTrackingSync(worker.deps)).toBe(0);
     expect(tracks()).toBe(before);
+  });
+
+  it("a cancellation asked for while the sync holds the delivery, which turns out delivered, is closed on the timeline", async () => {
+    const { worker, delivery, courierOrderId } = await createdDelivery();
+    step(courierOrderId, "delivered");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    const answers: unknown[] = [];
+    const deps = {
+      ...worker.deps,
+      courierFor: async (name: string, environment: "sandbox" | "production") => {
+        const real = (await worker.deps.courierFor(name, environment))!;
+        return {
+          ...real,
+          track: async (orderId: string) => {
+            // The merchant presses Cancel while the sync is looking at the parcel.
+            answers.push(await cancelDelivery(shop, delivery.id, "cancelled by the merchant"));
+            return real.track(orderId);
+          },
+        };
+      },
+    };
+    expect(await runTrackingSync(deps)).toBe(1);
+
+    expect(answers).toEqual([expect.objectContaining({ ok: true, state: "requested" })]);
+    const done = await row();
+    expect(done).toMatchObject({ state: "delivered", cancelRequestedAt: null, cancelReason: null });
+    expect(done.events.find((e) => e.kind === "cancel_refused")?.message).toBe(
+      "Not cancelled (cancelled by the merchant): the delivery became delivered before it could be cancelled.",
+    );
+    expect(sandbox().requestLog.filter((r) => r.endpoint === "cancel")).toHaveLength(0);
+    // The page no longer says a cancellation is being carried out.
+    expect((await deliveryPage(done.id)).cancelRequestedAt).toBeNull();
   });
 
   it("nothing changed: one courier call, no Shopify write, and the next look later", async () => {
