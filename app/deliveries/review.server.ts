@@ -301,7 +301,8 @@ async function resumeDelivery(delivery: Delivery): Promise<FixOutcome> {
       from: "needs_attention",
       to: delivery.courierOrderId ? "created" : "pending",
       leaseOwner: null,
-      data: { stateReason: null, lastError: null, nextAttemptAt: new Date() },
+      // Its tries are counted afresh: the move to needs_attention kept the ten that stopped it.
+      data: { stateReason: null, lastError: null, failures: 0, nextAttemptAt: new Date() },
       event: { kind: "retry", message: "Tried again by the merchant." },
     });
   } catch (error) {

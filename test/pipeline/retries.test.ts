@@ -110,6 +110,31 @@ describe("retries that cannot succeed on their own", () => {
     expect(sandbox().orders.size).toBe(1);
   });
 
+  it("start counting afresh after the merchant's Try again: one more failure does not stop it", async () => {
+    await readyShop(shop);
+    programShopify([order]);
+    adminApi.on("DeliveryFulfillment", shopifyRefuses);
+    await receive(order);
+    const worker = testWorker();
+    await retryUntilSettled(worker);
+    const stuck = await only();
+    expect(stuck.state).toBe("needs_attention");
+
+    const response = await callRoute(
+      deliveryAction,
+      await adminFetchRequest(shop, `/app/deliveries/${stuck.id}`, { form: { intent: "retry" } }),
+      { id: stuck.id },
+    );
+    expect(response.status).toBe(200);
+    expect((await only()).failures).toBe(0);
+    // Shopify still fails: the delivery waits to try again, it is not handed back at once.
+    worker.advance(1_000);
+    await worker.drain();
+    const after = await only();
+    expect(after).toMatchObject({ state: "pending", failures: 1 });
+    expect(adminApi.callsTo("DeliveryFulfillment")).toHaveLength(MAX_STEP_FAILURES + 1);
+  });
+
   it("give up on a Send to courier whose Shopify fulfillment never came", async () => {
     await readyShop(shop);
     await prisma.delivery.create({
