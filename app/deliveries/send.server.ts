@@ -49,9 +49,10 @@ export type SendOutcome =
     };
 
 /**
- * How long an intent may wait for Shopify's answer to fulfillmentCreate. Older, still without a
- * fulfillment, and with the fulfillment order still open, it was orphaned (the app stopped
- * mid-send) and the order may be sent again.
+ * How long an intent may wait for Shopify's answer to fulfillmentCreate. Written longer ago, still
+ * without a fulfillment, and with the fulfillment order still open, it was orphaned (the app
+ * stopped mid-send) and the order may be sent again. Counted from its creation: the worker's
+ * retries, looking for the fulfillment, touch the row all along.
  */
 export const INTENT_GRACE_MS = 2 * 60_000;
 
@@ -261,7 +262,7 @@ async function writeIntent(
     const graceEnded = new Date(now.getTime() - INTENT_GRACE_MS);
     if (
       isWaitingForShopify(row) &&
-      row.updatedAt < graceEnded &&
+      row.createdAt < graceEnded &&
       (await giveUpIntent(
         shop,
         row.id,
@@ -321,13 +322,14 @@ function isWaitingForShopify(row: Pick<Delivery, "state" | "fulfillmentId">): bo
 /**
  * An intent whose fulfillment order Shopify did not fulfil becomes a skipped row that says why;
  * it no longer holds the order. Only while it still waits for its fulfillment (and, when given,
- * has not been touched since `untouchedSince`). False when someone else moved it first.
+ * was written before `writtenBefore`): a webhook attaching it first wins. False when someone else
+ * moved it first.
  */
 async function giveUpIntent(
   shop: string,
   deliveryId: string,
   reason: string,
-  untouchedSince?: Date,
+  writtenBefore?: Date,
 ): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
     const { count } = await tx.delivery.updateMany({
@@ -336,7 +338,7 @@ async function giveUpIntent(
         shop,
         state: "pending",
         fulfillmentId: null,
-        ...(untouchedSince ? { updatedAt: { lt: untouchedSince } } : {}),
+        ...(writtenBefore ? { createdAt: { lt: writtenBefore } } : {}),
       },
       data: { state: "skipped", stateReason: reason, nextAttemptAt: null },
     });

@@ -320,9 +320,17 @@ describe("Send to courier, by hand", () => {
     });
     expect(fulfilled).toHaveLength(0);
 
+    // Minutes later (written then), the worker has kept looking for its fulfillment meanwhile:
+    // each try touches the row, and the intent is still orphaned.
     await prisma.delivery.update({
       where: { id: orphan.id },
-      data: { updatedAt: new Date(Date.now() - INTENT_GRACE_MS - 1_000) },
+      data: { createdAt: new Date(Date.now() - INTENT_GRACE_MS - 1_000) },
+    });
+    await testWorker().drain();
+    expect(await prisma.delivery.findUniqueOrThrow({ where: { id: orphan.id } })).toMatchObject({
+      state: "pending",
+      failures: 1,
+      updatedAt: expect.toSatisfy((at: Date) => at.getTime() > Date.now() - 10_000),
     });
     const result = await send([orderId]);
     expect(result.outcomes[0]).toMatchObject({ ok: true });
