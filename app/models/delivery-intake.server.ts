@@ -126,7 +126,8 @@ function recordOne(sql: Statements, request: IntakeRequest, at: string): IntakeR
   const settings = sql.shop.get(locationId ?? "", shop) as ShopRow | undefined;
   if (!settings || settings.uninstalledAt !== null) return { kind: "ignored" };
   // A fulfillment the app made itself ("Send to courier") belongs to the row written before it.
-  if (sql.attach.run(fulfillmentId, at, at, shop, orderId, locationId).changes > 0)
+  const intent = sql.intent.get(shop, orderId, locationId) as { id: string } | undefined;
+  if (intent && sql.attach.run(fulfillmentId, at, at, intent.id).changes > 0)
     return { kind: "attached" };
 
   const row = request.decide({
@@ -232,14 +233,26 @@ async function recordOneOnPostgres(
   ).rows[0];
   if (!settings || settings.uninstalled) return { kind: "ignored" };
   // The webhook of a fulfillment "Send to courier" made belongs to the intent written before it
-  // (app/deliveries/send.server.ts), from the same location: as the SQLite statement below.
-  const attached = await client.query(
-    `UPDATE "Delivery" SET "fulfillmentId" = $1, "nextAttemptAt" = $2, "updatedAt" = $2
-     WHERE "shop" = $3 AND "orderId" = $4 AND "locationId" IS NOT DISTINCT FROM $5
-       AND "source" IN ('manual', 'bulk') AND "fulfillmentId" IS NULL AND "state" = 'pending'`,
-    [fulfillmentId, at, shop, orderId, locationId],
-  );
-  if ((attached.rowCount ?? 0) > 0) return { kind: "attached" };
+  // (app/deliveries/send.server.ts), from the same location, the oldest one: as the SQLite
+  // statements below. The update checks again what the read found: a twin webhook that took the
+  // intent in between leaves this fulfillment to its own row.
+  const intent = (
+    await client.query<{ id: string }>(
+      `SELECT "id" FROM "Delivery"
+       WHERE "shop" = $1 AND "orderId" = $2 AND "locationId" IS NOT DISTINCT FROM $3
+         AND "source" IN ('manual', 'bulk') AND "fulfillmentId" IS NULL AND "state" = 'pending'
+       ORDER BY "createdAt", "id" LIMIT 1`,
+      [shop, orderId, locationId],
+    )
+  ).rows[0];
+  if (intent) {
+    const attached = await client.query(
+      `UPDATE "Delivery" SET "fulfillmentId" = $1, "nextAttemptAt" = $2, "updatedAt" = $2
+       WHERE "id" = $3 AND "fulfillmentId" IS NULL AND "state" = 'pending'`,
+      [fulfillmentId, at, intent.id],
+    );
+    if ((attached.rowCount ?? 0) > 0) return { kind: "attached" };
+  }
 
   const row = request.decide({
     autoSend: settings.autoSend,
@@ -342,11 +355,19 @@ function prepare(db: Database.Database) {
     // The webhook of a fulfillment "Send to courier" made belongs to the intent written before it
     // (app/deliveries/send.server.ts), in the intake's transaction; the location must be the
     // one the intent fulfils from, or another fulfillment of the same order
-    // arriving meanwhile (made in Shopify's admin) would take the intent's place.
+    // arriving meanwhile (made in Shopify's admin) would take the intent's place. One intent
+    // only, the oldest: two of one order at one location (two fulfillment orders there) take
+    // one fulfillment each, by arrival.
+    intent: plain(
+      db.prepare(`
+        SELECT "id" FROM "Delivery"
+        WHERE "shop" = ? AND "orderId" = ? AND "locationId" IS ? AND "source" IN ('manual', 'bulk')
+          AND "fulfillmentId" IS NULL AND "state" = 'pending'
+        ORDER BY "createdAt", "id" LIMIT 1`),
+    ),
     attach: db.prepare(`
       UPDATE "Delivery" SET "fulfillmentId" = ?, "nextAttemptAt" = ?, "updatedAt" = ?
-      WHERE "shop" = ? AND "orderId" = ? AND "locationId" IS ? AND "source" IN ('manual', 'bulk')
-        AND "fulfillmentId" IS NULL AND "state" = 'pending'`),
+      WHERE "id" = ? AND "fulfillmentId" IS NULL AND "state" = 'pending'`),
     insertDelivery: db.prepare(`
       INSERT INTO "Delivery" ("id", "shop", "orderId", "orderName", "fulfillmentId", "locationId",
         "source", "state", "stateReason", "environment", "reference", "attempts", "nextAttemptAt",

@@ -146,29 +146,53 @@ describe("webhook intake, group-committed", () => {
 
   it("keeps the others of a commit when one intake fails", async () => {
     await readyShop(shop);
-    // Two "Send to courier" intents for one order, both still without their fulfillment: the
-    // webhook's attach would give both the same fulfillment id, which the unique index refuses.
-    for (const suffix of ["a", "b"]) {
-      await prisma.delivery.create({
-        data: {
-          shop,
-          orderId: `gid://shopify/Order/${3005}`,
-          locationId: PICKUP_LOCATION_ID,
-          source: "manual",
-          state: "pending",
-          environment: "sandbox",
-          reference: `SHPFY-intent-${suffix}`,
-        },
+    // The database refuses the row of one of them.
+    await prisma.$executeRawUnsafe(`
+      CREATE TRIGGER "test_refuse_3005" BEFORE INSERT ON "Delivery"
+      WHEN NEW."orderId" = 'gid://shopify/Order/3005'
+      BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`);
+    try {
+      const [failed, good] = await Promise.allSettled([send(order(5)), send(order(6))]);
+      expect(failed).toMatchObject({
+        status: "rejected",
+        reason: { message: /refused for the test/ },
       });
+      expect(good).toMatchObject({ status: "fulfilled", value: { status: 200 } });
+    } finally {
+      await prisma.$executeRawUnsafe(`DROP TRIGGER "test_refuse_3005"`);
     }
-    const [failed, good] = await Promise.allSettled([send(order(5)), send(order(6))]);
-    expect(failed.status).toBe("rejected");
-    expect(good).toMatchObject({ status: "fulfilled", value: { status: 200 } });
+    const rows = await prisma.delivery.findMany({ where: { shop }, include: { events: true } });
+    expect(rows.map((r) => [r.fulfillmentId, r.events.length])).toEqual([
+      [`gid://shopify/Fulfillment/${7006}`, 1],
+    ]);
+  });
+
+  it("gives each of two intents of one order at one location its own fulfillment, oldest first", async () => {
+    await readyShop(shop);
+    // Two fulfillment orders of the order at the same location, both sent by hand.
+    const intents = [];
+    for (const suffix of ["a", "b"]) {
+      intents.push(
+        await prisma.delivery.create({
+          data: {
+            shop,
+            orderId: `gid://shopify/Order/${3005}`,
+            locationId: PICKUP_LOCATION_ID,
+            source: "manual",
+            state: "pending",
+            environment: "sandbox",
+            reference: `SHPFY-intent-${suffix}`,
+            createdAt: new Date(Date.now() - (suffix === "a" ? 2_000 : 1_000)),
+          },
+        }),
+      );
+    }
+    expect((await send(order(5))).status).toBe(200);
+    expect((await send(order(5, { fulfillmentNumber: 7105 }))).status).toBe(200);
     const rows = await prisma.delivery.findMany({ where: { shop }, orderBy: { reference: "asc" } });
-    expect(rows.map((r) => [r.source, r.fulfillmentId])).toEqual([
-      ["webhook", `gid://shopify/Fulfillment/${7006}`],
-      ["manual", null],
-      ["manual", null],
+    expect(rows.map((r) => [r.id, r.fulfillmentId])).toEqual([
+      [intents[0]!.id, "gid://shopify/Fulfillment/7005"],
+      [intents[1]!.id, "gid://shopify/Fulfillment/7105"],
     ]);
   });
 

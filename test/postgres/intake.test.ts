@@ -149,4 +149,35 @@ describe("webhook intake on PostgreSQL", () => {
       (await prisma.delivery.findUniqueOrThrow({ where: { id: intent.id } })).fulfillmentId,
     ).toBe("gid://shopify/Fulfillment/8011");
   });
+
+  it("gives each of two intents of one order at one location its own fulfillment, oldest first", async () => {
+    await readyShop(shop);
+    const intents = [];
+    for (const suffix of ["a", "b"]) {
+      intents.push(
+        await prisma.delivery.create({
+          data: {
+            shop,
+            orderId: "gid://shopify/Order/4020",
+            locationId: PICKUP_LOCATION_ID,
+            source: "manual",
+            state: "pending",
+            environment: "sandbox",
+            reference: `SHPFY-pg-intake-FO2${suffix}`,
+            createdAt: new Date(Date.now() - (suffix === "a" ? 2_000 : 1_000)),
+          },
+        }),
+      );
+    }
+    expect((await send(order(20))).status).toBe(200);
+    expect((await send({ ...order(20), fulfillmentNumber: 8120 })).status).toBe(200);
+    const rows = await prisma.delivery.findMany({
+      where: { shop, orderId: "gid://shopify/Order/4020" },
+      orderBy: { reference: "asc" },
+    });
+    expect(rows.map((r) => [r.id, r.fulfillmentId])).toEqual([
+      [intents[0]!.id, "gid://shopify/Fulfillment/8020"],
+      [intents[1]!.id, "gid://shopify/Fulfillment/8120"],
+    ]);
+  });
 });
