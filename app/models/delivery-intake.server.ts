@@ -48,6 +48,18 @@ export type IntakeResult =
       created: boolean;
     };
 
+/**
+ * Intents a fulfillment can attach to: still waiting for it, or parked in `needs_attention`
+ * because it did not come in time (the worker gave up looking; ADR 0006). A parked one goes back
+ * to `pending` with its failures and reason cleared, as the merchant's "Try again" would: without
+ * this, the late fulfillment would get a second row (sent if automatic sending is on, skipped and
+ * the merchant's explicit send lost if it is off).
+ */
+const ATTACHABLE = "('pending', 'needs_attention')";
+const ATTACH_SET = `"state" = 'pending', "failures" = 0, "stateReason" = NULL, "lastError" = NULL`;
+const LATE_FULFILLMENT =
+  'Shopify\'s fulfillment for this "Send to courier" arrived after all: the delivery goes on.';
+
 interface Waiting {
   request: IntakeRequest;
   resolve: (result: IntakeResult) => void;
@@ -126,9 +138,21 @@ function recordOne(sql: Statements, request: IntakeRequest, at: string): IntakeR
   const settings = sql.shop.get(locationId ?? "", shop) as ShopRow | undefined;
   if (!settings || settings.uninstalledAt !== null) return { kind: "ignored" };
   // A fulfillment the app made itself ("Send to courier") belongs to the row written before it.
-  const intent = sql.intent.get(shop, orderId, locationId) as { id: string } | undefined;
-  if (intent && sql.attach.run(fulfillmentId, at, at, intent.id).changes > 0)
+  const intent = sql.intent.get(shop, orderId, locationId) as
+    { id: string; state: string } | undefined;
+  if (intent && sql.attach.run(fulfillmentId, at, at, intent.id).changes > 0) {
+    if (intent.state === "needs_attention") {
+      sql.insertEvent.run({
+        id: newRowId(),
+        shop,
+        deliveryId: intent.id,
+        at,
+        kind: "received",
+        message: LATE_FULFILLMENT,
+      });
+    }
     return { kind: "attached" };
+  }
 
   const row = request.decide({
     autoSend: settings.autoSend === 1,
@@ -233,25 +257,36 @@ async function recordOneOnPostgres(
   ).rows[0];
   if (!settings || settings.uninstalled) return { kind: "ignored" };
   // The webhook of a fulfillment "Send to courier" made belongs to the intent written before it
-  // (app/deliveries/send.server.ts), from the same location, the oldest one: as the SQLite
-  // statements below. The update checks again what the read found: a twin webhook that took the
-  // intent in between leaves this fulfillment to its own row.
+  // (app/deliveries/send.server.ts), from the same location, the oldest one, a waiting one before
+  // a parked one: as the SQLite statements below. The update checks again what the read found: a
+  // twin webhook that took the intent in between leaves this fulfillment to its own row.
   const intent = (
-    await client.query<{ id: string }>(
-      `SELECT "id" FROM "Delivery"
+    await client.query<{ id: string; state: string }>(
+      `SELECT "id", "state" FROM "Delivery"
        WHERE "shop" = $1 AND "orderId" = $2 AND "locationId" IS NOT DISTINCT FROM $3
-         AND "source" IN ('manual', 'bulk') AND "fulfillmentId" IS NULL AND "state" = 'pending'
-       ORDER BY "createdAt", "id" LIMIT 1`,
+         AND "source" IN ('manual', 'bulk') AND "fulfillmentId" IS NULL
+         AND "state" IN ${ATTACHABLE}
+       ORDER BY "state" <> 'pending', "createdAt", "id" LIMIT 1`,
       [shop, orderId, locationId],
     )
   ).rows[0];
   if (intent) {
     const attached = await client.query(
-      `UPDATE "Delivery" SET "fulfillmentId" = $1, "nextAttemptAt" = $2, "updatedAt" = $2
-       WHERE "id" = $3 AND "fulfillmentId" IS NULL AND "state" = 'pending'`,
+      `UPDATE "Delivery" SET ${ATTACH_SET}, "fulfillmentId" = $1, "nextAttemptAt" = $2,
+         "updatedAt" = $2
+       WHERE "id" = $3 AND "fulfillmentId" IS NULL AND "state" IN ${ATTACHABLE}`,
       [fulfillmentId, at, intent.id],
     );
-    if ((attached.rowCount ?? 0) > 0) return { kind: "attached" };
+    if ((attached.rowCount ?? 0) > 0) {
+      if (intent.state === "needs_attention") {
+        await client.query(
+          `INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
+           VALUES ($1, $2, $3, $4, 'received', $5)`,
+          [newRowId(now.getTime()), shop, intent.id, at, LATE_FULFILLMENT],
+        );
+      }
+      return { kind: "attached" };
+    }
   }
 
   const row = request.decide({
@@ -357,17 +392,18 @@ function prepare(db: Database.Database) {
     // one the intent fulfils from, or another fulfillment of the same order
     // arriving meanwhile (made in Shopify's admin) would take the intent's place. One intent
     // only, the oldest: two of one order at one location (two fulfillment orders there) take
-    // one fulfillment each, by arrival.
+    // one fulfillment each, by arrival. An intent still waiting comes before one parked in
+    // needs_attention because its fulfillment was late ({@link ATTACHABLE}).
     intent: plain(
       db.prepare(`
-        SELECT "id" FROM "Delivery"
+        SELECT "id", "state" FROM "Delivery"
         WHERE "shop" = ? AND "orderId" = ? AND "locationId" IS ? AND "source" IN ('manual', 'bulk')
-          AND "fulfillmentId" IS NULL AND "state" = 'pending'
-        ORDER BY "createdAt", "id" LIMIT 1`),
+          AND "fulfillmentId" IS NULL AND "state" IN ${ATTACHABLE}
+        ORDER BY "state" <> 'pending', "createdAt", "id" LIMIT 1`),
     ),
     attach: db.prepare(`
-      UPDATE "Delivery" SET "fulfillmentId" = ?, "nextAttemptAt" = ?, "updatedAt" = ?
-      WHERE "id" = ? AND "fulfillmentId" IS NULL AND "state" = 'pending'`),
+      UPDATE "Delivery" SET ${ATTACH_SET}, "fulfillmentId" = ?, "nextAttemptAt" = ?, "updatedAt" = ?
+      WHERE "id" = ? AND "fulfillmentId" IS NULL AND "state" IN ${ATTACHABLE}`),
     insertDelivery: db.prepare(`
       INSERT INTO "Delivery" ("id", "shop", "orderId", "orderName", "fulfillmentId", "locationId",
         "source", "state", "stateReason", "environment", "reference", "attempts", "nextAttemptAt",

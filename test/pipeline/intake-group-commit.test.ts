@@ -248,6 +248,79 @@ describe("webhook intake, group-committed", () => {
     ).toBe("gid://shopify/Fulfillment/7011");
   });
 
+  it("attaches a late fulfillment to an intent parked for want of it, which goes on with its tries counted afresh", async () => {
+    await readyShop(shop);
+    // Automatic sending off: the merchant's explicit send must not be lost to a skipped row.
+    await prisma.shopSettings.update({ where: { shop }, data: { autoSend: false } });
+    const parked = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/3012",
+        locationId: PICKUP_LOCATION_ID,
+        source: "bulk",
+        state: "needs_attention",
+        stateReason: 'Shopify\'s fulfillment for this "Send to courier" never arrived.',
+        lastError: 'Shopify\'s fulfillment for this "Send to courier" never arrived.',
+        failures: 10,
+        environment: "sandbox",
+        reference: "SHPFY-group-commit-FO12",
+      },
+    });
+    expect((await send(order(12))).status).toBe(200);
+
+    const rows = await prisma.delivery.findMany({ where: { shop }, include: { events: true } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      id: parked.id,
+      fulfillmentId: "gid://shopify/Fulfillment/7012",
+      state: "pending",
+      failures: 0,
+      stateReason: null,
+      lastError: null,
+      nextAttemptAt: expect.any(Date),
+    });
+    expect(rows[0]!.events.map((e) => [e.kind, e.message])).toEqual([
+      [
+        "received",
+        'Shopify\'s fulfillment for this "Send to courier" arrived after all: the delivery goes on.',
+      ],
+    ]);
+  });
+
+  it("prefers an intent still waiting to one parked, and leaves parked intents of other locations alone", async () => {
+    await readyShop(shop);
+    const intent = (state: string, reference: string, locationId = PICKUP_LOCATION_ID) =>
+      prisma.delivery.create({
+        data: {
+          shop,
+          orderId: "gid://shopify/Order/3013",
+          locationId,
+          source: "manual",
+          state,
+          environment: "sandbox",
+          reference,
+          createdAt: new Date(Date.now() - (state === "needs_attention" ? 60_000 : 1_000)),
+        },
+      });
+    const parked = await intent("needs_attention", "SHPFY-group-commit-FO13a");
+    const waiting = await intent("pending", "SHPFY-group-commit-FO13b");
+    const elsewhere = await intent(
+      "needs_attention",
+      "SHPFY-group-commit-FO13c",
+      "gid://shopify/Location/702",
+    );
+    expect((await send(order(13))).status).toBe(200);
+    const fulfillmentOf = async (id: string) =>
+      (await prisma.delivery.findUniqueOrThrow({ where: { id } })).fulfillmentId;
+    expect(await fulfillmentOf(waiting.id)).toBe("gid://shopify/Fulfillment/7013");
+    expect(await fulfillmentOf(parked.id)).toBeNull();
+    expect(await fulfillmentOf(elsewhere.id)).toBeNull();
+    // The next fulfillment of the order at that location goes to the parked one.
+    expect((await send(order(13, { fulfillmentNumber: 7113 }))).status).toBe(200);
+    expect(await fulfillmentOf(parked.id)).toBe("gid://shopify/Fulfillment/7113");
+    expect(await prisma.delivery.count({ where: { shop } })).toBe(3);
+  });
+
   it("runs SQLite in WAL mode with normal sync between durable commits", async () => {
     await readyShop(shop);
     await send(order(7));

@@ -180,4 +180,57 @@ describe("webhook intake on PostgreSQL", () => {
       [intents[1]!.id, "gid://shopify/Fulfillment/8120"],
     ]);
   });
+
+  it("attaches a late fulfillment to an intent parked for want of it, which goes on with its tries counted afresh", async () => {
+    await readyShop(shop);
+    await prisma.shopSettings.update({ where: { shop }, data: { autoSend: false } });
+    const parked = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/4030",
+        locationId: PICKUP_LOCATION_ID,
+        source: "manual",
+        state: "needs_attention",
+        stateReason: 'Shopify\'s fulfillment for this "Send to courier" never arrived.',
+        lastError: 'Shopify\'s fulfillment for this "Send to courier" never arrived.',
+        failures: 10,
+        environment: "sandbox",
+        reference: "SHPFY-pg-intake-FO30",
+      },
+    });
+    // A waiting intent of the same order elsewhere is not the one.
+    await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/4030",
+        locationId: "gid://shopify/Location/702",
+        source: "manual",
+        state: "pending",
+        environment: "sandbox",
+        reference: "SHPFY-pg-intake-FO31",
+      },
+    });
+    expect((await send(order(30))).status).toBe(200);
+
+    const rows = await prisma.delivery.findMany({
+      where: { shop, orderId: "gid://shopify/Order/4030" },
+      include: { events: true },
+      orderBy: { reference: "asc" },
+    });
+    expect(rows.map((r) => r.fulfillmentId)).toEqual(["gid://shopify/Fulfillment/8030", null]);
+    expect(rows[0]).toMatchObject({
+      id: parked.id,
+      state: "pending",
+      failures: 0,
+      stateReason: null,
+      lastError: null,
+      nextAttemptAt: expect.any(Date),
+    });
+    expect(rows[0]!.events.map((e) => [e.kind, e.message])).toEqual([
+      [
+        "received",
+        'Shopify\'s fulfillment for this "Send to courier" arrived after all: the delivery goes on.',
+      ],
+    ]);
+  });
 });
