@@ -366,9 +366,10 @@ export async function startCreating(
 /**
  * Due work, across shops: states the worker acts on, and any delivery whose cancellation waits
  * to be carried out; not leased (or with an expired lease), in shops that have not uninstalled
- * the app.
+ * the app. Each branch of the OR has an index (state; cancelRequestedAt), so a claim reads the
+ * due rows rather than every delivery ever made.
  */
-const dueWhere = (now: Date) => Prisma.sql`
+export const dueDeliveriesWhere = (now: Date) => Prisma.sql`
   ("state" IN ('pending', 'ready', 'creating', 'unknown')
     OR ("state" = 'created' AND "trackingPushedAt" IS NULL)
     OR ("cancelRequestedAt" IS NOT NULL
@@ -398,20 +399,20 @@ export async function claimDueDeliveries(
           UPDATE "Delivery"
           SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt}
           WHERE "id" IN (
-            SELECT "id" FROM "Delivery" WHERE ${dueWhere(now)}
+            SELECT "id" FROM "Delivery" WHERE ${dueDeliveriesWhere(now)}
             ORDER BY "nextAttemptAt" ASC NULLS FIRST, "createdAt" ASC
             LIMIT ${limit}
             FOR UPDATE SKIP LOCKED
-          ) AND ${dueWhere(now)}
+          ) AND ${dueDeliveriesWhere(now)}
           RETURNING "id"`
       : await prisma.$queryRaw<{ id: string }[]>`
           UPDATE "Delivery"
           SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt}
           WHERE "id" IN (
-            SELECT "id" FROM "Delivery" WHERE ${dueWhere(now)}
+            SELECT "id" FROM "Delivery" WHERE ${dueDeliveriesWhere(now)}
             ORDER BY "nextAttemptAt" ASC, "createdAt" ASC
             LIMIT ${limit}
-          ) AND ${dueWhere(now)}
+          ) AND ${dueDeliveriesWhere(now)}
           RETURNING "id"`;
   if (leased.length === 0) return [];
   const rows = await prisma.delivery.findMany({

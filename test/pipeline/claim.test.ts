@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { claimDueDeliveries } from "../../app/models/deliveries.server";
+import { claimDueDeliveries, dueDeliveriesWhere } from "../../app/models/deliveries.server";
 import { shopDomain } from "../support/shopify";
 
 const shop = shopDomain("claims");
@@ -88,5 +88,33 @@ describe("claimDueDeliveries", () => {
     await row("address-not-asked", { state: "needs_address", nextAttemptAt: null });
     const claimed = await claimDueDeliveries("me", 10, 60_000, now);
     expect(claimed.map((d) => d.reference).sort()).toEqual(["address", "on-the-road"]);
+  });
+
+  it("finds due work through indexes, not by reading every delivery ever made", async () => {
+    await prisma.shopSettings.create({ data: { shop } });
+    // A shop's history: mostly finished deliveries, a few due, a few cancellations waiting.
+    await prisma.delivery.createMany({
+      data: Array.from({ length: 3_000 }, (_, i) => ({
+        shop,
+        orderId: `gid://shopify/Order/${i}`,
+        fulfillmentId: `gid://shopify/Fulfillment/${i}`,
+        source: "webhook",
+        state: i % 100 === 0 ? "pending" : "delivered",
+        cancelRequestedAt: i % 1_000 === 1 ? minutes(-1) : null,
+        environment: "sandbox",
+        reference: `history-${i}`,
+      })),
+    });
+    await prisma.$executeRawUnsafe("ANALYZE");
+    try {
+      const plan = await prisma.$queryRaw<{ detail: string }[]>`
+        EXPLAIN QUERY PLAN SELECT "id" FROM "Delivery" WHERE ${dueDeliveriesWhere(now)}
+        ORDER BY "nextAttemptAt", "createdAt" LIMIT 25`;
+      const steps = plan.map((p) => p.detail);
+      expect(steps.filter((step) => /^SCAN Delivery\b/.test(step))).toEqual([]);
+      expect(steps).toContainEqual(expect.stringMatching(/Delivery_cancelRequestedAt_idx/));
+    } finally {
+      await prisma.$executeRawUnsafe("DROP TABLE IF EXISTS sqlite_stat1");
+    }
   });
 });

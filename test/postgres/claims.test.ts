@@ -4,7 +4,7 @@ import readline from "node:readline";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { claimDueDeliveries } from "../../app/models/deliveries.server";
+import { claimDueDeliveries, dueDeliveriesWhere } from "../../app/models/deliveries.server";
 import { claimDueTracking } from "../../app/models/tracking.server";
 import { ROOT } from "../support/paths";
 import { shopDomain } from "../support/shopify";
@@ -189,6 +189,35 @@ describe("claimDueDeliveries on PostgreSQL", () => {
     const ownerOf = new Map(rows.map((r) => [r.id, r.leaseOwner]));
     expect(first.every((id) => ownerOf.get(id) === "worker-1")).toBe(true);
     expect(second.every((id) => ownerOf.get(id) === "worker-2")).toBe(true);
+  });
+
+  it("finds due work through indexes, not by reading every delivery ever made", async () => {
+    await prisma.shopSettings.create({ data: { shop } });
+    // A shop's history: mostly finished deliveries, a few due, a few cancellations waiting.
+    await prisma.delivery.createMany({
+      data: Array.from({ length: 3_000 }, (_, i) => ({
+        shop,
+        orderId: `gid://shopify/Order/${i}`,
+        fulfillmentId: `gid://shopify/Fulfillment/${i}`,
+        source: "webhook",
+        state: i % 100 === 0 ? "pending" : "delivered",
+        cancelRequestedAt: i % 1_000 === 1 ? minutes(-1) : null,
+        environment: "sandbox",
+        reference: `history-${i}`,
+      })),
+    });
+    await prisma.$executeRawUnsafe(`ANALYZE "Delivery"`);
+    // A table this small is cheaper to read whole; forbidding that shows whether anything else
+    // can find the rows whose cancellation waits.
+    const plan = await prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+      return tx.$queryRaw<{ "QUERY PLAN": string }[]>`
+        EXPLAIN SELECT "id" FROM "Delivery" WHERE ${dueDeliveriesWhere(now)}
+        ORDER BY "nextAttemptAt" ASC NULLS FIRST, "createdAt" ASC LIMIT 25`;
+    });
+    const steps = plan.map((p) => p["QUERY PLAN"]);
+    expect(steps.filter((step) => /Seq Scan on "Delivery"/.test(step))).toEqual([]);
+    expect(steps).toContainEqual(expect.stringMatching(/Delivery_cancelRequestedAt_idx/));
   });
 });
 

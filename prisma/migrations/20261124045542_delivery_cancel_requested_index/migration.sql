@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "Delivery_cancelRequestedAt_idx" ON "Delivery"("cancelRequestedAt");
+
