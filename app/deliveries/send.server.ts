@@ -374,6 +374,7 @@ export type SendProgress =
   | "rejected"
   | "needs_address"
   | "needs_review"
+  | "needs_attention"
   | "not_sent"
   | "cancelled"
   | "in_progress";
@@ -423,6 +424,10 @@ export function sendStatusOf(
       return status("needs_address", `Address needs review: ${reason}`);
     case "needs_review":
       return status("needs_review", `Needs your decision: ${reason}`);
+    case "needs_attention":
+      // Stopped until the merchant acts (Shopify failing for too long, a fulfillment that never
+      // came): nothing more happens on its own, so the page stops following it.
+      return status("needs_attention", `Needs your attention: ${reason}`);
     case "skipped":
       return status("not_sent", `Not sent: ${reason}`);
     case "cancelled":

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { receiveFulfillment } from "../../app/deliveries/intake.server";
 import { INTENT_GRACE_MS, intentReference } from "../../app/deliveries/send.server";
+import { MAX_STEP_FAILURES } from "../../app/deliveries/worker.server";
 import { action as sendAction, loader as sendLoader } from "../../app/routes/app.send";
 import { loader as statusLoader } from "../../app/routes/app.send.status";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
@@ -415,6 +416,38 @@ describe("Send to courier, by hand", () => {
       progress: "created",
       message: expect.stringMatching(/^Created at the courier as KW\d+$/),
     });
+  });
+
+  it("tells the page a delivery that stopped for the merchant's attention has settled, and why", async () => {
+    await readyShop(shop);
+    // Shopify keeps failing to give the order to the worker.
+    programShopify([
+      { ...order, shopifyError: "Internal error. Looks like something went wrong." },
+    ]);
+    programSendable();
+    const sent = await send([orderId]);
+    const deliveryId: string = sent.outcomes[0].deliveryId;
+    const worker = testWorker();
+    for (let round = 0; round <= MAX_STEP_FAILURES; round += 1) {
+      worker.advance(60 * 60_000);
+      await worker.drain();
+    }
+    const response = await callRoute(
+      statusLoader,
+      await adminFetchRequest(shop, `/app/send/status?ids=${deliveryId}`),
+    );
+    const { statuses } = await response.json();
+    expect(statuses).toEqual([
+      {
+        deliveryId,
+        orderId,
+        settled: true,
+        progress: "needs_attention",
+        message: expect.stringMatching(
+          /^Needs your attention: Stopped after 10 failed tries in a row while loading the order from Shopify: Internal error/,
+        ),
+      },
+    ]);
   });
 
   it("refuses a selection over the limit and a request over the batch size, saying so", async () => {
