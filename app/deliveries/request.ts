@@ -126,9 +126,17 @@ export function amountsInKwd(
 export function currencyProblem(
   order: OrderAmounts & { presentment: OrderAmounts },
 ): string | null {
-  if (amountsInKwd(order)) return null;
-  const paid = order.presentment.currencyCode;
-  return `The order is in ${paid}${paid === order.currencyCode ? "" : ` (the shop's currency is ${order.currencyCode})`}: the courier takes amounts in Kuwaiti dinar (KWD) only. Sell to Kuwait in KWD (Shopify Markets) or arrange this delivery with the courier yourself.`;
+  return currencyCodesProblem(order.currencyCode, order.presentment.currencyCode);
+}
+
+/**
+ * {@link currencyProblem} from the currencies alone, before any amount is read (the Send page
+ * refuses such an order before fulfilling it): the shop's, and the one the customer paid in.
+ * Null when either is KWD, as {@link amountsInKwd} takes them.
+ */
+export function currencyCodesProblem(shopCurrency: string, paidIn: string): string | null {
+  if (paidIn === "KWD" || shopCurrency === "KWD") return null;
+  return `The order is in ${paidIn}${paidIn === shopCurrency ? "" : ` (the shop's currency is ${shopCurrency})`}: the courier takes amounts in Kuwaiti dinar (KWD) only. Sell to Kuwait in KWD (Shopify Markets) or arrange this delivery with the courier yourself.`;
 }
 
 /** Parcels weigh something even when the products do not say: the courier's form needs a weight. */

@@ -23,7 +23,7 @@ import {
   type FulfillmentOrderOutcome,
 } from "../shopify/sending";
 import { BULK_LIMIT, SEND_BATCH } from "./limits";
-import { packageWeightKg, parcelCharge } from "./request";
+import { currencyCodesProblem, packageWeightKg, parcelCharge } from "./request";
 import { kickDeliveryWorker } from "./runner.server";
 import { STATE_LABELS, type DeliveryState } from "./states";
 
@@ -148,6 +148,9 @@ async function sendOne(
   });
   if (order.shippingAddress?.countryCodeV2 !== "KW")
     return fail("The order does not ship to Kuwait.");
+  // The worker would park it in needs_attention for this, after the order is fulfilled in Shopify.
+  const currency = currencyCodesProblem(order.currencyCode, order.presentmentCurrencyCode);
+  if (currency) return fail(currency);
   const chosen = await chooseFulfillmentOrder(shop, order);
   if (!chosen.ok) return fail(chosen.error);
 

@@ -7,12 +7,16 @@ import {
 } from "./graphql";
 
 // The fields of an order "Send to courier" and the price quote need: about 21 points each, so the
-// orders are asked for 25 at a time (Shopify refuses a query over 1,000 points).
+// orders are asked for 25 at a time (Shopify refuses a query over 1,000 points). The currencies
+// are scalars, free: an order the courier cannot take for its currency is refused before Send
+// fulfils it.
 const SENDABLE_ORDER_FIELDS = `
   id
   name
   createdAt
   displayFinancialStatus
+  currencyCode
+  presentmentCurrencyCode
   totalPriceSet { shopMoney { amount currencyCode } }
   shippingAddress { address1 address2 city zip provinceCode countryCodeV2 }
   fulfillmentOrders(first: 5) {
@@ -24,6 +28,8 @@ const sendableOrder = z.object({
   name: z.string(),
   createdAt: z.string(),
   displayFinancialStatus: z.string().nullable(),
+  currencyCode: z.string(),
+  presentmentCurrencyCode: z.string(),
   totalPriceSet: z.object({
     shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }),
   }),

@@ -2,6 +2,7 @@ import { getGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { receiveFulfillment } from "../../app/deliveries/intake.server";
+import { currencyProblem } from "../../app/deliveries/request";
 import { INTENT_GRACE_MS, intentReference } from "../../app/deliveries/send.server";
 import { MAX_STEP_FAILURES } from "../../app/deliveries/worker.server";
 import { action as sendAction, loader as sendLoader } from "../../app/routes/app.send";
@@ -52,6 +53,8 @@ function programSendable(
     fulfil?: (attempt: number) => FulfilBehaviour;
     /** Shopify answers the question what became of the fulfillment order (default), or not. */
     outcomeAnswered?: boolean;
+    /** The shop's currency and the one the customer paid in (default KWD for both). */
+    currencies?: { shop: string; paidIn: string };
   } = {},
 ) {
   const fulfilled: string[] = [];
@@ -61,7 +64,11 @@ function programSendable(
     name: `#${order.orderNumber}`,
     createdAt: "2026-11-22T08:00:00Z",
     displayFinancialStatus: "PAID",
-    totalPriceSet: { shopMoney: { amount: "24.500", currencyCode: "KWD" } },
+    currencyCode: options.currencies?.shop ?? "KWD",
+    presentmentCurrencyCode: options.currencies?.paidIn ?? "KWD",
+    totalPriceSet: {
+      shopMoney: { amount: "24.500", currencyCode: options.currencies?.shop ?? "KWD" },
+    },
     shippingAddress: {
       address1: order.address1,
       address2: null,
@@ -228,6 +235,36 @@ describe("Send to courier, by hand", () => {
     const result = await send([orderId]);
     expect(result.outcomes[0].error).toMatch(/no confirmed pickup address/);
     expect(fulfilled).toHaveLength(0);
+  });
+
+  it("refuses an order the courier cannot take for its currency before fulfilling it, as the worker would say", async () => {
+    await readyShop(shop);
+    const { fulfilled } = programSendable({ currencies: { shop: "USD", paidIn: "USD" } });
+    const result = await send([orderId]);
+    expect(result.outcomes).toEqual([
+      {
+        orderId,
+        orderName: "#4001",
+        ok: false,
+        error: currencyProblem({
+          currencyCode: "USD",
+          totalPrice: "24.50",
+          totalOutstanding: "0",
+          presentment: { currencyCode: "USD", totalPrice: "24.50", totalOutstanding: "0" },
+        }),
+        deliveryId: null,
+      },
+    ]);
+    expect(result.outcomes[0].error).toMatch(/Kuwaiti dinar \(KWD\) only/);
+    expect(fulfilled).toHaveLength(0);
+    expect(await prisma.delivery.count({ where: { shop } })).toBe(0);
+  });
+
+  it("sends an order paid in KWD from a shop whose books are in another currency", async () => {
+    await readyShop(shop);
+    const { fulfilled } = programSendable({ currencies: { shop: "USD", paidIn: "KWD" } });
+    expect((await send([orderId])).outcomes[0]).toMatchObject({ ok: true });
+    expect(fulfilled).toHaveLength(1);
   });
 
   it("lets the merchant send an order again after Shopify refused to fulfil it", async () => {
@@ -580,6 +617,27 @@ describe("Send to courier in bulk, against the Shopify stand-in store", () => {
       expect(call.outcome).toBe("ok");
       expect(call.requestedQueryCost).toBeLessThanOrEqual(1_000);
     }
+  });
+
+  it("refuses an order in another currency before fulfilling it, with what the stand-in says of its currency", async () => {
+    await readyStandInShop();
+    const dollars = standIn.store.addOrder({ currencyCode: "USD" });
+    const callsBefore = standIn.store.graphqlLog.length;
+    const { outcomes } = await send([gid("Order", dollars.id)], { shop: bulkShop });
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        ok: false,
+        error: expect.stringMatching(
+          /^The order is in USD: the courier takes amounts in Kuwaiti dinar/,
+        ),
+      }),
+    ]);
+    expect(
+      standIn.store.graphqlLog
+        .slice(callsBefore)
+        .filter((c) => c.operationName === "SendFulfillment"),
+    ).toHaveLength(0);
+    expect(await prisma.delivery.count({ where: { shop: bulkShop } })).toBe(0);
   });
 
   it("sends a selection in batches through create-bulk, and follows each order to the courier's answer", async () => {
