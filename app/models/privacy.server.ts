@@ -194,6 +194,9 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
         data: {
           state: "cancelled",
           stateReason: `Not sent: ${ERASED_REASON}.`,
+          // A cancellation that was waiting on it is fulfilled by this one.
+          cancelRequestedAt: null,
+          cancelReason: null,
           nextAttemptAt: null,
           leaseOwner: null,
           leaseExpiresAt: null,
