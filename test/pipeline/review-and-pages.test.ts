@@ -46,6 +46,37 @@ async function receive(order: FakeOrder) {
   );
 }
 
+/** An order the matcher places with confidence (Salmiya, Hawalli). */
+const placeable: FakeOrder = {
+  ...unclear,
+  city: "Salmiya",
+  address1: "Block 1 Street 2 House 3",
+  provinceCode: "KW-HA",
+};
+
+/** A ready shop whose one delivery went through the worker, with its row. */
+async function workedDelivery() {
+  await readyShop(shop);
+  programShopify([placeable]);
+  await receive(placeable);
+  await testWorker().drain();
+  return prisma.delivery.findFirstOrThrow({ where: { shop } });
+}
+
+/** A delivery the courier refused (a validation error on create). */
+async function rejectedDelivery() {
+  sandbox().faults.add({ endpoint: "createOrder", kind: "error", status: 400 });
+  const rejected = await workedDelivery();
+  expect(rejected.state).toBe("rejected");
+  return rejected;
+}
+
+/** The delivery page's action, as the merchant's browser posts it. */
+const post = async (id: string, form: Record<string, string> = {}) =>
+  callRoute(deliveryAction, await adminFetchRequest(shop, `/app/deliveries/${id}`, { form }), {
+    id,
+  });
+
 describe("the address review queue", () => {
   it("shows what the customer typed, takes the merchant's answer, and remembers the spelling", async () => {
     const { directory } = await readyShop(shop);
@@ -220,17 +251,7 @@ describe("the deliveries pages", () => {
   });
 
   it("show a delivery's timeline to its shop only", async () => {
-    await readyShop(shop);
-    const good = {
-      ...unclear,
-      city: "Salmiya",
-      address1: "Block 1 Street 2 House 3",
-      provinceCode: "KW-HA",
-    };
-    programShopify([good]);
-    await receive(good);
-    await testWorker().drain();
-    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    const delivery = await workedDelivery();
     const page = await (
       await callRoute(
         deliveryLoader,
@@ -256,24 +277,8 @@ describe("the deliveries pages", () => {
   });
 
   it("send a rejected delivery again once the merchant fixed the cause", async () => {
-    await readyShop(shop);
-    const good = {
-      ...unclear,
-      city: "Salmiya",
-      address1: "Block 1 Street 2 House 3",
-      provinceCode: "KW-HA",
-    };
-    programShopify([good]);
-    sandbox().faults.add({ endpoint: "createOrder", kind: "error", status: 400 });
-    await receive(good);
-    await testWorker().drain();
-    const rejected = await prisma.delivery.findFirstOrThrow({ where: { shop } });
-    expect(rejected.state).toBe("rejected");
-    const response = await callRoute(
-      deliveryAction,
-      await adminFetchRequest(shop, `/app/deliveries/${rejected.id}`, { form: {} }),
-      { id: rejected.id },
-    );
+    const rejected = await rejectedDelivery();
+    const response = await post(rejected.id);
     expect(response.status).toBe(200);
     await testWorker().drain();
     expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("created");
@@ -281,23 +286,8 @@ describe("the deliveries pages", () => {
   });
 
   it("show the courier's answers on the timeline, without the API key", async () => {
-    await readyShop(shop);
-    const good = {
-      ...unclear,
-      city: "Salmiya",
-      address1: "Block 1 Street 2 House 3",
-      provinceCode: "KW-HA",
-    };
-    programShopify([good]);
-    sandbox().faults.add({ endpoint: "createOrder", kind: "error", status: 400 });
-    await receive(good);
-    await testWorker().drain();
-    const rejected = await prisma.delivery.findFirstOrThrow({ where: { shop } });
-    await callRoute(
-      deliveryAction,
-      await adminFetchRequest(shop, `/app/deliveries/${rejected.id}`, { form: {} }),
-      { id: rejected.id },
-    );
+    const rejected = await rejectedDelivery();
+    await post(rejected.id);
     // Sent again; this time the reply is lost and the order is found in history.
     sandbox().faults.add({ endpoint: "createOrder", kind: "commitThenHang", hangMs: 2_000 });
     await testWorker({ timeoutMs: 300 }).drain();
@@ -327,28 +317,13 @@ describe("the deliveries pages", () => {
   });
 
   it("send a rejected delivery again days later with a pickup time ahead of now", async () => {
-    await readyShop(shop);
-    const good = {
-      ...unclear,
-      city: "Salmiya",
-      address1: "Block 1 Street 2 House 3",
-      provinceCode: "KW-HA",
-    };
-    programShopify([good]);
-    sandbox().faults.add({ endpoint: "createOrder", kind: "error", status: 400 });
-    await receive(good);
-    await testWorker().drain();
+    const rejected = await rejectedDelivery();
     // The merchant comes back to it two days after the fulfillment.
     await prisma.delivery.updateMany({
       where: { shop },
       data: { createdAt: new Date(Date.now() - 2 * 24 * 3_600_000) },
     });
-    const rejected = await prisma.delivery.findFirstOrThrow({ where: { shop } });
-    await callRoute(
-      deliveryAction,
-      await adminFetchRequest(shop, `/app/deliveries/${rejected.id}`, { form: {} }),
-      { id: rejected.id },
-    );
+    await post(rejected.id);
     await testWorker().drain();
     expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("created");
     const [order] = [...sandbox().orders.values()];
@@ -356,17 +331,7 @@ describe("the deliveries pages", () => {
   });
 
   it("the public tracking page shows progress without personal data", async () => {
-    await readyShop(shop);
-    const good = {
-      ...unclear,
-      city: "Salmiya",
-      address1: "Block 1 Street 2 House 3",
-      provinceCode: "KW-HA",
-    };
-    programShopify([good]);
-    await receive(good);
-    await testWorker().drain();
-    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    const delivery = await workedDelivery();
     const response = await callRoute(
       trackingLoader,
       new Request(new URL(`/tracking/${delivery.id}`, APP_URL)),
@@ -385,25 +350,18 @@ describe("the deliveries pages", () => {
 });
 
 describe("a delivery whose outcome nobody could confirm", () => {
-  const good = {
-    ...unclear,
-    city: "Salmiya",
-    address1: "Block 1 Street 2 House 3",
-    provinceCode: "KW-HA",
-  };
-
   /** The create's reply is lost (`created`: after the courier made the order, or before), and
    * the courier's history stays unreachable until the delivery waits for the merchant. */
   async function waitingForDecision(created: boolean) {
     await readyShop(shop);
-    programShopify([good]);
+    programShopify([placeable]);
     sandbox().faults.add(
       created
         ? { endpoint: "createOrder", kind: "commitThenHang", hangMs: 2_000 }
         : { endpoint: "createOrder", kind: "closeConnection" },
     );
     sandbox().faults.add({ endpoint: "history", kind: "error", status: 503, times: 1_000 });
-    await receive(good);
+    await receive(placeable);
     const worker = testWorker({ timeoutMs: 300, maxUnknownMs: 60_000 });
     for (let round = 0; round < 8; round += 1) {
       await worker.drain();
@@ -417,10 +375,6 @@ describe("a delivery whose outcome nobody could confirm", () => {
     return delivery;
   }
 
-  const post = async (id: string, form: Record<string, string>) =>
-    callRoute(deliveryAction, await adminFetchRequest(shop, `/app/deliveries/${id}`, { form }), {
-      id,
-    });
   const creates = () => sandbox().requestLog.filter((r) => r.endpoint === "createOrder");
 
   it("is not created twice by Send again when the courier has it after all", async () => {
