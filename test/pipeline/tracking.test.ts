@@ -127,6 +127,20 @@ async function deliveryPage(id: string) {
   ).delivery;
 }
 
+/** Posts a status push to the shop's courier webhook URL, signed with `secret`. */
+function postPush(body: object, { token, secret }: { token: string; secret: string }) {
+  const raw = JSON.stringify(body);
+  return callRoute(
+    courierWebhook,
+    new Request(`https://app.example/courier/webhooks/${token}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-courier-signature": signPush(raw, secret) },
+      body: raw,
+    }),
+    { token },
+  );
+}
+
 async function row() {
   return prisma.delivery.findFirstOrThrow({ where: { shop }, include: { events: true } });
 }
@@ -546,27 +560,17 @@ describe("tracking sync", () => {
 
   it("an unmapped status is recorded and shown, not guessed; once the merchant maps it, it applies", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
-    const { token, secret } = await createPushCredentials(shop);
-    const push = (eventId: string, status: string, minute: number) => {
-      const body = JSON.stringify({
-        eventId,
-        event: "order.status_changed",
-        occurredAt: `2026-11-22T10:${String(minute).padStart(2, "0")}:00`,
-        order: { orderId: courierOrderId, status, previousStatus: null },
-      });
-      return callRoute(
-        courierWebhook,
-        new Request(`https://app.example/courier/webhooks/${token}`, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "x-courier-signature": signPush(body, secret),
-          },
-          body,
-        }),
-        { token },
+    const credentials = await createPushCredentials(shop);
+    const push = (eventId: string, status: string, minute: number) =>
+      postPush(
+        {
+          eventId,
+          event: "order.status_changed",
+          occurredAt: `2026-11-22T10:${String(minute).padStart(2, "0")}:00`,
+          order: { orderId: courierOrderId, status, previousStatus: null },
+        },
+        credentials,
       );
-    };
     expect((await push("e1", "held_at_customs", 10)).status).toBe(200);
     const held = await row();
     expect(held.state).toBe("created");
@@ -591,24 +595,15 @@ describe("tracking sync", () => {
 describe("the merchant maps a status", () => {
   it("deliveries already on it follow the new meaning at the next look, which comes at once", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
-    const { token, secret } = await createPushCredentials(shop);
+    const credentials = await createPushCredentials(shop);
     courierClock.now += 60_000;
-    const body = JSON.stringify({
-      eventId: "m1",
-      occurredAt: new Date(courierClock.now).toISOString(),
-      order: { orderId: courierOrderId, status: "held_at_customs" },
-    });
-    const pushed = await callRoute(
-      courierWebhook,
-      new Request(`https://app.example/courier/webhooks/${token}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-courier-signature": signPush(body, secret),
-        },
-        body,
-      }),
-      { token },
+    const pushed = await postPush(
+      {
+        eventId: "m1",
+        occurredAt: new Date(courierClock.now).toISOString(),
+        order: { orderId: courierOrderId, status: "held_at_customs" },
+      },
+      credentials,
     );
     expect(await pushed.json()).toEqual({ outcome: "applied" });
     const held = await row();
@@ -637,21 +632,8 @@ describe("the courier's status pushes", () => {
   async function pushSetup() {
     const setup = await createdDelivery();
     const credentials = await createPushCredentials(shop);
-    const send = (body: object, secret = credentials.secret, token = credentials.token) => {
-      const raw = JSON.stringify(body);
-      return callRoute(
-        courierWebhook,
-        new Request(`https://app.example/courier/webhooks/${token}`, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "x-courier-signature": signPush(raw, secret),
-          },
-          body: raw,
-        }),
-        { token },
-      );
-    };
+    const send = (body: object, secret = credentials.secret, token = credentials.token) =>
+      postPush(body, { token, secret });
     const event = (eventId: string, status: string, minute: number) => ({
       eventId,
       event: "order.status_changed",
@@ -694,23 +676,13 @@ describe("the courier's status pushes", () => {
 
     // The courier picks the parcel up and says so at once.
     step(courierOrderId, "picked_up");
-    const { token, secret } = await createPushCredentials(shop);
-    const body = JSON.stringify({
-      eventId: "early-1",
-      occurredAt: new Date(courierClock.now).toISOString(),
-      order: { orderId: courierOrderId, status: "picked_up" },
-    });
-    const pushed = await callRoute(
-      courierWebhook,
-      new Request(`https://app.example/courier/webhooks/${token}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-courier-signature": signPush(body, secret),
-        },
-        body,
-      }),
-      { token },
+    const pushed = await postPush(
+      {
+        eventId: "early-1",
+        occurredAt: new Date(courierClock.now).toISOString(),
+        order: { orderId: courierOrderId, status: "picked_up" },
+      },
+      await createPushCredentials(shop),
     );
     expect(await pushed.json()).toEqual({ outcome: "queued" });
     const still = await row();
