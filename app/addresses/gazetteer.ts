@@ -23,6 +23,11 @@ export interface GazetteerArea {
   /** Sources disagree on the governorate (Nahda, Qairawan, Kabd, Shadadiya). */
   readonly uncertain: boolean;
   readonly note: string | null;
+  /**
+   * The area this place is named after and usually folded into (Shuwaikh for the Shuwaikh health
+   * area, Ardiya for Ardiya Stores): couriers list it apart, and a delivery there is asked about.
+   */
+  readonly partOf: string | null;
 }
 
 const AreaSchema = z.object({
@@ -31,6 +36,7 @@ const AreaSchema = z.object({
   aliases: z.array(z.string()),
   uncertain: z.boolean().optional(),
   note: z.string().optional(),
+  partOf: z.string().optional(),
 });
 const GazetteerSchema = z
   .array(
@@ -66,6 +72,7 @@ export const AREAS: readonly GazetteerArea[] = parsed.flatMap((governorate) =>
       governorateCode: governorate.code,
       uncertain: area.uncertain ?? false,
       note: area.note ?? null,
+      partOf: area.partOf ?? null,
     }),
   ),
 );
@@ -88,6 +95,17 @@ for (const governorate of GOVERNORATES) {
   governorateByName.set(nameKey(governorate.nameEn), governorate);
   governorateByName.set(nameKey(governorate.nameAr), governorate);
   governorateByName.set(nameKey(governorate.code), governorate);
+}
+
+for (const area of AREAS) {
+  if (area.partOf !== null && !AREAS.some((other) => other.nameEn === area.partOf)) {
+    throw new Error(`gazetteer area ${area.nameEn} is part of an unknown area ${area.partOf}`);
+  }
+}
+
+/** The area a sub-area is part of (Shuwaikh Residential for Shuwaikh Medical), or undefined. */
+export function parentOf(area: GazetteerArea): GazetteerArea | undefined {
+  return area.partOf === null ? undefined : AREAS.find((other) => other.nameEn === area.partOf);
 }
 
 /** The governorate with this Shopify zone code ("KW-HA"), or undefined. */

@@ -6,6 +6,7 @@ export {
   findGovernorate,
   governorateOf,
   governorateOfArea,
+  parentOf,
   type GazetteerArea,
   type GazetteerGovernorate,
   type GovernorateCode,

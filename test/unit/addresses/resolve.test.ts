@@ -153,8 +153,6 @@ describe("resolution to the courier's IDs", () => {
         ["Wafra", [203, 204]],
         ["Sabah Al-Ahmad City", [205, 206]],
         ["Saad Al-Abdullah", [207, 208]],
-        ["Ardiya", [209, 210]],
-        ["Shuwaikh Residential", [212, 214]],
       ];
       for (const [name, ids] of cases) {
         const result = resolveCourierIds(area(name), split);
@@ -162,6 +160,21 @@ describe("resolution to the courier's IDs", () => {
         if (result.status !== "ambiguous") continue;
         expect(result.candidates.map((row) => row.areaId).sort(), name).toEqual(ids);
         expect(result.reasons.join(" "), name).toContain("which one");
+      }
+    });
+
+    it("gives a sub-area the gazetteer lists apart its own row, and the area it is part of its row", () => {
+      const rows: [string, number][] = [
+        ["Ardiya", 209],
+        ["Ardiya Stores", 210],
+        ["Shuwaikh Residential", 212],
+        ["Shuwaikh Medical", 214],
+      ];
+      for (const [name, areaId] of rows) {
+        expect(resolveCourierIds(area(name), split), name).toMatchObject({
+          status: "resolved",
+          areaId,
+        });
       }
     });
 
