@@ -94,8 +94,6 @@ export function arabicSkeleton(key: string): string {
 
 // Arabizi: digits standing for Arabic letters that Latin lacks (Riders documents 2 3 5 6 7 9).
 const ARABIZI: Record<string, string> = {
-  "2": "a",
-  "3": "a",
   "4": "th",
   "5": "kh",
   "6": "t",
@@ -103,10 +101,27 @@ const ARABIZI: Record<string, string> = {
   "8": "gh",
   "9": "s",
 };
+const VOWELS = new Set(["a", "e", "i", "o", "u"]);
 
+// 3 (ع) and 2 (ء) are consonants with no Latin letter: shoppers write the vowel next to them or
+// nothing. "3omariya" and "e3gaila" drop them, "3daan" and "n3eem" read them as "a".
+function glottal(word: string, i: number): string {
+  const before = word[i - 1];
+  const after = word[i + 1];
+  const vowelBefore = before !== undefined && VOWELS.has(before);
+  const vowelAfter = after !== undefined && VOWELS.has(after);
+  if (before === undefined) return vowelAfter ? "" : "a";
+  if (after === undefined) return vowelBefore ? "" : "a";
+  return vowelBefore && !vowelAfter ? "" : "a";
+}
+
+/** Reads the Arabizi digits of a word as letters: "9aba7" → "sabah", "mi6la3" → "mitla". */
 export function deArabizi(word: string): string {
   let out = "";
-  for (const ch of word) out += ARABIZI[ch] ?? ch;
+  for (let i = 0; i < word.length; i++) {
+    const ch = word[i] ?? "";
+    out += ch === "3" || ch === "2" ? glottal(word, i) : (ARABIZI[ch] ?? ch);
+  }
   return out;
 }
 
@@ -128,10 +143,15 @@ export const LATIN_ARTICLES: ReadonlySet<string> = new Set([
   "the",
 ]);
 
+// The article glued to the name: "Alsalmy", "Elnaseem", "ilnaseem" (but not "Ali": the
+// remainder must be a plausible name), or assimilated to a sun letter: "Assurra", "Ashshaab",
+// "Arrumaithiya", "Azzahra".
+const GLUED_ARTICLE = /^[aeiu]l(?=[a-z]{3})/;
+const SUN_ARTICLE = /^[aeiu](sh|th|dh|[tdrzsn])(?=\1[a-z]{3})/;
+
 export function latinWordKey(word: string): string {
-  // "Alsalmy", "Elnaseem"; but not "Ali" (the remainder must be a plausible name).
-  if ((word.startsWith("al") || word.startsWith("el")) && word.length >= 5) return word.slice(2);
-  return word;
+  const article = GLUED_ARTICLE.exec(word) ?? SUN_ARTICLE.exec(word);
+  return article === null ? word : word.slice(article[0].length);
 }
 
 const SKELETON_STEPS: readonly [RegExp, string][] = [

@@ -45,7 +45,8 @@ const DIGIT_RUNS = /\d+|\D+/g;
 const ABBREVIATION_LETTERS = new Set(["b", "h", "s", "j", "m", "q"]);
 // Arabic letters used as a house or flat suffix: «منزل ٩ب» is house 9B.
 const ARABIC_SUFFIX: Record<string, string> = { ا: "A", أ: "A", ب: "B", ج: "C", د: "D" };
-// Arabizi keywords that end in a digit and must not be split into a word and a number.
+// Arabizi keywords that end in a digit and must not be split into a word and a number; they are
+// kept as written, which is how the part keywords list them.
 const ARABIZI_WHOLE = new Set([
   "share3",
   "shar3",
@@ -58,6 +59,13 @@ const ARABIZI_WHOLE = new Set([
 ]);
 
 const ALT_WORDS = new Set(["or", "او"]);
+
+// A word that ends in a vowel and an Arabizi digit ("saba7", "mi6la3", "tayma2"). After a
+// consonant the digit is more often a number glued to the word ("Mishref5", "block3").
+const ARABIZI_ENDING = /^([a-z]*[a-z][aeiou])[235679]$/;
+// One Arabizi digit before the last letter: "sa3d", "ga9r". A part keyword before it ("apt3b",
+// "st3a") is a part number with a letter suffix.
+const ARABIZI_INSIDE = /^([a-z]{2,})[235679][a-z]$/;
 
 // "Flat 1-A", "House 9-B", "Flat A-1": the hyphen joins a letter to its number. Only a to f, and
 // not "4-h 5", where the letter opens the next part.
@@ -159,7 +167,11 @@ function pushLatinWithDigits(run: string, out: Token[]): void {
   } else if ((m = /^(\d+)([a-z])$/.exec(lower))) {
     out.push(numberToken(run, m[1] ?? "", m[2] ?? ""));
   } else if (ARABIZI_WHOLE.has(lower)) {
-    out.push(wordToken(run, true));
+    out.push(wordToken(run));
+  } else if ((m = ARABIZI_ENDING.exec(lower)) && !isLatinPartWord(m[1] ?? "")) {
+    out.push(wordToken(run, true)); // "saba7", "mutla3", "shyou5": a letter, not a number
+  } else if ((m = ARABIZI_INSIDE.exec(lower)) && !isLatinPartWord(m[1] ?? "")) {
+    out.push(wordToken(run, true)); // "sa3d", "ga9r", "sha3b": not "sa" and a house "3D"
   } else if ((m = /^([a-z])(\d+)$/.exec(lower)) && !ABBREVIATION_LETTERS.has(m[1] ?? "")) {
     out.push(alnumToken(run));
   } else if ((m = /^([a-z]+)(\d+)([a-z]?)$/.exec(lower))) {
