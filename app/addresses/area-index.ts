@@ -5,6 +5,7 @@ import {
   type GazetteerGovernorate,
   findArea,
   governorateOfArea,
+  parentOf,
 } from "./gazetteer";
 import { tokenize, type Token } from "./tokens";
 
@@ -252,6 +253,56 @@ const DIRECTION_PHRASES: readonly Direction[][] = [
   ["south", "east"],
 ];
 
+/** Kinds of place that couriers list apart from the area they are named after. */
+export type Qualifier =
+  | "farms"
+  | "stores"
+  | "medical"
+  | "port"
+  | "industrial"
+  | "camps"
+  | "government"
+  | "educational"
+  | "refinery"
+  | "chalets";
+
+// Words that name such a place next to an area name: "Sulaibiya farms", «مخازن العارضية», "Mina
+// Doha", "Ahmadi port", "Shuwaikh health area", "Ardiya crafts".
+// prettier-ignore
+const QUALIFIER_WORDS: Record<Qualifier, readonly string[]> = {
+  farms: ["farm", "farms", "agricultural", "agriculture", "agri", "mazare3", "mazari", "mazra3a", "مزارع", "مزرعة", "زراعية", "زراعي"],
+  stores: ["stores", "store", "storage", "storages", "warehouse", "warehouses", "makhazen", "مخازن", "مخزن", "مستودعات", "مستودع"],
+  medical: ["medical", "health", "sanitary", "صحية", "طبية"],
+  port: ["port", "harbour", "harbor", "mina", "minaa", "ميناء", "مينا"],
+  industrial: ["industrial", "industry", "ind", "crafts", "craft", "herafiya", "hirafiya", "herafia", "sinaiya", "صناعية", "حرفية", "صناعي", "حرفي"],
+  camps: ["camps", "camp", "معسكرات", "معسكر"],
+  government: ["government", "governmental", "حكومي", "حكومية"],
+  educational: ["educational", "education", "تعليمية"],
+  refinery: ["refinery", "مصفاة"],
+  chalets: ["chalets", "chalet", "shalehat", "شاليهات", "شاليه"],
+};
+
+const qualifierBySkeleton = new Map<string, Qualifier>();
+for (const [qualifier, words] of Object.entries(QUALIFIER_WORDS) as [Qualifier, string[]][]) {
+  for (const word of words) {
+    const token = tokenize(word)[0];
+    if (token !== undefined) qualifierBySkeleton.set(token.skel, qualifier);
+  }
+}
+
+/** The kind of place a word names next to an area name ("farms", «مخازن»), if any. */
+export function qualifierOf(token: Token): Qualifier | undefined {
+  if (token.kind !== "word" || token.article) return undefined;
+  return qualifierBySkeleton.get(token.skel);
+}
+
+// Words a name carries besides the place: "Ardiya Craft Area", «منطقة الشويخ الصحية».
+const NAME_FILLERS = new Set(
+  ["area", "zone", "region", "district", "city", "منطقة", "مدينة"].map(
+    (word) => tokenize(word)[0]?.skel ?? word,
+  ),
+);
+
 export interface AreaIndex {
   readonly exact: ReadonlyMap<string, Entry>;
   readonly skeleton: ReadonlyMap<string, Entry>;
@@ -264,6 +315,10 @@ export interface AreaIndex {
   // Per area and direction phrase ("west", "north west"): what "West <name>" names, when the
   // gazetteer knows it (West Mishref is Mubarak Al-Abdullah; South Surra is an umbrella).
   readonly directional: ReadonlyMap<GazetteerArea, ReadonlyMap<string, readonly Target[]>>;
+  // Per area and kind of place: what "<name> farms" names, read from the gazetteer's own names
+  // (Sulaibiya farms is Sulaibiya Agricultural, Wafra farms is Wafra, Ahmadi port is Mina
+  // Al-Ahmadi). A kind the gazetteer does not list for the area ("Jahra farms") has no entry.
+  readonly qualified: ReadonlyMap<GazetteerArea, ReadonlyMap<Qualifier, readonly GazetteerArea[]>>;
 }
 
 export function editBudget(length: number): number {
@@ -338,10 +393,9 @@ function buildIndex(): AreaIndex {
   const wordAreas = new Map<string, Set<GazetteerArea>>();
   let maxWords = 1;
 
-  const add = (name: string, target: Target, owner = ""): void => {
+  const addKeys = (name: string, target: Target): { key: string; words: number } => {
     const { key, skel, words } = phraseKeys(name);
-    if (key === "" || words > 5) return;
-    maxWords = Math.max(maxWords, words);
+    if (key === "" || words > 5) return { key: "", words };
     for (const [map, k] of [
       [exact, key],
       [skeleton, skel],
@@ -352,7 +406,29 @@ function buildIndex(): AreaIndex {
       entry.weak ||= weakKeys.has(key);
       map.set(k, entry);
     }
-    const tokens = tokenize(name).filter((token) => token.kind === "word" && !token.article);
+    return { key, words };
+  };
+
+  const add = (name: string, target: Target, owner = ""): void => {
+    const { key, words } = addKeys(name, target);
+    if (key === "") return;
+    maxWords = Math.max(maxWords, words);
+    const all = tokenize(name);
+    // Typed without spaces: "SabahAlSalem", "sabahsalem", «صباحالسالم». One word is read with a
+    // single skeleton, which differs from the words' skeletons joined, so it needs its own key.
+    if (words > 1 && all.every((token) => token.kind === "word")) {
+      addKeys(all.map((token) => token.raw).join(""), target);
+      if (all.some((token) => token.article)) {
+        addKeys(
+          all
+            .filter((token) => !token.article)
+            .map((token) => token.raw)
+            .join(""),
+          target,
+        );
+      }
+    }
+    const tokens = all.filter((token) => token.kind === "word" && !token.article);
     if (target.kind === "area") {
       for (const token of tokens) {
         const areas = wordAreas.get(token.skel) ?? new Set<GazetteerArea>();
@@ -448,6 +524,28 @@ function buildIndex(): AreaIndex {
       directional.set(area, byPhrase);
     }
   }
+  const qualified = new Map<GazetteerArea, Map<Qualifier, GazetteerArea[]>>();
+  for (const area of AREAS) {
+    for (const name of [area.nameEn, area.nameAr, ...area.aliases]) {
+      const tokens = tokenize(name);
+      if (tokens.some((token) => token.kind !== "word")) continue;
+      const words = tokens.filter((token) => !token.article && !NAME_FILLERS.has(token.skel));
+      words.forEach((word, j) => {
+        const qualifier = qualifierOf(word);
+        if (qualifier === undefined || words.length < 2) return;
+        // Exact keys: skeletons would make "Naayim Industrial" a part of Naeem too.
+        const rest = words.filter((_, k) => k !== j).map((token) => token.key);
+        for (const target of exact.get(rest.join(""))?.targets ?? []) {
+          if (target.kind !== "area") continue;
+          const byQualifier = qualified.get(target.area) ?? new Map<Qualifier, GazetteerArea[]>();
+          const places = byQualifier.get(qualifier) ?? [];
+          if (!places.includes(area)) places.push(area);
+          byQualifier.set(qualifier, places);
+          qualified.set(target.area, byQualifier);
+        }
+      });
+    }
+  }
   return {
     exact,
     skeleton,
@@ -457,7 +555,30 @@ function buildIndex(): AreaIndex {
     wordAreas,
     maxWords,
     directional,
+    qualified,
   };
 }
 
 export const AREA_INDEX: AreaIndex = buildIndex();
+
+// Whole → the places named as a part of it: Ardiya → Ardiya Industrial and Ardiya Stores (from
+// the names), Shuwaikh Residential → Shuwaikh Medical (from the gazetteer's partOf).
+const partsOf = new Map<GazetteerArea, Set<GazetteerArea>>();
+function addPart(whole: GazetteerArea, part: GazetteerArea): void {
+  if (whole === part) return;
+  const parts = partsOf.get(whole) ?? new Set<GazetteerArea>();
+  parts.add(part);
+  partsOf.set(whole, parts);
+}
+for (const [whole, byQualifier] of AREA_INDEX.qualified) {
+  for (const places of byQualifier.values()) for (const place of places) addPart(whole, place);
+}
+for (const area of AREAS) {
+  const parent = parentOf(area);
+  if (parent !== undefined) addPart(parent, area);
+}
+
+/** Whether `part` names a part of `whole`: Ardiya Industrial of Ardiya, the Shuwaikh health area of Shuwaikh. */
+export function isPartOf(part: GazetteerArea, whole: GazetteerArea): boolean {
+  return partsOf.get(whole)?.has(part) ?? false;
+}

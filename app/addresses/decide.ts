@@ -2,6 +2,7 @@ import {
   CONFUSABLE,
   PARTNER_SPELLINGS,
   TWIN_GOVERNORATE,
+  isPartOf,
   leftOutOf,
   phraseWords,
 } from "./area-index";
@@ -10,6 +11,7 @@ import {
   type GazetteerGovernorate,
   governorateOf,
   governorateOfArea,
+  parentOf,
 } from "./gazetteer";
 import { type Mention, areaTargets } from "./mentions";
 import type { FieldName } from "./tokens";
@@ -30,6 +32,11 @@ const CONFLICT_CAP = 0.45;
 const DIRECTION_CAP = 0.6;
 // "Salmi" with nothing to confirm it: Salmi, or Salmiya typed short.
 const UNCONFIRMED_CAP = 0.6;
+// The Shuwaikh health area, Sulaibiya farms, Mina Al-Ahmadi: places couriers list apart from the
+// area they are named after, rarely delivered to; a wrong one costs more than the question.
+const SUB_AREA_CAP = 0.6;
+// "Jahra farms": some part of Jahra that the gazetteer does not list.
+const QUALIFIER_CAP = 0.6;
 
 export interface Decision {
   area: GazetteerArea | null;
@@ -130,6 +137,7 @@ function classify(mentions: readonly Mention[], reasons: string[]): Evidence {
     umbrellas: [],
     governorates: [],
   };
+  const placeNames: AreaMention[] = [];
   for (const mention of mentions) {
     const kind = kindOf(mention);
     const area = areaTargets(mention.targets)[0];
@@ -138,6 +146,7 @@ function classify(mentions: readonly Mention[], reasons: string[]): Evidence {
     } else if ((kind === "area" || kind === "twin") && area !== undefined) {
       // "near Jahra hospital", "Mubarak Al-Kabeer Street": a place or a street, not the area.
       if (mention.landmark || mention.inStreet) evidence.secondary.push({ mention, area });
+      else if (mention.namesPlace) placeNames.push({ mention, area });
       else if (kind === "twin") evidence.twins.push(mention);
       else evidence.primary.push({ mention, area });
     } else if (kind === "ambiguous") {
@@ -151,6 +160,12 @@ function classify(mentions: readonly Mention[], reasons: string[]): Evidence {
         }
       }
     }
+  }
+  // "Adan hospital", "Qurain co-op": a place named after an area yields to an area named plainly.
+  for (const place of placeNames) {
+    if (evidence.primary.length > 0) evidence.secondary.push(place);
+    else if (kindOf(place.mention) === "twin") evidence.twins.push(place.mention);
+    else evidence.primary.push(place);
   }
   // An everyday word («بعد الظهر», "after noon") does not compete with a clear area name.
   if (evidence.primary.some((p) => !isPlainWord(p.mention))) {
@@ -172,7 +187,11 @@ interface Choice {
 }
 
 function chooseArea(evidence: Evidence, reasons: string[]): Choice | undefined {
-  const best = evidence.primary.slice().sort(byStrength)[0];
+  let best = evidence.primary.slice().sort(byStrength)[0];
+  // "Ardiya" in the city field and "Ardiya crafts" or "Ardiya stores" in the address: the part,
+  // not the whole.
+  const part = evidence.primary.find((p) => best !== undefined && isPartOf(p.area, best.area));
+  if (part !== undefined) best = part;
   if (best !== undefined) {
     reasons.push(`area ${label(best.area)} from ${howFound(best.mention)}`);
     if (isPlainWord(best.mention)) {
@@ -241,11 +260,31 @@ function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): numb
     cap = Math.min(cap, CONFLICT_CAP);
     reasons.push(reason);
   };
+  const parent = parentOf(area);
+  const named = [...new Set(evidence.primary.map((p) => p.area))];
+  const others = named.filter((other) => other !== area && !isPartOf(area, other));
+  // The name may carry its kind of place in another field than the one chosen ("Shuwaikh" in the
+  // city field, "Shuwaikh stores" in the address).
+  const qualified = [choice.mention, ...evidence.primary.map((p) => p.mention), ...evidence.twins]
+    .filter((mention) => areaTargets(mention.targets)[0] === area)
+    .find((mention) => mention.qualifierNear !== null);
 
   if (choice.mention.directionNear !== null) {
     cap = Math.min(cap, DIRECTION_CAP);
     reasons.push(
       `the direction word "${choice.mention.directionNear}" next to ${area.nameEn} names no area the gazetteer knows: which part is meant is unclear`,
+    );
+  }
+  if (qualified !== undefined) {
+    cap = Math.min(cap, QUALIFIER_CAP);
+    reasons.push(
+      `"${qualified.qualifierNear ?? ""}" next to ${area.nameEn} names some part of it that the gazetteer does not list: which place is meant is unclear`,
+    );
+  }
+  if (parent !== undefined) {
+    cap = Math.min(cap, SUB_AREA_CAP);
+    reasons.push(
+      `${area.nameEn} is a part of ${parent.nameEn} that couriers list apart; it is sent once the merchant confirms it`,
     );
   }
   if (choice.mention.directionLetter !== null) {
@@ -254,9 +293,9 @@ function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): numb
       `"${choice.mention.directionLetter}" was read as a direction; one letter is too little to send the delivery to ${area.nameEn} rather than the area named after it`,
     );
   }
-  const others = [...new Set(evidence.primary.map((p) => p.area))].filter(
-    (other) => other !== area,
-  );
+  for (const whole of named.filter((other) => isPartOf(area, other))) {
+    reasons.push(`${whole.nameEn} is also named, which ${area.nameEn} is part of`);
+  }
   if (others.length > 0) {
     conflict(
       `the address also names ${others.map(label).join(", ")}: which one is meant is unclear`,
@@ -350,6 +389,16 @@ function checkConfusable(
   const governorate = governorateOfArea(choice.area);
   if (governorateOf(provinceCode) === governorate) return 1;
   if (evidence.governorates.some((named) => named.governorate === governorate)) return 1;
+  // "Jahra" in the city field and "Qasr block 2" in the address: the twin names the governorate.
+  const twinAgrees = evidence.twins.some((twin) => {
+    const twinArea = areaTargets(twin.targets)[0];
+    return (
+      twin !== choice.mention &&
+      twinArea !== undefined &&
+      TWIN_GOVERNORATE.get(twinArea) === governorate
+    );
+  });
+  if (twinAgrees) return 1;
   const typed = phraseWords(choice.mention.text);
   const partner = spellings.find((spelling) => leftOutOf(typed, spelling.words))?.partner;
   if (partner === undefined) return 1;

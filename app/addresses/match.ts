@@ -11,6 +11,7 @@ import {
   type Mention,
   analyzeField,
   applyDirections,
+  applyQualifiers,
   exactMentions,
   extendMentions,
   findFuzzyMentions,
@@ -170,11 +171,16 @@ function prepare(input: AddressInput): Prepared {
     exactMentions(analysis, mentions);
     applyDirections(analysis, mentions);
     extendMentions(analysis, mentions);
+    applyQualifiers(analysis, mentions);
   }
   for (const analysis of analyses.values()) streetNames(analysis, mentions);
+  // A twin name that may be the governorate ("Ahmadi" in the city field) or a landmark does not
+  // settle the area: the area may be in another field, mistyped ("Ahmadi" + "Egeila block 2").
   const hasAreaEvidence = mentions.some((m) => {
+    if (m.landmark || m.inStreet) return false;
     const kind = kindOf(m);
-    return kind === "area" || kind === "twin" || kind === "ambiguous" || kind === "umbrella";
+    if (kind === "twin") return m.blockAfter || m.areaWordBefore;
+    return kind === "area" || kind === "ambiguous" || kind === "umbrella";
   });
   if (!hasAreaEvidence) {
     // The map holds the fields in AREA_FIELDS order, most trusted first.
@@ -182,6 +188,7 @@ function prepare(input: AddressInput): Prepared {
     for (const analysis of analyses.values()) {
       applyDirections(analysis, mentions);
       extendMentions(analysis, mentions);
+      applyQualifiers(analysis, mentions);
     }
   }
   for (const analysis of analyses.values()) markAlone(analysis, mentions);

@@ -1,5 +1,6 @@
 import {
   AREA_INDEX,
+  qualifierOf,
   type Direction,
   type DirectionForm,
   deletions,
@@ -28,6 +29,29 @@ export const LANDMARK_WORDS = new Set(
   ].map((word) => tokenize(word)[0]?.key ?? word),
 );
 const LANDMARK_GLUE = new Set(["to", "of", "the", "from", "by", "من", "الي", "ل"]);
+// Titles before a person's name: "Sheikh Jaber Al Ahmad" is a man (his mosque, his school), not
+// the area named after him.
+// prettier-ignore
+const HONORIFICS = new Set(
+  ["sheikh", "shaikh", "shaykh", "sheik", "shiekh", "imam", "prince", "amir", "emir", "الشيخ", "شيخ", "الامام", "الامير"].map(
+    (word) => tokenize(word)[0]?.key ?? word,
+  ),
+);
+// Kinds of place. A name right after one («مسجد جابر الأحمد», "masjid …") or before one ("Adan
+// hospital", "Qurain co-op") names that place, which may be in another area.
+// prettier-ignore
+const PLACE_NOUNS = new Set(
+  [
+    "mosque", "masjid", "hospital", "clinic", "school", "co", "coop", "cooperative", "jamiya", "jamia",
+    "society", "club", "center", "centre", "mall", "market", "souq", "park", "station", "police",
+    "bank", "hotel", "university", "college", "office", "church", "garden",
+    "مسجد", "جامع", "مستشفى", "مستوصف", "مدرسة", "جمعية", "مركز", "نادي", "مجمع", "سوق", "مخفر", "جامعة",
+    "كلية", "حديقة", "بنك", "فندق",
+  ].map((word) => tokenize(word)[0]?.key ?? word),
+);
+// How far back from a name "near"/«مقابل» still opens the phrase it is in:
+// "next to the Sheikh Jaber Al Ahmad mosque".
+const LANDMARK_REACH = 6;
 // prettier-ignore
 export const AREA_WORDS = new Set(
   ["area", "district", "mantiqa", "mantaqa", "منطقة", "ضاحية", "بمنطقة", "في", "in"].map(
@@ -50,10 +74,20 @@ export const NEVER_FUZZY = new Set(
     "mall", "tower", "center", "centre", "complex", "please", "call", "before", "after", "delivery", "deliver",
     "arrive", "arriving", "door", "gate", "bell", "ring", "green", "white", "black", "brown", "second", "third",
     "first", "ground", "office", "shop", "store", "farm", "chalet", "villa", "garden", "park", "road", "kuwait",
-    "dahiya", "dahiyat", "dhahiya", "governorate", "avenues", "sultan", "salem", "salim", "ahmad", "ahmed",
-    "abdullah", "mubarak", "jaber", "khalid", "fahad", "nasser", "hamad", "mohammed", "mohammad", "yousef",
+    "dahiya", "dahiyat", "dhahiya", "governorate", "avenues",
     "مسجد", "مدرسة", "مستشفى", "جمعية", "الجمعية", "سوق", "مجمع", "برج", "الرجاء", "الاتصال", "التوصيل",
     "الوصول", "قبل", "بعد", "باب", "الجرس", "ضاحية", "منطقة", "محافظة", "مقابل", "بجانب", "خلف",
+  ].map((word) => tokenize(word)[0]?.skel ?? word),
+);
+
+// Given names that many area names share (Sabah Al-Ahmad, Jaber Al-Ahmad, Fahad Al-Ahmad): on
+// its own a typo search must not turn one into an area, but inside a longer mistyped name
+// ("Sbah al ahmad", "Abdula Almubark") it is one of its words.
+// prettier-ignore
+export const GIVEN_NAMES = new Set(
+  [
+    "sultan", "salem", "salim", "ahmad", "ahmed", "abdullah", "mubarak", "jaber", "khalid", "fahad",
+    "nasser", "hamad", "mohammed", "mohammad", "yousef",
   ].map((word) => tokenize(word)[0]?.skel ?? word),
 );
 
@@ -103,7 +137,10 @@ export interface Mention {
   readonly text: string;
   readonly blockAfter: boolean;
   readonly areaWordBefore: boolean;
+  // As a landmark: after "near"/«قرب» in the same phrase, or a person's name after "Sheikh".
   readonly landmark: boolean;
+  // Followed by a kind of place ("Adan hospital"): that place, which may be in another area.
+  readonly namesPlace: boolean;
   readonly alternative: boolean;
   alone: boolean;
   inStreet: boolean;
@@ -111,6 +148,9 @@ export interface Mention {
   directionNear: string | null;
   // A one-letter abbreviation read as a direction ("S Doha" as South Doha): a guess.
   directionLetter: string | null;
+  // A kind of place next to the name that the gazetteer does not list for the area ("Jahra
+  // farms", "Rai warehouses"): some part of it, perhaps one the courier lists apart.
+  qualifierNear: string | null;
 }
 
 export function analyzeField(field: FieldName, text: string): FieldAnalysis {
@@ -166,6 +206,27 @@ function previousWord(
   return undefined;
 }
 
+// Whether "near"/«مقابل» opens the phrase that tokens[from] is in: no break or address part in
+// between.
+function inLandmarkPhrase(analysis: FieldAnalysis, from: number): boolean {
+  const { tokens, used } = analysis;
+  for (let i = from - 1, seen = 0; i >= 0 && seen < LANDMARK_REACH; i--) {
+    const token = tokens[i];
+    if (token === undefined || token.kind === "break" || token.kind === "alt" || used[i])
+      return false;
+    if (LANDMARK_WORDS.has(token.key)) return true;
+    if (!token.article) seen++;
+  }
+  return false;
+}
+
+function nextWord(tokens: readonly Token[], to: number): Token | undefined {
+  let next = to + 1;
+  while (tokens[next]?.article) next++;
+  const token = tokens[next];
+  return token?.kind === "word" ? token : undefined;
+}
+
 function makeMention(
   analysis: FieldAnalysis,
   from: number,
@@ -193,12 +254,18 @@ function makeMention(
     text: words.join(" "),
     blockAfter: used[next] === PART_CODE.block,
     areaWordBefore: before !== undefined && AREA_WORDS.has(before.key),
-    landmark: before !== undefined && LANDMARK_WORDS.has(before.key),
+    landmark:
+      (before !== undefined && LANDMARK_WORDS.has(before.key)) ||
+      (used[next] !== PART_CODE.block &&
+        ((before !== undefined && (HONORIFICS.has(before.key) || PLACE_NOUNS.has(before.key))) ||
+          inLandmarkPhrase(analysis, from))),
+    namesPlace: PLACE_NOUNS.has(nextWord(tokens, to)?.key ?? ""),
     alternative: tokens[to + 1]?.kind === "alt" || tokens[from - 1]?.kind === "alt",
     alone: false,
     inStreet: false,
     directionNear: null,
     directionLetter: null,
+    qualifierNear: null,
   };
 }
 
@@ -325,7 +392,8 @@ function fuzzyMentions(analysis: FieldAnalysis, out: Mention[], budget: { querie
         )
           break;
         skel += token.skel;
-        if (n === 1 && AREA_INDEX.nameParts.has(token.skel)) continue;
+        if (n === 1 && (AREA_INDEX.nameParts.has(token.skel) || GIVEN_NAMES.has(token.skel)))
+          continue;
         if (skel.length < MIN_FUZZY || skel.length > MAX_FUZZY) continue;
         if (budget.queries-- <= 0) return pickCandidates(analysis, candidates, out);
         const found = fuzzyLookup(skel);
@@ -357,7 +425,9 @@ function script(text: string): "latin" | "arabic" {
   return /[\u0600-\u06ff]/.test(text) ? "arabic" : "latin";
 }
 
-function fuzzyLookup(query: string): { entry: Entry; distance: number } | undefined {
+function fuzzyLookup(
+  query: string,
+): { entry: Entry; distance: number; keys: readonly string[] } | undefined {
   const seen = new Set<string>();
   let best = Number.POSITIVE_INFINITY;
   let bestKeys: string[] = [];
@@ -400,7 +470,7 @@ function fuzzyLookup(query: string): { entry: Entry; distance: number } | undefi
         targets.push({ kind: "area", area });
     }
   }
-  return { entry: { targets, weak }, distance: best };
+  return { entry: { targets, weak }, distance: best, keys: bestKeys };
 }
 
 const MAX_EXTENSION = 2;
@@ -418,7 +488,10 @@ function freeWordsBeside(analysis: FieldAnalysis, start: number, step: 1 | -1): 
     // A number may close a longer name ("Shuwaikh Industrial 2"), never open one.
     const closingNumber = token.kind === "number" && found.length > 0 && step === 1;
     const plainWord =
-      token.kind === "word" && !NEVER_FUZZY.has(token.skel) && !LANDMARK_WORDS.has(token.key);
+      token.kind === "word" &&
+      !NEVER_FUZZY.has(token.skel) &&
+      !GIVEN_NAMES.has(token.skel) &&
+      !LANDMARK_WORDS.has(token.key);
     if (!closingNumber && !plainWord) break;
     found.push(i);
   }
@@ -441,6 +514,10 @@ export function extendMentions(analysis: FieldAnalysis, mentions: Mention[]): vo
     if (mention.field !== analysis.field) return;
     const areas = areaTargets(mention.targets);
     if (areas.length === 0) return;
+    const own =
+      mention.via === "fuzzy"
+        ? undefined
+        : skeletonBetween(analysis.tokens, mention.from, mention.to);
     const before = freeWordsBeside(analysis, mention.from - 1, -1);
     const after = freeWordsBeside(analysis, mention.to + 1, 1);
     let best:
@@ -453,8 +530,12 @@ export function extendMentions(analysis: FieldAnalysis, mentions: Mention[]): vo
         const query = skeletonBetween(analysis.tokens, from, to);
         if (query.length > MAX_FUZZY) continue;
         const exact = AREA_INDEX.skeleton.get(query);
-        const found = exact !== undefined ? { entry: exact, distance: 0 } : fuzzyLookup(query);
+        const found =
+          exact !== undefined ? { entry: exact, distance: 0, keys: [query] } : fuzzyLookup(query);
         if (found === undefined) continue;
+        // The typos are in the words beside the name, never in the name found as written:
+        // "Jahra farms" is not Wafra Farms with two typos.
+        if (own !== undefined && !found.keys.some((key) => key.includes(own))) continue;
         // A district group ("Janub Surra" → South Surra) is a longer name too.
         const longer = areaTargets(found.entry.targets);
         const umbrella = found.entry.targets.some((target) => target.kind === "umbrella");
@@ -573,6 +654,75 @@ export function applyDirections(analysis: FieldAnalysis, mentions: Mention[]): v
     );
     const changesArea = targets.some((t) => t.kind === "area" && !areas.includes(t.area));
     if (near.forms.includes("letter") && changesArea) read.directionLetter = written;
+    mentions[m] = read;
+  }
+}
+
+// The qualifier word next to a mention, if any: right after the name ("Sulaibiya farms") unless
+// it begins a landmark ("Salmiya health center"), or right before it («مخازن العارضية», "port of
+// Ahmadi").
+function qualifierNear(
+  analysis: FieldAnalysis,
+  mention: Mention,
+): { index: number; token: Token } | undefined {
+  const { tokens, used, mentioned } = analysis;
+  const free = (i: number): boolean => used[i] === 0 && mentioned[i] === 0;
+  let after = mention.to + 1;
+  while (tokens[after]?.article) after++;
+  const next = tokens[after];
+  if (next !== undefined && free(after) && qualifierOf(next) !== undefined) {
+    if (!PLACE_NOUNS.has(nextWord(tokens, after)?.key ?? "")) return { index: after, token: next };
+  }
+  let before = mention.from - 1;
+  while (tokens[before]?.article || LANDMARK_GLUE.has(tokens[before]?.key ?? "")) before--;
+  const previous = tokens[before];
+  if (previous !== undefined && free(before) && qualifierOf(previous) !== undefined)
+    return { index: before, token: previous };
+  return undefined;
+}
+
+/**
+ * "Sulaibiya farms", «مخازن العارضية», "Ahmadi port": a kind of place next to an area name names
+ * the place the gazetteer lists for it (Sulaibiya Agricultural, Ardiya Stores, Mina Al-Ahmadi),
+ * or, when it lists none ("Jahra farms"), some part of the area that the decision will ask about.
+ * Either way the word becomes part of the mention, so that a merchant's answer is remembered for
+ * the whole phrase.
+ */
+export function applyQualifiers(analysis: FieldAnalysis, mentions: Mention[]): void {
+  for (let m = 0; m < mentions.length; m++) {
+    const mention = mentions[m];
+    if (mention === undefined || mention.field !== analysis.field) continue;
+    const areas = areaTargets(mention.targets);
+    if (areas.length === 0) continue;
+    const near = qualifierNear(analysis, mention);
+    if (near === undefined) continue;
+    const qualifier = qualifierOf(near.token);
+    if (qualifier === undefined) continue;
+    const places: GazetteerArea[] = [];
+    for (const area of areas) {
+      for (const place of AREA_INDEX.qualified.get(area)?.get(qualifier) ?? []) {
+        if (!places.includes(place)) places.push(place);
+      }
+    }
+    const from = Math.min(mention.from, near.index);
+    const to = Math.max(mention.to, near.index);
+    analysis.mentioned.fill(1, from, to + 1);
+    const named = places.some((place) => !areas.includes(place));
+    const targets: Target[] = named
+      ? places.map((area) => ({ kind: "area", area }))
+      : [...mention.targets];
+    const read = makeMention(
+      analysis,
+      from,
+      to,
+      { targets, weak: named ? false : mention.weak },
+      mention.via,
+      mention.distance,
+      mention.length + near.token.skel.length,
+    );
+    read.directionNear = mention.directionNear;
+    read.directionLetter = mention.directionLetter;
+    if (places.length === 0) read.qualifierNear = near.token.raw;
     mentions[m] = read;
   }
 }

@@ -4,6 +4,7 @@ import { governorateOf } from "./gazetteer";
 import {
   AREA_WORDS,
   FILLER_WORDS,
+  GIVEN_NAMES,
   LANDMARK_WORDS,
   NEVER_FUZZY,
   PART_CODE,
@@ -53,7 +54,8 @@ function mentionWords(
     if (isPlainWeak(mention)) continue;
     const kind = kindOf(mention);
     if (kind === "generic" || kind === "none") continue;
-    const weak = kind === "governorate" || kind === "twin";
+    // "Jahra farms" is a place, not the governorate: its kind of place makes it rememberable.
+    const weak = (kind === "governorate" || kind === "twin") && mention.qualifierNear === null;
     for (let i = mention.from; i <= mention.to; i++) {
       const token = analysis.tokens[i];
       if (token === undefined || token.article || analysis.used[i]) continue;
@@ -73,7 +75,8 @@ function isUnknownPlaceWord(analysis: FieldAnalysis, i: number): boolean {
     !FILLER_WORDS.has(token.key) &&
     !AREA_WORDS.has(token.key) &&
     !LANDMARK_WORDS.has(token.key) &&
-    !NEVER_FUZZY.has(token.skel)
+    !NEVER_FUZZY.has(token.skel) &&
+    !GIVEN_NAMES.has(token.skel)
   );
 }
 
