@@ -319,6 +319,8 @@ export interface AreaIndex {
   // (Sulaibiya farms is Sulaibiya Agricultural, Wafra farms is Wafra, Ahmadi port is Mina
   // Al-Ahmadi). A kind the gazetteer does not list for the area ("Jahra farms") has no entry.
   readonly qualified: ReadonlyMap<GazetteerArea, ReadonlyMap<Qualifier, readonly GazetteerArea[]>>;
+  // Per area, the skeletons of all its names.
+  readonly nameSkeletons: ReadonlyMap<GazetteerArea, readonly string[]>;
 }
 
 export function editBudget(length: number): number {
@@ -546,6 +548,16 @@ function buildIndex(): AreaIndex {
       });
     }
   }
+  const nameSkeletons = new Map<GazetteerArea, string[]>();
+  for (const area of AREAS) {
+    const skeletons = [area.nameEn, area.nameAr, ...area.aliases].map(
+      (name) => phraseKeys(name).skel,
+    );
+    nameSkeletons.set(
+      area,
+      [...new Set(skeletons)].filter((skel) => skel !== ""),
+    );
+  }
   return {
     exact,
     skeleton,
@@ -556,6 +568,7 @@ function buildIndex(): AreaIndex {
     maxWords,
     directional,
     qualified,
+    nameSkeletons,
   };
 }
 
@@ -576,6 +589,17 @@ for (const [whole, byQualifier] of AREA_INDEX.qualified) {
 for (const area of AREAS) {
   const parent = parentOf(area);
   if (parent !== undefined) addPart(parent, area);
+}
+
+/**
+ * Whether some name of `longer` contains some name of `shorter`: West Abu Fatira contains Abu
+ * Fatira, North West Sulaibikhat contains Sulaibikhat, Wafra Farms does not contain Jahra.
+ */
+export function containsName(longer: GazetteerArea, shorter: GazetteerArea): boolean {
+  const inner = AREA_INDEX.nameSkeletons.get(shorter) ?? [];
+  return (AREA_INDEX.nameSkeletons.get(longer) ?? []).some((outer) =>
+    inner.some((name) => name.length >= 3 && outer !== name && outer.includes(name)),
+  );
 }
 
 /** Whether `part` names a part of `whole`: Ardiya Industrial of Ardiya, the Shuwaikh health area of Shuwaikh. */

@@ -1,5 +1,6 @@
 import {
   AREA_INDEX,
+  containsName,
   qualifierOf,
   type Direction,
   type DirectionForm,
@@ -425,9 +426,7 @@ function script(text: string): "latin" | "arabic" {
   return /[\u0600-\u06ff]/.test(text) ? "arabic" : "latin";
 }
 
-function fuzzyLookup(
-  query: string,
-): { entry: Entry; distance: number; keys: readonly string[] } | undefined {
+function fuzzyLookup(query: string): { entry: Entry; distance: number } | undefined {
   const seen = new Set<string>();
   let best = Number.POSITIVE_INFINITY;
   let bestKeys: string[] = [];
@@ -470,7 +469,7 @@ function fuzzyLookup(
         targets.push({ kind: "area", area });
     }
   }
-  return { entry: { targets, weak }, distance: best, keys: bestKeys };
+  return { entry: { targets, weak }, distance: best };
 }
 
 const MAX_EXTENSION = 2;
@@ -514,10 +513,6 @@ export function extendMentions(analysis: FieldAnalysis, mentions: Mention[]): vo
     if (mention.field !== analysis.field) return;
     const areas = areaTargets(mention.targets);
     if (areas.length === 0) return;
-    const own =
-      mention.via === "fuzzy"
-        ? undefined
-        : skeletonBetween(analysis.tokens, mention.from, mention.to);
     const before = freeWordsBeside(analysis, mention.from - 1, -1);
     const after = freeWordsBeside(analysis, mention.to + 1, 1);
     let best:
@@ -530,16 +525,16 @@ export function extendMentions(analysis: FieldAnalysis, mentions: Mention[]): vo
         const query = skeletonBetween(analysis.tokens, from, to);
         if (query.length > MAX_FUZZY) continue;
         const exact = AREA_INDEX.skeleton.get(query);
-        const found =
-          exact !== undefined ? { entry: exact, distance: 0, keys: [query] } : fuzzyLookup(query);
+        const found = exact !== undefined ? { entry: exact, distance: 0 } : fuzzyLookup(query);
         if (found === undefined) continue;
-        // The typos are in the words beside the name, never in the name found as written:
-        // "Jahra farms" is not Wafra Farms with two typos.
-        if (own !== undefined && !found.keys.some((key) => key.includes(own))) continue;
         // A district group ("Janub Surra" → South Surra) is a longer name too.
         const longer = areaTargets(found.entry.targets);
         const umbrella = found.entry.targets.some((target) => target.kind === "umbrella");
         if ((longer.length === 0 && !umbrella) || longer.some((area) => areas.includes(area)))
+          continue;
+        // The longer name contains the name found ("Midan Hwalli" is Maidan Hawalli); "Jahra
+        // farms" is not Wafra Farms with two typos.
+        if (!umbrella && !longer.some((area) => areas.some((own) => containsName(area, own))))
           continue;
         if (
           best === undefined ||

@@ -117,6 +117,15 @@ describe("heavy typos of long names", () => {
     );
   });
 
+  it("reads a name with a mistyped word beside it only as a longer name that contains it", () => {
+    expect(sent({ provinceCode: "KW-HA", city: "Midan Hwalli", address1: "Block 2" })).toBe(
+      "Maidan Hawalli",
+    );
+    expect(
+      areaOf({ provinceCode: "KW-JA", city: "Kuwait", address1: "Jahra farms, farm 3" }),
+    ).not.toBe("Wafra");
+  });
+
   it("does not turn a given name alone into an area", () => {
     expect(
       areaOf({ provinceCode: "KW-HA", city: "Kuwait", address1: "Ahmad, Block 4" }),
