@@ -284,7 +284,7 @@ function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): numb
   if (parent !== undefined) {
     cap = Math.min(cap, SUB_AREA_CAP);
     reasons.push(
-      `${area.nameEn} is a part of ${parent.nameEn} that couriers list apart; it is sent once the merchant confirms it`,
+      `${area.nameEn} is part of ${parent.nameEn}, and couriers list it apart: it is not sent without a confirmation`,
     );
   }
   if (choice.mention.directionLetter !== null) {
