@@ -224,7 +224,7 @@ describe("sub-areas that couriers list apart", () => {
       const match = matchAddress(input);
       expect(match.area?.nameEn, JSON.stringify(input)).toBe(area);
       expect(match.confident, JSON.stringify(input)).toBe(false);
-      expect(match.reasons.join(" ")).toContain("couriers list apart");
+      expect(match.reasons.join(" ")).toContain("couriers list it apart");
     }
   });
 
