@@ -395,9 +395,12 @@ function buildIndex(): AreaIndex {
   const wordAreas = new Map<string, Set<GazetteerArea>>();
   let maxWords = 1;
 
-  const addKeys = (name: string, target: Target): { key: string; words: number } => {
+  // Skeletons of names as written, as opposed to their glued forms only.
+  const writtenSkeletons = new Set<string>();
+  const addKeys = (name: string, target: Target, glued = false): { key: string; words: number } => {
     const { key, skel, words } = phraseKeys(name);
     if (key === "" || words > 5) return { key: "", words };
+    if (!glued) writtenSkeletons.add(skel);
     for (const [map, k] of [
       [exact, key],
       [skeleton, skel],
@@ -419,7 +422,7 @@ function buildIndex(): AreaIndex {
     // Typed without spaces: "SabahAlSalem", "sabahsalem", «صباحالسالم». One word is read with a
     // single skeleton, which differs from the words' skeletons joined, so it needs its own key.
     if (words > 1 && all.every((token) => token.kind === "word")) {
-      addKeys(all.map((token) => token.raw).join(""), target);
+      addKeys(all.map((token) => token.raw).join(""), target, true);
       if (all.some((token) => token.article)) {
         addKeys(
           all
@@ -427,6 +430,7 @@ function buildIndex(): AreaIndex {
             .map((token) => token.raw)
             .join(""),
           target,
+          true,
         );
       }
     }
@@ -486,7 +490,9 @@ function buildIndex(): AreaIndex {
   const deletionIndex = new Map<string, string[]>();
   for (const key of skeleton.keys()) {
     if (key.length < 4) continue;
-    for (const variant of deletions(key, editBudget(key.length))) {
+    // A glued form is long; one typo in it is enough to look for, and keeps the index small.
+    const budget = writtenSkeletons.has(key) ? editBudget(key.length) : 1;
+    for (const variant of deletions(key, budget)) {
       const keys = deletionIndex.get(variant);
       if (keys === undefined) deletionIndex.set(variant, [key]);
       else keys.push(key);
