@@ -38,15 +38,22 @@ const HONORIFICS = new Set(
     (word) => tokenize(word)[0]?.key ?? word,
   ),
 );
-// Kinds of place. A name right after one («مسجد جابر الأحمد», "masjid …") or before one ("Adan
-// hospital", "Qurain co-op") names that place, which may be in another area.
+// Kinds of place written after their name: "Adan hospital", "Qurain co-op". Such a name names
+// that place, which may be in another area.
 // prettier-ignore
 const PLACE_NOUNS = new Set(
   [
-    "mosque", "masjid", "hospital", "clinic", "school", "co", "coop", "cooperative", "jamiya", "jamia",
-    "society", "club", "center", "centre", "mall", "market", "souq", "park", "station", "police",
-    "bank", "hotel", "university", "college", "office", "church", "garden",
-    "مسجد", "جامع", "مستشفى", "مستوصف", "مدرسة", "جمعية", "مركز", "نادي", "مجمع", "سوق", "مخفر", "جامعة",
+    "mosque", "masjid", "hospital", "clinic", "school", "co", "coop", "cooperative", "society", "club",
+    "center", "centre", "mall", "market", "park", "station", "police", "bank", "hotel", "university",
+    "college", "office", "church", "garden",
+  ].map((word) => tokenize(word)[0]?.key ?? word),
+);
+// Kinds of place written before their name, as Arabic does: «مسجد جابر الأحمد», "masjid …".
+// prettier-ignore
+const PLACE_NOUNS_BEFORE = new Set(
+  [
+    "masjid", "jamiya", "jamia", "madrasa", "mustashfa", "markaz",
+    "مسجد", "جامع", "مستشفى", "مستوصف", "مدرسة", "جمعية", "مركز", "نادي", "مجمع", "مخفر", "جامعة",
     "كلية", "حديقة", "بنك", "فندق",
   ].map((word) => tokenize(word)[0]?.key ?? word),
 );
@@ -258,7 +265,8 @@ function makeMention(
     landmark:
       (before !== undefined && LANDMARK_WORDS.has(before.key)) ||
       (used[next] !== PART_CODE.block &&
-        ((before !== undefined && (HONORIFICS.has(before.key) || PLACE_NOUNS.has(before.key))) ||
+        ((before !== undefined &&
+          (HONORIFICS.has(before.key) || PLACE_NOUNS_BEFORE.has(before.key))) ||
           inLandmarkPhrase(analysis, from))),
     namesPlace: PLACE_NOUNS.has(nextWord(tokens, to)?.key ?? ""),
     alternative: tokens[to + 1]?.kind === "alt" || tokens[from - 1]?.kind === "alt",

@@ -163,6 +163,12 @@ describe("landmarks named after another area or a person", () => {
     ).toBe("Adan");
   });
 
+  it("reads an area written after an English kind of place as the area", () => {
+    expect(sent({ provinceCode: "KW-HA", address1: "Sultan center Salmiya, street 5" })).toBe(
+      "Salmiya",
+    );
+  });
+
   it("does not send to an area named only inside a landmark", () => {
     const match = matchAddress({
       provinceCode: "KW-KU",
