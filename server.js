@@ -1,10 +1,16 @@
-// The production HTTP server (`npm start`): Remix behind Express, with a request log that never
-// prints query strings (the admin's URLs carry session tokens) nor the token in a shop's courier
-// webhook URL, and a graceful stop on SIGTERM.
+// The production HTTP server (`npm start`): Remix behind Express. Before any route: security
+// headers on every response, a request log without query strings (the admin's URLs carry session
+// tokens) nor the token in a shop's courier webhook URL, a per-client limit on tracking look-ups,
+// and every request body read within its route's limit (ADR 0011). A graceful stop on SIGTERM.
+import "./server/production-defaults.js";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler } from "@remix-run/node";
 import express from "express";
+import { readBodies } from "./server/body-limit.js";
+import { securityHeaders } from "./server/security-headers.js";
+import { trackingRateLimit } from "./server/tracking-limit.js";
+import { sendWebResponse, webRequest } from "./server/web-request.js";
 
 const root = process.cwd();
 const buildDir = path.resolve(root, "build");
@@ -12,49 +18,47 @@ const build = await import(pathToFileURL(path.join(buildDir, "server", "index.js
 
 const app = express();
 app.disable("x-powered-by");
+// Behind a load balancer or proxy, TRUST_PROXY (hops, or addresses) makes the client's address
+// the one it forwards, so the tracking limit counts clients, not the proxy.
+const trustProxy = process.env.TRUST_PROXY?.trim();
+if (trustProxy) app.set("trust proxy", /^\d+$/.test(trustProxy) ? Number(trustProxy) : trustProxy);
+
+app.use(securityHeaders());
+app.use((req, res, next) => {
+  const started = performance.now();
+  res.on("finish", () => {
+    const ms = (performance.now() - started).toFixed(1);
+    const where = req.path
+      .replace(/^\/courier\/webhooks\/[^/]+/, "/courier/webhooks/[token]")
+      .replace(/^\/tracking\/[^/]+/, "/tracking/[token]");
+    console.log(`${req.method} ${where} ${res.statusCode} ${ms}ms`);
+  });
+  next();
+});
 app.use(
   "/assets",
   express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y" }),
 );
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
-app.use((req, res, next) => {
-  const started = performance.now();
-  res.on("finish", () => {
-    const ms = (performance.now() - started).toFixed(1);
-    const where = req.path.replace(/^\/courier\/webhooks\/[^/]+/, "/courier/webhooks/[token]");
-    console.log(`${req.method} ${where} ${res.statusCode} ${ms}ms`);
-  });
-  next();
-});
+app.use("/tracking/", trackingRateLimit());
+app.use(readBodies());
 
 // Fast path (ADR 0007): Shopify's fulfillments/create webhooks, the one route that must take a
 // burst of a thousand a second, go straight to that route's own action: the same code, without
 // Remix's routing and response handling around it. The action does everything (signature,
-// parsing, intake); this only turns the Node request into the web Request it takes, and back.
+// parsing, intake); this only hands it the web Request and writes back its Response.
 function fastPath(routePath, action) {
-  app.post(routePath, express.raw({ type: () => true, limit: "5mb" }), async (req, res, next) => {
+  app.post(routePath, async (req, res, next) => {
     try {
-      const headers = new Headers();
-      for (let i = 0; i < req.rawHeaders.length; i += 2) {
-        headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-      }
-      const request = new Request(`http://${req.headers.host ?? "localhost"}${req.originalUrl}`, {
-        method: "POST",
-        headers,
-        // express.raw leaves `{}` when there is no body.
-        body: Buffer.isBuffer(req.body) ? req.body : undefined,
-      });
       let response;
       try {
-        response = await action({ request, params: {}, context: {} });
+        response = await action({ request: webRequest(req, res), params: {}, context: {} });
       } catch (thrown) {
         // A thrown Response is the answer, as Remix treats it; anything else is a server error.
         if (!(thrown instanceof Response)) throw thrown;
         response = thrown;
       }
-      res.status(response.status);
-      response.headers.forEach((value, name) => res.setHeader(name, value));
-      res.end(Buffer.from(await response.arrayBuffer()));
+      await sendWebResponse(res, response);
     } catch (error) {
       next(error);
     }
@@ -72,7 +76,27 @@ if (process.env.BENCH_BARE_ROUTE === "1") {
   fastPath("/webhooks/bare", async () => new Response(null, { status: 200 }));
 }
 
-app.all("*", createRequestHandler({ build, mode: build.mode }));
+const handleRemixRequest = createRequestHandler(build, build.mode);
+app.all("*", async (req, res, next) => {
+  try {
+    await sendWebResponse(res, await handleRemixRequest(webRequest(req, res)));
+  } catch (error) {
+    next(error);
+  }
+});
+
+// Whatever reached here is answered without details: no stack, no path on this disk. A client's
+// mistake (a path that does not decode) is a 4xx and one log line; anything else is logged whole.
+// Express knows an error handler by its four parameters.
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+app.use((error, req, res, _next) => {
+  const status = error?.status >= 400 && error.status < 500 ? error.status : 500;
+  if (status === 500) console.error(error);
+  else console.warn(`${req.method} refused with ${status}: ${error?.name ?? "Error"}`);
+  if (res.headersSent) return req.socket.destroy();
+  res.status(status).type("text/plain");
+  res.end(status === 500 ? "Something went wrong on our side." : "Bad request.");
+});
 
 const port = Number(process.env.PORT || 3000);
 const host = process.env.HOST || "0.0.0.0";

@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: "node",
           include: ["test/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "sandbox/**/*.test.ts"],
-          exclude: ["test/browser/**", "test/postgres/**", "node_modules/**"],
+          exclude: ["test/browser/**", "test/security/**", "test/postgres/**", "node_modules/**"],
           environment: "node",
           globalSetup: ["test/setup/global-db.ts"],
           setupFiles: ["test/setup/node.ts"],
@@ -32,7 +32,8 @@ export default defineConfig({
       {
         test: {
           name: "browser",
-          include: ["test/browser/**/*.test.ts"],
+          // Both run against the built server that the global setup starts.
+          include: ["test/browser/**/*.test.ts", "test/security/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/setup/global-db.ts", "test/browser/global-setup.ts"],
           testTimeout: 60_000,

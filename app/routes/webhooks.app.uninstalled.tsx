@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { markShopUninstalled } from "../models/shop.server";
-import { authenticate } from "../shopify.server";
+import { env } from "../env.server";
+import { readShopifyWebhook } from "../shopify/webhook-hmac";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await authenticate.webhook(request);
+  const { shop } = await readShopifyWebhook(request, env().SHOPIFY_API_SECRET);
   await markShopUninstalled(shop);
   return new Response();
 };

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { fulfillmentWebhook, receiveFulfillment } from "../deliveries/intake.server";
 import { kickDeliveryWorker } from "../deliveries/runner.server";
 import { env } from "../env.server";
-import { verifyShopifyWebhook } from "../shopify/webhook-hmac";
+import { readShopifyWebhook } from "../shopify/webhook-hmac";
 import { parseWebhookPayload } from "../shopify/webhook-response";
 
 /**
@@ -11,23 +11,8 @@ import { parseWebhookPayload } from "../shopify/webhook-response";
  * Admin API client, only the shop's own rows (ADR 0007).
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return new Response(undefined, { status: 405 });
-  const webhook = verifyShopifyWebhook(
-    Buffer.from(await request.arrayBuffer()),
-    (name) => request.headers.get(name),
-    env().SHOPIFY_API_SECRET,
-  );
-  if (!webhook.ok) return new Response(undefined, { status: webhook.status });
-  let body: unknown;
-  try {
-    body = JSON.parse(webhook.body);
-  } catch {
-    return new Response("Unexpected webhook body: not JSON", { status: 400 });
-  }
-  const outcome = await receiveFulfillment(
-    webhook.shop,
-    parseWebhookPayload(fulfillmentWebhook, body),
-  );
+  const { shop, payload } = await readShopifyWebhook(request, env().SHOPIFY_API_SECRET);
+  const outcome = await receiveFulfillment(shop, parseWebhookPayload(fulfillmentWebhook, payload));
   if (outcome.state === "pending" && !outcome.duplicate) kickDeliveryWorker();
   return new Response();
 };

@@ -70,3 +70,44 @@ function signatureMatches(rawBody: string | Buffer, signature: string, secret: s
   // timingSafeEqual needs equal lengths; the length of a base64 SHA-256 is public anyway.
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** A Shopify webhook whose signature verified, with its body parsed. */
+export interface ShopifyWebhook {
+  shop: string;
+  topic: string;
+  apiVersion: string;
+  webhookId: string;
+  payload: unknown;
+}
+
+/**
+ * Reads a webhook request (its body is already bounded by server.js, ADR 0011), checks it as
+ * {@link verifyShopifyWebhook} does and parses its JSON. Throws the answer when it is refused:
+ * 405 for another method, 401 for a wrong signature, 400 for a missing header or body, or a
+ * correctly signed body that is not JSON.
+ */
+export async function readShopifyWebhook(
+  request: Request,
+  secret: string,
+): Promise<ShopifyWebhook> {
+  if (request.method !== "POST") throw new Response(undefined, { status: 405 });
+  const webhook = verifyShopifyWebhook(
+    Buffer.from(await request.arrayBuffer()),
+    (name) => request.headers.get(name),
+    secret,
+  );
+  if (!webhook.ok) throw new Response(undefined, { status: webhook.status });
+  let payload: unknown;
+  try {
+    payload = JSON.parse(webhook.body);
+  } catch {
+    throw new Response("Unexpected webhook body: not JSON", { status: 400 });
+  }
+  return {
+    shop: webhook.shop,
+    topic: webhook.topic,
+    apiVersion: webhook.apiVersion,
+    webhookId: webhook.webhookId,
+    payload,
+  };
+}

@@ -64,7 +64,8 @@ export interface RunningServer {
 }
 
 export async function startBuiltServer(options: {
-  env: Record<string, string>;
+  /** Added to this process's environment; `undefined` removes a variable (e.g. NODE_ENV). */
+  env: Record<string, string | undefined>;
   port: number;
   logFile: string;
   /** Extra Node flags, e.g. `--cpu-prof`. */
@@ -78,7 +79,14 @@ export async function startBuiltServer(options: {
     [...(options.nodeArgs ?? []), path.join(ROOT, "server.js")],
     {
       cwd: ROOT,
-      env: { ...process.env, ...options.env, PORT: String(options.port), HOST: "127.0.0.1" },
+      env: Object.fromEntries(
+        Object.entries<string | undefined>({
+          ...process.env,
+          ...options.env,
+          PORT: String(options.port),
+          HOST: "127.0.0.1",
+        }).filter(([, value]) => value !== undefined),
+      ) as NodeJS.ProcessEnv,
       stdio: ["ignore", out, out],
     },
   );

@@ -1,0 +1,19 @@
+// The public tracking page answers anyone who has a link, so each client may only try so many
+// links a minute: a customer reloading their parcel's page stays far below it, a script walking
+// through guesses is stopped (ADR 0011). The count lives in this process's memory; several
+// instances behind a load balancer each count their own share, unless a shared store is plugged in
+// (express-rate-limit's PostgreSQL and Redis stores), see README "Security".
+import { rateLimit } from "express-rate-limit";
+
+export const TRACKING_LOOKUPS_PER_MINUTE = 30;
+
+export function trackingRateLimit({ limit = TRACKING_LOOKUPS_PER_MINUTE } = {}) {
+  return rateLimit({
+    windowMs: 60_000,
+    limit,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    statusCode: 429,
+    message: "Too many tracking look-ups from your address. Try again in a minute.",
+  });
+}
