@@ -1,11 +1,15 @@
 import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import {
+  createReadableStreamFromReadable,
+  type EntryContext,
+  type HandleErrorFunction,
+} from "@remix-run/node";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startDeliveryWorker } from "./deliveries/runner.server";
 import { startTrackingSync } from "./deliveries/sync-runner.server";
-import { addDocumentResponseHeaders } from "./shopify.server";
+import { applyDocumentFramePolicy } from "./security/frame-policy";
 
 export const streamTimeout = 5000;
 
@@ -19,8 +23,8 @@ export default async function handleRequest(
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) {
-  // Content-Security-Policy frame-ancestors for the shop's admin, so Shopify may frame the app.
-  addDocumentResponseHeaders(request, responseHeaders);
+  // Embedded pages carry the verified shop's frame-ancestors (app/routes/app.tsx); the rest none.
+  applyDocumentFramePolicy(responseHeaders);
   const callbackName = isbot(request.headers.get("user-agent") ?? "")
     ? "onAllReady"
     : "onShellReady";
@@ -47,3 +51,15 @@ export default async function handleRequest(
     setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+/**
+ * Errors Remix caught. A page or link that does not exist, a thrown 4xx and a request the client
+ * abandoned are the visitor's business, not the operator's: nothing is logged for them. Anything
+ * else is logged once, whole.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  if (error instanceof Response && error.status < 500) return;
+  console.error(error);
+};

@@ -62,11 +62,30 @@ const httpUrl = (what: string) =>
     }, `${what} must be an absolute http(s) URL, e.g. https://example.com`)
     .transform((v) => v.replace(/\/+$/, ""));
 
+/**
+ * Values copied from an example file rather than the Partner Dashboard ("your-client-secret",
+ * "REPLACE_WITH_…", "changeme", "<secret>"): an app signing webhooks with one would accept
+ * anyone's forgeries, so it does not start.
+ */
+const PLACEHOLDER = /^(your[-_ ]|replace|change[-_ ]?me$|<.*>$|placeholder|example|x{3,}$|todo$)/i;
+
+const dashboardValue = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (v) => !PLACEHOLDER.test(v),
+      `this is a placeholder, not ${what}: copy the real one from the Partner Dashboard (Apps → your app → Client credentials)`,
+    );
+
+/** Where the local courier sandbox (`npm run sandbox`) listens; never assumed in production. */
+export const LOCAL_COURIER_SANDBOX_URL = "http://127.0.0.1:4010";
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    SHOPIFY_API_KEY: z.string().trim(),
-    SHOPIFY_API_SECRET: z.string().trim(),
+    SHOPIFY_API_KEY: dashboardValue("the app's client id"),
+    SHOPIFY_API_SECRET: dashboardValue("the app's client secret"),
     SHOPIFY_APP_URL: httpUrl("the public URL Shopify loads the app from"),
     SCOPES: z
       .string()
@@ -77,7 +96,14 @@ const envSchema = z
           .map((s) => s.trim())
           .filter(Boolean),
       ),
-    SHOP_CUSTOM_DOMAIN: z.string().trim().optional(),
+    // Removed: @shopify/shopify-api dropped `customShopDomains`; its successor,
+    // `domainTransformations`, serves Shopify's own split-domain setups, not merchants' stores.
+    SHOP_CUSTOM_DOMAIN: z
+      .undefined({
+        error:
+          "no longer supported (the Shopify library removed custom shop domains): remove it. Shops on myshopify.com and admin.shopify.com are always accepted",
+      })
+      .optional(),
     DATABASE_URL: z
       .string()
       .trim()
@@ -87,7 +113,8 @@ const envSchema = z
         'a SQLite file URL such as "file:./data/app.sqlite" (one instance; the path is relative to the working directory) or a PostgreSQL URL such as "postgresql://user:password@host:5432/app" (several instances, ADR 0009)',
       ),
     ENCRYPTION_KEYS: encryptionKeys,
-    COURIER_SANDBOX_URL: httpUrl("the courier's sandbox base URL").default("http://127.0.0.1:4010"),
+    // Defaults to the local sandbox outside production only (see the transform below).
+    COURIER_SANDBOX_URL: httpUrl("the courier's sandbox base URL").optional(),
     COURIER_PRODUCTION_URL: httpUrl("the courier's production base URL").optional(),
     COURIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
     // Shown to customers as the carrier of the tracking number.
@@ -106,7 +133,13 @@ const envSchema = z
         message: "must use https: the API key travels in a header",
       });
     }
-  });
+  })
+  .transform((env) => ({
+    ...env,
+    COURIER_SANDBOX_URL:
+      env.COURIER_SANDBOX_URL ??
+      (env.NODE_ENV === "production" ? undefined : LOCAL_COURIER_SANDBOX_URL),
+  }));
 
 /** Parses an environment (usually `process.env`); throws {@link EnvError} listing every problem. */
 export function parseEnv(source: Record<string, string | undefined>): AppEnv {

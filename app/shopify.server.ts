@@ -32,7 +32,6 @@ const shopify = shopifyApp({
   logger: {
     level: config.NODE_ENV === "production" ? LogSeverity.Info : LogSeverity.Warning,
   },
-  ...(config.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [config.SHOP_CUSTOM_DOMAIN] } : {}),
 });
 
 export default shopify;

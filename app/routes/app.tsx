@@ -1,4 +1,4 @@
-import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
@@ -6,6 +6,7 @@ import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { env } from "../env.server";
 import { ensureShopInstalled } from "../models/shop.server";
+import { embeddedPageHeaders } from "../security/frame-policy";
 import { authenticate } from "../shopify.server";
 import { NAVIGATION } from "../navigation";
 
@@ -14,7 +15,11 @@ export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   await ensureShopInstalled(session.shop);
-  return { apiKey: env().SHOPIFY_API_KEY, appBridgeUrl: env().APP_BRIDGE_URL ?? null };
+  // Framed by the admin of the shop the session token names, never the one `?shop=` names.
+  return data(
+    { apiKey: env().SHOPIFY_API_KEY, appBridgeUrl: env().APP_BRIDGE_URL ?? null },
+    { headers: embeddedPageHeaders(session.shop) },
+  );
 };
 
 export default function AppLayout() {

@@ -27,9 +27,10 @@ export type ConnectionOutcome =
 /** The base URL the operator configured for an environment, or null when it has none. */
 export function courierBaseUrl(environment: CourierEnvironment): string | null {
   const config = env();
-  return environment === "production"
-    ? (config.COURIER_PRODUCTION_URL ?? null)
-    : config.COURIER_SANDBOX_URL;
+  return (
+    (environment === "production" ? config.COURIER_PRODUCTION_URL : config.COURIER_SANDBOX_URL) ??
+    null
+  );
 }
 
 export function courierClientFor(
@@ -41,8 +42,12 @@ export function courierClientFor(
   return createCourierClient({ baseUrl, apiKey, timeoutMs: env().COURIER_TIMEOUT_MS });
 }
 
-const PRODUCTION_MISSING =
-  "Production is not available yet: the app's operator has not configured the courier's production address.";
+/** What the merchant is told when the operator configured no base URL for the environment. */
+export function environmentMissing(environment: CourierEnvironment): string {
+  return environment === "production"
+    ? "Production is not available yet: the app's operator has not configured the courier's production address."
+    : "The sandbox is not available: the app's operator has not configured the courier's sandbox address. Choose production.";
+}
 
 /** What an API key must look like before it is worth a call to the courier. */
 export function apiKeyProblem(apiKey: string): string | null {
@@ -81,7 +86,7 @@ export async function connectCourier(input: {
     apiKey = stored.apiKey;
   }
   const client = courierClientFor(environment, apiKey);
-  if (!client) return { ok: false, error: PRODUCTION_MISSING };
+  if (!client) return { ok: false, error: environmentMissing(environment) };
 
   try {
     const masterData = await fetchMasterData(client);
@@ -112,7 +117,7 @@ export async function refreshCourierMasterData(
   if (stored.status === "unreadable") return { ok: false, error: stored.error };
   if (stored.status === "none") return { ok: false, error: "Add and test an API key first." };
   const client = courierClientFor(environment, stored.apiKey);
-  if (!client) return { ok: false, error: PRODUCTION_MISSING };
+  if (!client) return { ok: false, error: environmentMissing(environment) };
   try {
     const masterData = await fetchMasterData(client);
     await saveMasterData(shop, environment, masterData, now);

@@ -59,6 +59,10 @@ describe("admin routes with a valid session token", () => {
       apiKey: process.env.SHOPIFY_API_KEY,
       appBridgeUrl: null,
     });
+    // Framed by the admin of the shop whose session token this is.
+    expect(response.headers.get("Content-Security-Policy")).toContain(
+      `frame-ancestors https://${shop} https://admin.shopify.com`,
+    );
     const settings = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
     expect(settings.uninstalledAt).toBeNull();
     expect(adminApi.tokenExchanges).toHaveLength(0);

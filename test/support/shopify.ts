@@ -120,6 +120,14 @@ type RouteFunction = (args: LoaderFunctionArgs) => unknown;
  * Runs a route's loader or action the way Remix does and returns a Response: a thrown Response
  * (Shopify's redirects and 401s) is returned, plain data is wrapped as JSON.
  */
+function isDataWithInit(value: unknown): value is { data: unknown; init?: ResponseInit } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { type?: unknown }).type === "DataWithResponseInit"
+  );
+}
+
 export async function callRoute(
   fn: RouteFunction,
   request: Request,
@@ -128,6 +136,8 @@ export async function callRoute(
   try {
     const result = await fn({ request, params, context: {} });
     if (result instanceof Response) return result;
+    // Remix's `data(value, init)`: the value with its status and headers.
+    if (isDataWithInit(result)) return Response.json(result.data ?? null, result.init ?? {});
     return Response.json(result ?? null);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;

@@ -81,6 +81,42 @@ describe("the environment parsed at boot", () => {
     expect(found[0]).toMatch(message);
   });
 
+  it("does not point the courier sandbox at a local port in production", () => {
+    const env = parseEnv({ ...valid, NODE_ENV: "production" });
+    expect(env.COURIER_SANDBOX_URL).toBeUndefined();
+  });
+
+  it("still takes a sandbox URL the operator sets in production", () => {
+    const env = parseEnv({
+      ...valid,
+      NODE_ENV: "production",
+      COURIER_SANDBOX_URL: "https://sandbox.courier.example.com",
+    });
+    expect(env.COURIER_SANDBOX_URL).toBe("https://sandbox.courier.example.com");
+  });
+
+  it.each(["your-client-secret", "REPLACE_WITH_THE_CLIENT_SECRET", "changeme", "<client secret>"])(
+    "refuses the placeholder client secret %s with a message saying where the real one is",
+    (placeholder) => {
+      const found = problems({ ...valid, SHOPIFY_API_SECRET: placeholder });
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(/^SHOPIFY_API_SECRET is invalid: .*placeholder.*Partner Dashboard/);
+    },
+  );
+
+  it.each(["your-client-id", "replace-with-your-client-id"])(
+    "refuses the placeholder client id %s",
+    (placeholder) => {
+      const found = problems({ ...valid, SHOPIFY_API_KEY: placeholder });
+      expect(found).toEqual([expect.stringMatching(/^SHOPIFY_API_KEY is invalid: .*placeholder/)]);
+    },
+  );
+
+  it("refuses SHOP_CUSTOM_DOMAIN, which the Shopify library no longer honours, saying to remove it", () => {
+    const found = problems({ ...valid, SHOP_CUSTOM_DOMAIN: "shops.example.com" });
+    expect(found).toEqual([expect.stringMatching(/^SHOP_CUSTOM_DOMAIN is invalid: .*remove it/)]);
+  });
+
   it("never echoes a secret value in its message", () => {
     const secret = "k1:THIS-IS-NOT-BASE64-BUT-SECRET";
     const found = problems({ ...valid, ENCRYPTION_KEYS: secret });
