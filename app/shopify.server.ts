@@ -4,6 +4,7 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import prisma from "./db.server";
 import { env } from "./env.server";
 import { ensureShopInstalled } from "./models/shop.server";
+import { SealedSessionStorage } from "./security/sealed-session-storage";
 import { ADMIN_API_VERSION } from "./shopify/api-version";
 
 const config = env();
@@ -15,7 +16,11 @@ const shopify = shopifyApp({
   scopes: config.SCOPES,
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
-  sessionStorage: new PrismaSessionStorage(prisma),
+  // Access and refresh tokens sealed at rest, on SQLite and PostgreSQL alike (ADR 0011).
+  sessionStorage: new SealedSessionStorage(
+    new PrismaSessionStorage(prisma),
+    () => config.ENCRYPTION_KEYS,
+  ),
   distribution: AppDistribution.AppStore,
   isEmbeddedApp: true,
   future: {

@@ -12,6 +12,8 @@ export {};
 // process exists to run the worker. Set before any app module loads (the app parses its
 // environment once, on first use), hence the dynamic imports below.
 process.env.DELIVERY_WORKER = "on";
+// Like `npm start`: an unset NODE_ENV means production here too.
+if (!process.env.NODE_ENV?.trim()) process.env.NODE_ENV = "production";
 
 function exitWith(message: string): never {
   console.error(message);

@@ -84,3 +84,10 @@ export function maskSecret(secret: string): string {
   const tail = secret.length > 8 ? secret.slice(-4) : "";
   return `••••••••${tail}`;
 }
+
+const SEALED = /^v1\.[A-Za-z0-9_-]{1,32}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/;
+
+/** Whether a stored value is in the sealed format (a plaintext Shopify token never is). */
+export function isSealedSecret(value: string): boolean {
+  return SEALED.test(value);
+}

@@ -4,6 +4,7 @@ import { loader as appLayoutLoader } from "../../app/routes/app";
 import { loader as homeLoader } from "../../app/routes/app._index";
 import { action as settingsAction, loader as settingsLoader } from "../../app/routes/app.settings";
 import { loader as healthLoader } from "../../app/routes/healthz";
+import { sessionStorage } from "../../app/shopify.server";
 import { adminApi } from "../support/admin-api";
 import {
   adminDocumentRequest,
@@ -74,10 +75,14 @@ describe("admin routes with a valid session token", () => {
     expect(adminApi.tokenExchanges).toEqual([
       { shop, requestedTokenType: "urn:shopify:params:oauth:token-type:offline-access-token" },
     ]);
-    const session = await prisma.session.findFirstOrThrow({ where: { shop, isOnline: false } });
-    expect(session.accessToken).toBe(`standin-token-${shop}`);
-    expect(session.refreshToken).toBe(`standin-refresh-${shop}`);
-    expect(session.expires).toBeInstanceOf(Date);
+    const row = await prisma.session.findFirstOrThrow({ where: { shop, isOnline: false } });
+    // Sealed at rest (ADR 0011); the library gets them back in plaintext.
+    expect(row.accessToken).not.toContain("standin-token");
+    expect(row.refreshToken).not.toContain("standin-refresh");
+    expect(row.expires).toBeInstanceOf(Date);
+    const session = await sessionStorage.loadSession(row.id);
+    expect(session?.accessToken).toBe(`standin-token-${shop}`);
+    expect(session?.refreshToken).toBe(`standin-refresh-${shop}`);
     // afterAuth created the shop's settings.
     expect(await prisma.shopSettings.count({ where: { shop } })).toBe(1);
   });
