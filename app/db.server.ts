@@ -4,7 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { configureSqliteConnection } from "./db/sqlite-connection";
+import { checkpointErasure, configureSqliteConnection } from "./db/sqlite-connection";
 import { sqliteFilePath } from "./db/sqlite-path";
 import { env } from "./env.server";
 
@@ -147,6 +147,20 @@ export async function sqliteConnection(): Promise<Database.Database> {
   const opened = sqlite.database;
   if (!opened?.open) throw new Error("Prisma did not open its SQLite connection.");
   return opened;
+}
+
+/**
+ * Makes erased rows unreadable on disk as well (ADR 0011). SQLite: the log's older page images
+ * are checkpointed away (app/db/sqlite-connection.ts). PostgreSQL keeps deleted row versions until
+ * (auto)vacuum reclaims them and in its WAL archives for their retention: encrypt its disks.
+ */
+export async function eraseFromDisk(): Promise<void> {
+  if (database.provider !== "sqlite") return;
+  if (!(await checkpointErasure(await sqliteConnection()))) {
+    console.warn(
+      "Erased data may stay in the SQLite log until its next checkpoint: it stayed busy.",
+    );
+  }
 }
 
 export default prisma;

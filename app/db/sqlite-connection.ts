@@ -9,11 +9,32 @@ import type Database from "better-sqlite3";
  *   crash can take back the last commits before a checkpoint. The writes that acknowledge
  *   something to Shopify (webhook intake) are made with {@link durableTransaction} instead, which
  *   syncs the log before it returns.
+ * - secure_delete: deleted and overwritten content is zeroed in its page, and freed pages are
+ *   zeroed too, so an erased customer or an uninstalled shop's tokens do not linger in free
+ *   space. The log keeps older page images until a checkpoint: {@link checkpointErasure}.
  */
 export function configureSqliteConnection(db: Database.Database): void {
   // An in-memory database answers "memory" and stays so; a file switches (the mode is persistent).
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
+  db.pragma("secure_delete = ON");
+}
+
+/**
+ * After an erasure (customers/redact, shop/redact, app/uninstalled): the write-ahead log still
+ * holds the pages as they were before, so it is checkpointed into the file (whose copies are
+ * zeroed by secure_delete) and truncated to nothing. Waits for a transaction open on the
+ * connection to end first; retries while another connection reads. False if it never got through.
+ */
+export async function checkpointErasure(db: Database.Database, attempts = 40): Promise<boolean> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    while (db.inTransaction) await new Promise<void>((resolve) => setImmediate(resolve));
+    // Prisma's connection reads integers as BigInt.
+    const [result] = db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number | bigint }[];
+    if (!result || Number(result.busy) === 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
 }
 
 /**

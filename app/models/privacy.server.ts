@@ -1,5 +1,5 @@
 import type { Prisma } from "@prisma/client";
-import prisma from "../db.server";
+import prisma, { eraseFromDisk } from "../db.server";
 import { requestCancel } from "./deliveries.server";
 import { redactDeliveryRequest } from "../deliveries/redaction";
 import type { DeliveryState } from "../deliveries/states";
@@ -214,6 +214,7 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
     ]),
   ];
   await prisma.$transaction(writes);
+  await eraseFromDisk();
   for (const d of uncertain) await requestCancel(input.shop, d.id, ERASED_REASON, at);
   await remember(
     { ...input, topic: "customers/redact" },
@@ -246,6 +247,7 @@ export async function deleteShopData(shop: string): Promise<Record<string, numbe
     prisma.shopSettings.deleteMany(where),
     prisma.session.deleteMany(where),
   ]);
+  await eraseFromDisk();
   const tables = [
     "DeliveryEvent",
     "Delivery",

@@ -1,5 +1,5 @@
 import type { ShopSettings } from "@prisma/client";
-import prisma from "../db.server";
+import prisma, { eraseFromDisk } from "../db.server";
 
 /**
  * The shop's settings row, created on first use. Called after installation (token exchange) and
@@ -40,6 +40,7 @@ export async function markShopUninstalled(shop: string, at: Date = new Date()): 
       data: { uninstalledAt: at },
     }),
   ]);
+  await eraseFromDisk();
 }
 
 /** app/scopes_update: the granted scopes, kept on the sessions and the settings. */
