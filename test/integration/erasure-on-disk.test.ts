@@ -46,11 +46,8 @@ async function deliveryFor(order: number, name: string, phone: string) {
   });
 }
 
-const send = (
-  route: typeof customersRedact,
-  topic: string,
-  payload: Record<string, unknown>,
-) => callRoute(route, webhookRequest({ topic, shop, payload }));
+const send = (route: typeof customersRedact, topic: string, payload: Record<string, unknown>) =>
+  callRoute(route, webhookRequest({ topic, shop, payload }));
 
 describe("erased data on disk", () => {
   it("leaves no trace of a redacted customer's name and phone in the database file or its log", async () => {
