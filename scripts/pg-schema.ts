@@ -35,10 +35,28 @@ function replaceBlock(schema: string, name: "generator" | "datasource", block: s
   return schema.replace(pattern, block);
 }
 
+/**
+ * Column defaults computed by the database, in each one's SQL. A tracking token is 128 random bits
+ * as 32 hex digits: SQLite's randomblob (ChaCha20 seeded by the OS); PostgreSQL's
+ * gen_random_uuid (pg_strong_random, core since 13) twice, 244 random bits, hashed down to 128.
+ */
+const DATABASE_DEFAULTS: Record<string, string> = {
+  'dbgenerated("lower(hex(randomblob(16)))")':
+    'dbgenerated("md5((gen_random_uuid())::text || (gen_random_uuid())::text)")',
+};
+
 /** The PostgreSQL schema for a SQLite schema's text. */
 export function postgresSchema(sqliteSchema: string): string {
+  for (const [expression] of sqliteSchema.matchAll(/dbgenerated\("[^"]*"\)/g)) {
+    if (!(expression in DATABASE_DEFAULTS)) {
+      throw new Error(`scripts/pg-schema.ts has no PostgreSQL form for ${expression}`);
+    }
+  }
   let schema = replaceBlock(sqliteSchema, "generator", GENERATOR);
   schema = replaceBlock(schema, "datasource", DATASOURCE);
+  for (const [sqlite, postgres] of Object.entries(DATABASE_DEFAULTS)) {
+    schema = schema.replaceAll(sqlite, postgres);
+  }
   // The SQLite file's opening comment speaks of SQLite; the header replaces it.
   schema = schema.replace(/^(\/\/[^\n]*\n)+\n?/, "");
   return HEADER + "\n" + schema;

@@ -3,6 +3,7 @@ import { env } from "../env.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
 import { resumeWaitingDeliveries } from "../models/deliveries.server";
 import { courierClientFor } from "../services/courier-connection.server";
+import { trackingLink } from "./tracking-link";
 import { unauthenticated } from "../shopify.server";
 import {
   assertLeaseOutlastsCourierCalls,
@@ -29,7 +30,7 @@ export function productionDependencies(): WorkerDependencies & {
       return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
     },
     adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
-    trackingUrl: (delivery) => `${config.SHOPIFY_APP_URL}/tracking/${delivery.id}`,
+    trackingUrl: (delivery) => trackingLink(config.SHOPIFY_APP_URL, delivery),
     courierDisplayName: config.COURIER_DISPLAY_NAME,
     courierTimeoutMs: config.COURIER_TIMEOUT_MS,
     leaseMs: leaseMsFor(config.COURIER_TIMEOUT_MS),

@@ -89,7 +89,7 @@ describe("a fulfilled order becomes a courier delivery", () => {
         fulfillmentId: "gid://shopify/Fulfillment/5001",
         trackingInfoInput: {
           number: delivery.courierOrderNumber,
-          url: `https://app.example/tracking/${delivery.id}`,
+          url: `https://app.example/tracking/${delivery.trackingToken}`,
           company: "Test Courier",
         },
         notifyCustomer: true,

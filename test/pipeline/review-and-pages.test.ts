@@ -10,7 +10,7 @@ import {
   loader as deliveryLoader,
 } from "../../app/routes/app.deliveries.$id";
 import { loader as listLoader } from "../../app/routes/app.deliveries._index";
-import { loader as trackingLoader } from "../../app/routes/tracking.$id";
+import { loader as trackingLoader } from "../../app/routes/tracking.$token";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { SANDBOX_KEY, setUpCourierSandbox } from "../support/courier-sandbox";
 import {
@@ -334,8 +334,8 @@ describe("the deliveries pages", () => {
     const delivery = await workedDelivery();
     const response = await callRoute(
       trackingLoader,
-      new Request(new URL(`/tracking/${delivery.id}`, APP_URL)),
-      { id: delivery.id },
+      new Request(new URL(`/tracking/${delivery.trackingToken}`, APP_URL)),
+      { token: delivery.trackingToken },
     );
     const text = JSON.stringify(await response.json());
     expect(text).toContain(delivery.courierOrderNumber!);
@@ -343,9 +343,35 @@ describe("the deliveries pages", () => {
     const missing = await callRoute(
       trackingLoader,
       new Request(new URL("/tracking/nope", APP_URL)),
-      { id: "nope" },
+      { token: "nope" },
     );
     expect(missing.status).toBe(404);
+  });
+
+  it("puts a link with the delivery's random token on the fulfillment, never its id", async () => {
+    const delivery = await workedDelivery();
+    expect(delivery.trackingToken).toMatch(/^[0-9a-f]{32}$/);
+    expect(delivery.trackingUrl).toBe(`https://app.example/tracking/${delivery.trackingToken}`);
+    const byId = await callRoute(
+      trackingLoader,
+      new Request(new URL(`/tracking/${delivery.id}`, APP_URL)),
+      { token: delivery.id },
+    );
+    expect(byId.status).toBe(404);
+  });
+
+  it("still opens a link sent before tracking tokens, which named the delivery's id", async () => {
+    const delivery = await workedDelivery();
+    await prisma.delivery.update({
+      where: { id: delivery.id },
+      data: { trackingUrl: `https://app.example/tracking/${delivery.id}` },
+    });
+    const response = await callRoute(
+      trackingLoader,
+      new Request(new URL(`/tracking/${delivery.id}`, APP_URL)),
+      { token: delivery.id },
+    );
+    expect(response.status).toBe(200);
   });
 });
 

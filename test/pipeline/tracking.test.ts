@@ -8,7 +8,7 @@ import { isStuck, listDeliveries } from "../../app/models/deliveries.server";
 import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
-import { loader as trackingLoader } from "../../app/routes/tracking.$id";
+import { loader as trackingLoader } from "../../app/routes/tracking.$token";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { unauthenticated } from "../../app/shopify.server";
 import { adminApi } from "../support/admin-api";
@@ -189,8 +189,8 @@ describe("tracking sync", () => {
     // The public tracking page tells the customer the same story, without personal data.
     const page = await callRoute(
       trackingLoader,
-      new Request(`https://app.example/tracking/${done.id}`),
-      { id: done.id },
+      new Request(`https://app.example/tracking/${done.trackingToken}`),
+      { token: done.trackingToken },
     );
     const { state, steps } = (await page.json()) as { state: string; steps: { message: string }[] };
     expect(state).toBe("Delivered");

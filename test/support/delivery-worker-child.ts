@@ -10,6 +10,7 @@ import prisma from "../../app/db.server";
 import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";
 import { courierBaseUrl } from "../../app/services/courier-connection.server";
+import { trackingLink } from "../../app/deliveries/tracking-link";
 
 const [owner = "child-worker"] = process.argv.slice(2);
 await prisma.$queryRaw`SELECT 1`;
@@ -23,7 +24,7 @@ await runDueDeliveries(
       return apiKey && baseUrl ? createCourierClient({ baseUrl, apiKey, timeoutMs: 60_000 }) : null;
     },
     adminFor: () => Promise.reject(new Error("The child worker has no Admin API.")),
-    trackingUrl: (delivery) => `https://app.example/tracking/${delivery.id}`,
+    trackingUrl: (delivery) => trackingLink("https://app.example", delivery),
     courierDisplayName: "Test Courier",
     courierTimeoutMs: 60_000,
   },

@@ -10,6 +10,7 @@ import { unauthenticated } from "../../app/shopify.server";
 import { adminApi } from "./admin-api";
 import { installShop } from "./shopify";
 import { SANDBOX_KEY } from "./test-env";
+import { trackingLink } from "../../app/deliveries/tracking-link";
 
 /**
  * A shop ready to send deliveries: installed, connected to the courier sandbox, automatic sending
@@ -193,7 +194,7 @@ export function testWorker(overrides: Partial<WorkerDependencies> & { timeoutMs?
         : null;
     },
     adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
-    trackingUrl: (delivery) => `https://app.example/tracking/${delivery.id}`,
+    trackingUrl: (delivery) => trackingLink("https://app.example", delivery),
     courierDisplayName: "Test Courier",
     now: () => clock.now,
     reconcileDelayMs: 0,

@@ -1,25 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import prisma from "../db.server";
 import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
+import { findDeliveryForTrackingPage } from "../models/tracking-page.server";
 
 /**
- * The public tracking page behind the URL on the Shopify fulfillment. The id is unguessable
- * (cuid); the page shows the parcel's progress only — no name, address or phone.
+ * The public tracking page behind the URL on the Shopify fulfillment: /tracking/<token>, 128
+ * random bits (ADR 0011); server.js limits how many links one client may try. The page shows the
+ * parcel's progress only — no name, address or phone.
  */
 export const loader = async ({ params }: LoaderFunctionArgs) => {
-  const delivery = await prisma.delivery.findUnique({
-    where: { id: params.id ?? "" },
-    select: {
-      state: true,
-      courierOrderNumber: true,
-      events: {
-        select: { at: true, message: true, kind: true, data: true },
-        orderBy: { at: "asc" },
-      },
-    },
-  });
+  const delivery = await findDeliveryForTrackingPage(params.token ?? "");
   if (!delivery?.courierOrderNumber)
     throw new Response("Unknown tracking number.", { status: 404 });
   return {
@@ -50,6 +41,12 @@ const courierStep = z.object({
   name: z.string().nullish(),
   state: z.string().nullish(),
   at: z.string().nullish(),
+});
+
+export const headers = () => ({
+  // The link is the key: it must not leave in a Referer header, nor be kept by shared caches.
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "private, no-store",
 });
 
 export const meta: MetaFunction = () => [

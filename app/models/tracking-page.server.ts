@@ -1,0 +1,30 @@
+import prisma from "../db.server";
+
+/**
+ * What the public tracking page may show of a delivery: its courier number, state and timeline,
+ * never the customer. Found by the link's token (ADR 0011); the page is public, so the token is
+ * the only key, and it is 128 random bits.
+ */
+const PUBLIC_FIELDS = {
+  state: true,
+  courierOrderNumber: true,
+  events: {
+    select: { at: true, message: true, kind: true, data: true },
+    orderBy: { at: "asc" },
+  },
+} as const;
+
+const LINK_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
+export async function findDeliveryForTrackingPage(key: string) {
+  if (!LINK_KEY.test(key)) return null;
+  return (
+    (await prisma.delivery.findUnique({ where: { trackingToken: key }, select: PUBLIC_FIELDS })) ??
+    // Links put on fulfillments before tracking tokens named the row id. They keep working for
+    // exactly those deliveries (their stored link says so); no new link is ever made that way.
+    (await prisma.delivery.findFirst({
+      where: { id: key, trackingUrl: { endsWith: `/tracking/${key}` } },
+      select: PUBLIC_FIELDS,
+    }))
+  );
+}
