@@ -64,4 +64,4 @@ export type {
   TrackingEvent,
   VehicleType,
 } from "./results";
-export { PUSH_EVENT_ID_HEADER, PUSH_SIGNATURE_HEADER, signPush, verifyPushSignature } from "./push";
+export { PUSH_SIGNATURE_HEADER, pushEventId, signPush, verifyPushSignature } from "./push";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { PUSH_EVENT_ID_HEADER, PUSH_SIGNATURE_HEADER, verifyPushSignature } from "../courier";
+import { PUSH_SIGNATURE_HEADER, pushEventId, verifyPushSignature } from "../courier";
 import { productionDependencies } from "../deliveries/runner.server";
 import { kickTrackingSync } from "../deliveries/sync-runner.server";
 import { applyPushedStatus, courierPush } from "../deliveries/sync.server";
@@ -36,7 +36,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     return new Response("The body is not JSON.", { status: 400 });
   }
   const push = parseWebhookPayload(courierPush, body);
-  push.eventId ??= request.headers.get(PUSH_EVENT_ID_HEADER) ?? undefined;
+  push.eventId = pushEventId(raw, push.eventId);
   const { owner, courierFor, adminFor } = productionDependencies();
   const outcome = await applyPushedStatus(target.shop, push, { owner, courierFor, adminFor });
   if (outcome === "queued") kickTrackingSync();

@@ -746,6 +746,30 @@ describe("the courier's status pushes", () => {
     expect((await row()).events.filter((e) => e.kind === "courier_status")).toHaveLength(1);
   });
 
+  it("a signed push replayed with a made-up event id header is a duplicate, not a second entry", async () => {
+    const { credentials, courierOrderId } = await pushSetup();
+    // No event id in the signed body: the id is the body's own digest, whatever a header says.
+    const raw = JSON.stringify({ order: { orderId: courierOrderId, status: "picked_up" } });
+    const replay = (eventIdHeader: string) =>
+      callRoute(
+        courierWebhook,
+        new Request(`https://app.example/courier/webhooks/${credentials.token}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-courier-signature": signPush(raw, credentials.secret),
+            "x-courier-event-id": eventIdHeader,
+          },
+          body: raw,
+        }),
+        { token: credentials.token },
+      );
+    expect(await (await replay("captured-1")).json()).toEqual({ outcome: "applied" });
+    expect(await (await replay("forged-2")).json()).toEqual({ outcome: "duplicate" });
+    expect(await (await replay("x".repeat(100_000))).json()).toEqual({ outcome: "duplicate" });
+    expect((await row()).events.filter((e) => e.kind === "courier_status")).toHaveLength(1);
+  });
+
   it("a push that could not be applied is not a duplicate when the courier sends it again", async () => {
     const { send, event, writes } = await pushSetup();
     adminApi.throttleNext(1);
