@@ -18,6 +18,8 @@ const build = await import(pathToFileURL(path.join(buildDir, "server", "index.js
 
 const app = express();
 app.disable("x-powered-by");
+// Nothing here reads req.query (Remix parses the URL itself): no qs parsing of every query string.
+app.set("query parser", false);
 // Behind a load balancer or proxy, TRUST_PROXY (hops, or addresses) makes the client's address
 // the one it forwards, so the tracking limit counts clients, not the proxy.
 const trustProxy = process.env.TRUST_PROXY?.trim();
