@@ -1,4 +1,4 @@
-import prisma from "../db.server";
+import prisma, { eraseFromDisk } from "../db.server";
 import { env } from "../env.server";
 import { isSealedSecret, sealedKeyId, SecretBoxError } from "../security/secret-box";
 import {
@@ -40,6 +40,8 @@ export async function sealStoredSessions(): Promise<number> {
       if (!(error instanceof SecretBoxError)) throw error;
     }
   }
+  // The rows' earlier pages, plaintext tokens and all, must not stay in the SQLite log either.
+  if (sealed > 0) await eraseFromDisk();
   return sealed;
 }
 

@@ -70,15 +70,18 @@ export async function startBuiltServer(options: {
   logFile: string;
   /** Extra Node flags, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
+  /** The tree whose server.js and build/ run (default this one). */
+  root?: string;
 }): Promise<RunningServer> {
+  const root = options.root ?? ROOT;
   const url = `http://127.0.0.1:${options.port}`;
   // The request log goes to a file, so reading it costs this process nothing during the load.
   const out = fs.openSync(options.logFile, "w");
   const child = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), path.join(ROOT, "server.js")],
+    [...(options.nodeArgs ?? []), path.join(root, "server.js")],
     {
-      cwd: ROOT,
+      cwd: root,
       env: Object.fromEntries(
         Object.entries<string | undefined>({
           ...process.env,

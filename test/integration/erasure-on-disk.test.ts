@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { sqliteFilePath } from "../../app/db/sqlite-path";
+import { sealStoredSessions } from "../../app/models/sessions.server";
 import { ensureShopInstalled } from "../../app/models/shop.server";
 import { action as appUninstalled } from "../../app/routes/webhooks.app.uninstalled";
 import { action as customersRedact } from "../../app/routes/webhooks.customers.redact";
@@ -83,5 +84,15 @@ describe("erased data on disk", () => {
     );
     expect(onDisk(stored.accessToken)).toBe(false);
     expect(onDisk(session.accessToken!)).toBe(false);
+  });
+
+  it("leaves no plaintext token of an earlier version's session once it is sealed at boot", async () => {
+    const access = "shpat_0123456789abcdef0123456789qx7boot";
+    await prisma.session.create({
+      data: { id: `offline_${shop}`, shop, state: "", accessToken: access },
+    });
+    expect(onDisk(access)).toBe(true);
+    await sealStoredSessions();
+    expect(onDisk(access)).toBe(false);
   });
 });
