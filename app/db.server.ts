@@ -150,7 +150,7 @@ export async function sqliteConnection(): Promise<Database.Database> {
 }
 
 /**
- * Makes erased rows unreadable on disk as well (ADR 0011). SQLite: the log's older page images
+ * Makes erased rows unreadable on disk as well (ADR 0012). SQLite: the log's older page images
  * are checkpointed away (app/db/sqlite-connection.ts). PostgreSQL keeps deleted row versions until
  * (auto)vacuum reclaims them and in its WAL archives for their retention: encrypt its disks.
  */

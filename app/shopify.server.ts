@@ -16,7 +16,7 @@ const shopify = shopifyApp({
   scopes: config.SCOPES,
   appUrl: config.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
-  // Access and refresh tokens sealed at rest, on SQLite and PostgreSQL alike (ADR 0011).
+  // Access and refresh tokens sealed at rest, on SQLite and PostgreSQL alike (ADR 0012).
   sessionStorage: new SealedSessionStorage(
     new PrismaSessionStorage(prisma),
     () => config.ENCRYPTION_KEYS,

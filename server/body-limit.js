@@ -1,4 +1,4 @@
-// Request bodies, read once for every route before any handler sees them (ADR 0011): each path
+// Request bodies, read once for every route before any handler sees them (ADR 0012): each path
 // has a limit, a body over it is refused with 413 as soon as it crosses it (chunked bodies carry
 // no length to check first), and all the bodies being read at once share one budget, so the
 // memory they hold stays bounded however many connections send them. Handlers get the bytes as

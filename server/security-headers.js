@@ -1,4 +1,4 @@
-// Headers every response carries unless its route says otherwise (ADR 0011). A page may be
+// Headers every response carries unless its route says otherwise (ADR 0012). A page may be
 // framed only when the route that rendered it verified the shop from a session token and said so
 // with its own Content-Security-Policy (app/security/frame-policy.ts); everything else — the
 // login page, the public tracking page, errors, 404s, files, JSON, refusals — may not be framed

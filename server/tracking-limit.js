@@ -1,6 +1,6 @@
 // The public tracking page answers anyone who has a link, so each client may only try so many
 // links a minute: a customer reloading their parcel's page stays far below it, a script walking
-// through guesses is stopped (ADR 0011). The count lives in this process's memory; several
+// through guesses is stopped (ADR 0012). The count lives in this process's memory; several
 // instances behind a load balancer each count their own share, unless a shared store is plugged in
 // (express-rate-limit's PostgreSQL and Redis stores), see README "Security".
 import { rateLimit } from "express-rate-limit";

@@ -2,7 +2,7 @@ import type { Delivery } from "@prisma/client";
 
 /**
  * The public tracking page's URL for a delivery, as it goes on the Shopify fulfillment: its random
- * tracking token, never its row id (ADR 0011). The worker hands over the leased row itself; its
+ * tracking token, never its row id (ADR 0012). The worker hands over the leased row itself; its
  * dependency type only names the fields it promised, hence the read below, checked at run time.
  */
 export function trackingLink(appUrl: string, delivery: Pick<Delivery, "id">): string {

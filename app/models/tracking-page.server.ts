@@ -2,7 +2,7 @@ import prisma from "../db.server";
 
 /**
  * What the public tracking page may show of a delivery: its courier number, state and timeline,
- * never the customer. Found by the link's token (ADR 0011); the page is public, so the token is
+ * never the customer. Found by the link's token (ADR 0012); the page is public, so the token is
  * the only key, and it is 128 random bits.
  */
 const PUBLIC_FIELDS = {

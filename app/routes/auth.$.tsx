@@ -14,7 +14,7 @@ import { authenticate } from "../shopify.server";
 /**
  * The library's auth paths (session-token bounce page, exit-iframe). What it answers goes out as
  * it is, except that its pages may be framed by the Shopify admin only: it names the `?shop=` of
- * the link, which nothing has verified yet (ADR 0011). A link it refuses (a destination it will not
+ * the link, which nothing has verified yet (ADR 0012). A link it refuses (a destination it will not
  * open, a malformed shop, host or token) is the visitor's mistake: 400, not a server error.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {

@@ -6,7 +6,7 @@ import { findDeliveryForTrackingPage } from "../models/tracking-page.server";
 
 /**
  * The public tracking page behind the URL on the Shopify fulfillment: /tracking/<token>, 128
- * random bits (ADR 0011); server.js limits how many links one client may try. The page shows the
+ * random bits (ADR 0012); server.js limits how many links one client may try. The page shows the
  * parcel's progress only — no name, address or phone.
  */
 export const loader = async ({ params }: LoaderFunctionArgs) => {

@@ -1,5 +1,5 @@
 /**
- * Who may frame a page (ADR 0011). Shopify's admin frames the app's pages, so they name the admin
+ * Who may frame a page (ADR 0012). Shopify's admin frames the app's pages, so they name the admin
  * and the shop — but only the shop of a verified session token: `?shop=` is whatever the link
  * says. The library's own `addDocumentResponseHeaders` takes it from `?shop=`, so the app does
  * not use it. Pages that are not part of the embedded app (login, tracking, errors) cannot be

@@ -9,7 +9,7 @@ import {
 } from "./secret-box";
 
 /**
- * Shopify sessions with their access and refresh tokens sealed at rest (ADR 0011), around any
+ * Shopify sessions with their access and refresh tokens sealed at rest (ADR 0012), around any
  * session storage — the Prisma one on SQLite or PostgreSQL alike. The tokens are sealed like the
  * courier key (AES-256-GCM, key id inside for rotation) with the shop and the token's kind bound as
  * associated data, so a token copied into another shop's row, or an access token put in the

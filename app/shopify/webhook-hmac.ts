@@ -81,7 +81,7 @@ export interface ShopifyWebhook {
 }
 
 /**
- * Reads a webhook request (its body is already bounded by server.js, ADR 0011), checks it as
+ * Reads a webhook request (its body is already bounded by server.js, ADR 0012), checks it as
  * {@link verifyShopifyWebhook} does and parses its JSON. Throws the answer when it is refused:
  * 405 for another method, 401 for a wrong signature, 400 for a missing header or body, or a
  * correctly signed body that is not JSON.

@@ -76,7 +76,7 @@ describe("admin routes with a valid session token", () => {
       { shop, requestedTokenType: "urn:shopify:params:oauth:token-type:offline-access-token" },
     ]);
     const row = await prisma.session.findFirstOrThrow({ where: { shop, isOnline: false } });
-    // Sealed at rest (ADR 0011); the library gets them back in plaintext.
+    // Sealed at rest (ADR 0012); the library gets them back in plaintext.
     expect(row.accessToken).not.toContain("standin-token");
     expect(row.refreshToken).not.toContain("standin-refresh");
     expect(row.expires).toBeInstanceOf(Date);

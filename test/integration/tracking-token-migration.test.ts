@@ -29,7 +29,7 @@ describe("the tracking token migration on SQLite", () => {
       expect(rows.map((r) => r.id)).toEqual(["cm0legacy1", "cm0legacy2", "cm0legacy3"]);
       for (const row of rows) expect(row.trackingToken).toMatch(/^[0-9a-f]{32}$/);
       expect(new Set(rows.map((r) => r.trackingToken)).size).toBe(3);
-      // The links already sent stay as they were: the page still honours them (ADR 0011).
+      // The links already sent stay as they were: the page still honours them (ADR 0012).
       expect(rows[0]!.trackingUrl).toBe("https://app.example/tracking/cm0legacy1");
     } finally {
       db.close();
