@@ -38,6 +38,9 @@ export default defineConfig({
           globalSetup: ["test/setup/global-db.ts", "test/browser/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // A page waits on a real server, worker and courier sandbox: on a loaded 2-core machine
+          // a second is not enough for a delivery to be created and shown (the default).
+          expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
         },
       },
