@@ -4,6 +4,7 @@ import {
   CourierAuthError,
   CourierError,
   CourierMalformedReplyError,
+  CourierSendExpiredError,
   CourierTimeoutError,
   CourierUnavailableError,
   CourierValidationError,
@@ -114,6 +115,16 @@ export interface ExceptionsPage {
   total: number | null;
 }
 
+/** How a create goes out. */
+export interface SendOptions {
+  /**
+   * A time on `performance.now()`'s clock after which the request is not sent
+   * (`CourierSendExpiredError`): checked just before it leaves, so a caller held up since it last
+   * confirmed it may send sends nothing (ADR 0011).
+   */
+  sendBy?: number;
+}
+
 /** Every operation of the courier's interface. Methods reject only with a `CourierError`. */
 export interface CourierClient {
   readonly baseUrl: string;
@@ -122,9 +133,9 @@ export interface CourierClient {
   vehicleTypes(lang?: CourierLanguage): Promise<VehicleType[]>;
   orderStatuses(lang?: CourierLanguage): Promise<OrderStatus[]>;
   /** Never retried: a repeated create could deliver twice. On an unknown outcome, check history. */
-  createOrder(input: CreateOrderInput): Promise<CreateOrderResult>;
+  createOrder(input: CreateOrderInput, options?: SendOptions): Promise<CreateOrderResult>;
   /** Never retried. Each input's fate is in `items`, in input order. */
-  createBulk(inputs: CreateOrderInput[]): Promise<BulkCreateResult>;
+  createBulk(inputs: CreateOrderInput[], options?: SendOptions): Promise<BulkCreateResult>;
   calculatePrice(input: PriceInput): Promise<PriceQuote>;
   history(query?: HistoryQuery): Promise<HistoryPage>;
   getOrder(orderId: string): Promise<OrderRecord>;
@@ -151,6 +162,7 @@ interface Call<T> {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   schema: z.ZodType<T>;
+  sendBy?: number;
 }
 
 interface Reply<T> {
@@ -219,6 +231,14 @@ export function createCourierClient(options: CourierClientOptions): CourierClien
     if (apiKey) headers.authorization = `ApiKey ${apiKey}`;
     if (call.body !== undefined) headers["content-type"] = "application/json";
 
+    // The last moment before the request leaves: nothing asynchronous runs between here and fetch.
+    if (call.sendBy !== undefined && performance.now() > call.sendBy) {
+      throw new CourierSendExpiredError({
+        ...details,
+        outcome: "not_sent",
+        lateByMs: Math.round(performance.now() - call.sendBy),
+      });
+    }
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -385,7 +405,7 @@ export function createCourierClient(options: CourierClientOptions): CourierClien
         };
       }),
 
-    createOrder: (input) =>
+    createOrder: (input, options) =>
       run(() => {
         const action = "creating the order";
         return {
@@ -394,10 +414,11 @@ export function createCourierClient(options: CourierClientOptions): CourierClien
           path: "/api/orders/create",
           body: validateRequest(createOrderSchema, input, "createOrder", action),
           schema: createOrderResultSchema,
+          sendBy: options?.sendBy,
         };
       }),
 
-    createBulk: (inputs) =>
+    createBulk: (inputs, options) =>
       run(() => {
         const action = `creating ${Array.isArray(inputs) ? inputs.length : "several"} orders at once`;
         const orders = validateRequest(createBulkSchema, inputs, "createBulk", action, ["orders"]);
@@ -407,6 +428,7 @@ export function createCourierClient(options: CourierClientOptions): CourierClien
           path: "/api/orders/create-bulk",
           body: { orders },
           schema: bulkResultSchema(orders.length),
+          sendBy: options?.sendBy,
         };
       }),
 

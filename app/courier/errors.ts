@@ -232,6 +232,48 @@ export class CourierTimeoutError extends CourierError {
   }
 }
 
+/**
+ * A create not sent because the worker sending it was held up (paused, starved, waiting on a
+ * disk) for longer than its send window after it confirmed it still held the delivery: by now
+ * another worker may have taken the delivery over. Nothing was sent; the worker checks its hold
+ * on the delivery again before any new try (ADR 0011).
+ */
+export class CourierSendExpiredError extends CourierError {
+  override readonly name = "CourierSendExpiredError";
+  /** How long after its deadline the send would have left. */
+  readonly lateByMs: number;
+
+  constructor(details: CourierErrorDetails & { lateByMs: number }) {
+    super(
+      `Nothing was sent while ${details.action}: the app was held up ${formatSeconds(details.lateByMs)} past the moment it may send it, so it checks first that the delivery is still its own.`,
+      { ...details, outcome: "not_sent" },
+    );
+    this.lateByMs = details.lateByMs;
+  }
+}
+
+/**
+ * A call not made because the courier did not answer the account's last calls: its circuit is
+ * open until `retryAt`, then a single trial call finds out whether it answers again (ADR 0013).
+ * Nothing was sent. The message is the one the merchant reads on a waiting delivery.
+ */
+export class CourierCircuitOpenError extends CourierError {
+  override readonly name = "CourierCircuitOpenError";
+  readonly retryAt: Date;
+
+  constructor(details: CourierErrorDetails & { retryAt: Date }) {
+    super("The courier is not answering; sending resumes by itself when it does.", {
+      ...details,
+      outcome: "not_sent",
+    });
+    this.retryAt = details.retryAt;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryAt: this.retryAt.toISOString() };
+  }
+}
+
 /** The courier answered, but not in the documented form (not JSON, no envelope, wrong fields). */
 export class CourierMalformedReplyError extends CourierError {
   override readonly name = "CourierMalformedReplyError";

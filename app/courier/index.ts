@@ -5,13 +5,16 @@ export {
   type CourierClientOptions,
   type ExceptionsPage,
   type HistoryPage,
+  type SendOptions,
 } from "./client";
 export { ENDPOINTS, type CourierEndpoint, type CourierLanguage } from "./endpoints";
 export {
   CourierAuthError,
+  CourierCircuitOpenError,
   CourierError,
   CourierMalformedReplyError,
   CourierNotFoundError,
+  CourierSendExpiredError,
   CourierTimeoutError,
   CourierUnavailableError,
   CourierValidationError,
