@@ -109,6 +109,9 @@ async function seedShop(name: string) {
   await prisma.processedWebhook.create({
     data: { shop: name, webhookId: `seed-${name}`, topic: "fulfillments/create" },
   });
+  await prisma.courierCircuit.create({
+    data: { shop: name, environment: "sandbox", circuit: "create", state: "open", failures: 5 },
+  });
   await prisma.delivery.create({
     data: {
       shop: name,

@@ -1,0 +1,106 @@
+import {
+  CourierCircuitOpenError,
+  ENDPOINTS,
+  isCourierError,
+  type CourierClient,
+  type CourierEndpoint,
+} from "../courier";
+import {
+  admission,
+  afterAnswer,
+  afterNoAnswer,
+  answerChanges,
+  circuitOf,
+  isNotAnswering,
+  startTrial,
+  type CircuitName,
+} from "../courier/circuit";
+import { changeCircuit, readCircuit } from "../models/courier-circuits.server";
+
+/**
+ * The courier account's circuit breaker around a client (ADR 0013): every call first reads the
+ * account's circuit (shared by all worker processes, in the database), is refused with
+ * `CourierCircuitOpenError` while it is open, and reports afterwards whether the courier answered.
+ * A refused call sends nothing.
+ */
+export interface CourierAccountRef {
+  shop: string;
+  environment: string;
+}
+
+export interface BreakerOptions {
+  now: () => Date;
+  /** How long a trial call may take (the longest courier call), so a lost trial is retried. */
+  trialMs: number;
+}
+
+/** When the account's `circuit` lets calls through again; null when it does now. */
+export async function circuitClosedAt(
+  account: CourierAccountRef,
+  circuit: CircuitName,
+  now: Date,
+): Promise<Date | null> {
+  const verdict = admission(await readCircuit({ ...account, circuit }), now);
+  return verdict.go ? null : verdict.retryAt;
+}
+
+export function withCircuitBreaker(
+  client: CourierClient,
+  account: CourierAccountRef,
+  options: BreakerOptions,
+): CourierClient {
+  async function through<T>(endpoint: CourierEndpoint, call: () => Promise<T>): Promise<T> {
+    const key = { ...account, circuit: circuitOf(endpoint) };
+    const now = options.now();
+    const circuit = await readCircuit(key);
+    const verdict = admission(circuit, now);
+    const refuse = (retryAt: Date) =>
+      new CourierCircuitOpenError({
+        endpoint,
+        action: `calling the courier (${endpoint})`,
+        outcome: "not_sent",
+        retryAt,
+      });
+    if (!verdict.go) throw refuse(verdict.retryAt);
+    if (verdict.trial) {
+      // One trial at a time, across processes: whoever sets trialUntil first makes it.
+      const claimed = await changeCircuit(key, (current) => {
+        const again = admission(current, now);
+        return again.go && again.trial
+          ? startTrial(current, new Date(now.getTime() + options.trialMs))
+          : null;
+      });
+      if (!claimed.changed) {
+        const again = admission(claimed.state, now);
+        if (!again.go || again.trial) throw refuse(again.go ? now : again.retryAt);
+      }
+    }
+    try {
+      const result = await call();
+      if (verdict.trial || answerChanges(circuit)) await changeCircuit(key, () => afterAnswer());
+      return result;
+    } catch (error) {
+      if (isCourierError(error)) {
+        if (isNotAnswering(error)) {
+          await changeCircuit(key, (current) =>
+            afterNoAnswer(current, options.now(), error.message, verdict.trial),
+          );
+        } else if (error.outcome === "not_sent") {
+          // Never left the app (an invalid request, a held-up send): says nothing of the courier.
+          if (verdict.trial) await changeCircuit(key, (current) => startTrial(current, null));
+        } else if (verdict.trial || answerChanges(circuit)) {
+          // A refusal is an answer: the courier is there.
+          await changeCircuit(key, () => afterAnswer());
+        }
+      }
+      throw error;
+    }
+  }
+
+  const guarded: Record<string, unknown> = { baseUrl: client.baseUrl };
+  for (const endpoint of Object.keys(ENDPOINTS) as CourierEndpoint[]) {
+    const method = client[endpoint] as (...args: unknown[]) => Promise<unknown>;
+    guarded[endpoint] = (...args: unknown[]) => through(endpoint, () => method.apply(client, args));
+  }
+  return guarded as unknown as CourierClient;
+}
