@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Delivery } from "@prisma/client";
 import {
   CourierAuthError,
+  CourierCircuitOpenError,
   CourierTimeoutError,
   CourierUnavailableError,
   isCourierError,
   type CourierClient,
   type CourierError,
-  type OrderRecord,
 } from "../courier";
 import prisma from "../db.server";
 import { env } from "../env.server";
@@ -22,17 +22,16 @@ import {
 } from "../models/deliveries.server";
 import type { CourierEnvironment } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
+import { courierFailure, courierReply, type CourierAnswer } from "./courier-answers";
+import { lateCommitWaitMs, notCreatedBelievedAt } from "./courier-timing";
+import { searchHistory, type HistoryAnswer } from "./history";
 import { kickDeliveryWorker } from "./runner.server";
 import type { DeliveryState } from "./states";
 import {
-  courierFailure,
-  courierReply,
-  findByReference,
   leaseMsFor,
   LONGEST_STEP_WAIT_MS,
   MAX_STEP_FAILURES,
   stepBackoffMs,
-  type CourierAnswer,
 } from "./worker.server";
 
 /**
@@ -55,8 +54,11 @@ export interface CancelActor {
   now?: () => Date;
   courierFor(shop: string, environment: CourierEnvironment): Promise<CourierClient | null>;
   leaseMs: number;
-  /** How soon after an unknown create its absence from history is believed (default 5 s). */
-  reconcileDelayMs?: number;
+  /**
+   * How long after an unknown create a courier may still record it: its absence from history is
+   * believed only at a second look after that (ADR 0012; default from COURIER_TIMEOUT_MS).
+   */
+  lateCommitWaitMs?: number;
 }
 
 const clock = (actor: Pick<CancelActor, "now">) => actor.now?.() ?? new Date();
@@ -75,6 +77,7 @@ function appActor(): CancelActor {
       return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
     },
     leaseMs: leaseMsFor(env().COURIER_TIMEOUT_MS),
+    lateCommitWaitMs: lateCommitWaitMs(env().COURIER_TIMEOUT_MS),
   };
 }
 
@@ -174,25 +177,43 @@ export async function carryOutCancel(
     });
   }
   // Maybe created, maybe not (creating, unknown, needs_review): the courier's history says.
-  let found: OrderRecord | null;
+  let answer: HistoryAnswer;
   try {
     await renewLease(delivery.shop, delivery.id, actor.owner, actor.leaseMs, clock(actor));
-    found = await findByReference(client, delivery.reference);
+    answer = await searchHistory(client, delivery.reference, delivery.createdAt);
   } catch (error) {
     if (!isCourierError(error)) throw error;
     return isOutage(error)
-      ? waitForCourier(delivery, actor, error.message)
+      ? waitForCourier(
+          delivery,
+          actor,
+          error.message,
+          error instanceof CourierCircuitOpenError ? error.retryAt : undefined,
+        )
       : tryLater(delivery, actor, error.message);
   }
-  if (!found?.orderId) {
-    const since = delivery.unknownSince ?? delivery.updatedAt;
-    const believedAt = since.getTime() + (actor.reconcileDelayMs ?? 5_000);
-    if (state !== "needs_review" && clock(actor).getTime() < believedAt) {
+  if (answer.outcome === "undetermined") {
+    return tryLater(
+      delivery,
+      actor,
+      `The courier's history could not tell whether the order exists: ${answer.reason}.`,
+    );
+  }
+  if (answer.outcome === "absent") {
+    // Believed only at a second look, late enough for a courier that records orders late.
+    const believedAt = notCreatedBelievedAt({
+      sentAt: delivery.unknownSince ?? delivery.updatedAt,
+      firstMissAt: delivery.notInHistorySince,
+      now: clock(actor),
+      lateCommitWaitMs: actor.lateCommitWaitMs ?? lateCommitWaitMs(env().COURIER_TIMEOUT_MS),
+    });
+    if (believedAt) {
       return waitForCourier(
         delivery,
         actor,
-        "Waiting a moment before believing the courier's history.",
-        new Date(believedAt),
+        "Not in the courier's history yet; it is looked for again before it is believed never created.",
+        believedAt,
+        { notInHistorySince: delivery.notInHistorySince ?? clock(actor) },
       );
     }
     return cancelHere(
@@ -201,6 +222,7 @@ export async function carryOutCancel(
       `Cancelled: the courier's history has no order with reference ${delivery.reference}, so it was never created there. ${why}.`,
     );
   }
+  const found = answer.order;
   return cancelAtCourier(delivery, actor, client, {
     orderId: found.orderId,
     orderNumber: found.orderNumber ?? found.orderId,
@@ -372,6 +394,7 @@ async function refuse(
  */
 function isOutage(error: CourierError): boolean {
   return (
+    error instanceof CourierCircuitOpenError ||
     error instanceof CourierUnavailableError ||
     error instanceof CourierTimeoutError ||
     error instanceof CourierAuthError
@@ -389,12 +412,14 @@ async function waitForCourier(
   actor: CancelActor,
   message: string,
   until?: Date,
+  data: { notInHistorySince?: Date } = {},
 ): Promise<CancelOutcome> {
   const now = clock(actor).getTime();
   const waited = now - (delivery.cancelRequestedAt ?? clock(actor)).getTime();
   const next =
     until ?? new Date(now + Math.min(LONGEST_STEP_WAIT_MS, Math.max(stepBackoffMs(1), waited)));
   await releaseLease(delivery.shop, delivery.id, actor.owner, {
+    ...data,
     lastError: message.slice(0, 500),
     nextAttemptAt: next,
   });

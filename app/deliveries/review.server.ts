@@ -22,9 +22,10 @@ import { courierClientFor } from "../services/courier-connection.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { fetchDeliveryFulfillment } from "../shopify/fulfillments";
 import type { AdminGraphql } from "../shopify/graphql";
+import { searchHistory, type HistoryAnswer } from "./history";
 import { kickDeliveryWorker } from "./runner.server";
 import { notesCarryReference } from "./request";
-import { buildAndQueue, findByReference } from "./worker.server";
+import { buildAndQueue } from "./worker.server";
 
 /** The merchant's answers: an address placed by hand, or "send again" after a rejection. */
 
@@ -337,9 +338,9 @@ export async function retryDelivery(
     // Unknown whether the courier created it: its history decides before anything is sent.
     const client = await courierFor(delivery);
     if (!client) return { ok: false, error: "Connect the courier in Settings first." };
-    let found: OrderRecord | null;
+    let answer: HistoryAnswer;
     try {
-      found = await findByReference(client, delivery.reference);
+      answer = await searchHistory(client, delivery.reference, delivery.createdAt);
     } catch (error) {
       if (!isCourierError(error)) throw error;
       return {
@@ -347,7 +348,14 @@ export async function retryDelivery(
         error: `The courier's history cannot be read right now, so it is not known whether the order exists: nothing was sent. Try again in a few minutes. (${error.message})`,
       };
     }
-    if (found?.orderId) {
+    if (answer.outcome === "undetermined") {
+      return {
+        ok: false,
+        error: `The courier's history cannot tell whether the order exists (${answer.reason}): nothing was sent. Look for reference ${delivery.reference} with the courier, then mark it created or cancel it.`,
+      };
+    }
+    if (answer.outcome === "found") {
+      const found = answer.order;
       return markCreatedWith(
         delivery,
         { ...found, orderId: found.orderId },

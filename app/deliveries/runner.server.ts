@@ -1,6 +1,7 @@
 import os from "node:os";
 import { env } from "../env.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
+import { closeCircuits } from "../models/courier-circuits.server";
 import { resumeWaitingDeliveries } from "../models/deliveries.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { trackingLink } from "./tracking-link";
@@ -127,6 +128,8 @@ export function startDeliveryWorker({
  * after the courier failed) are due now rather than at the end of their wait.
  */
 export async function resumeDeliveriesAfterConnection(shop: string, at = new Date()) {
+  // The courier has just answered with that key: calls may go out again at once.
+  await closeCircuits(shop);
   const resumed = await resumeWaitingDeliveries(shop, at);
   if (resumed > 0) kickDeliveryWorker();
   return resumed;

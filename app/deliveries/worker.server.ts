@@ -2,39 +2,49 @@ import type { Delivery } from "@prisma/client";
 import { matchAddress, resolveCourierIds } from "../addresses";
 import {
   CourierAuthError,
+  CourierCircuitOpenError,
+  CourierSendExpiredError,
   CourierUnavailableError,
   CourierValidationError,
   isCourierError,
   type CourierClient,
   type CourierError,
   type CreateOrderBody,
-  type OrderRecord,
 } from "../courier";
+import { isNotAnswering } from "../courier/circuit";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import { courierUnavailableReason } from "../models/courier-account.server";
 import {
   BalanceCollectedElsewhereError,
   claimDueDeliveries,
   findBalanceCollector,
+  addDeliveryEvent,
   getDeliveryRow,
   releaseLease,
   renewLease,
+  renewSendingLease,
   StaleDeliveryError,
   startCreating,
   transition,
+  type LateCourierOrder,
 } from "../models/deliveries.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
+import { circuitClosedAt, withCircuitBreaker } from "../services/courier-breaker.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { fetchDeliveryFulfillment, updateFulfillmentTracking } from "../shopify/fulfillments";
 import type { AdminGraphql } from "../shopify/graphql";
 import { carryOutCancel } from "./cancel.server";
+import { courierFailure, courierReply, type CourierAnswer } from "./courier-answers";
 import {
-  buildDeliveryRequest,
-  currencyProblem,
-  notesCarryReference,
-  refreshPickupDate,
-} from "./request";
+  courierDownWaitMs,
+  lateCommitWaitMs,
+  notCreatedBelievedAt,
+  sendWindowMs,
+} from "./courier-timing";
+import { searchHistory, type HistoryAnswer } from "./history";
+import { settleLateOrder } from "./late-orders.server";
+import { buildDeliveryRequest, currencyProblem, refreshPickupDate } from "./request";
 import { canMove, type DeliveryState } from "./states";
 
 /**
@@ -56,13 +66,14 @@ export interface WorkerDependencies {
   courierTimeoutMs?: number;
   /** How long a claimed row stays this worker's; at least {@link leaseMsFor} the timeout. */
   leaseMs?: number;
-  /** How long after an unknown outcome the courier's history is first checked. */
+  /**
+   * How long after an unknown outcome the courier's history is first checked. Found, the delivery
+   * is created; not found, it is looked for again before it is believed absent (ADR 0012).
+   */
   reconcileDelayMs?: number;
-  /** How long an outcome may stay unknown before the merchant decides. */
-  maxUnknownMs?: number;
 }
 
-const DEFAULTS = { courierTimeoutMs: 15_000, reconcileDelayMs: 5_000, maxUnknownMs: 30 * 60_000 };
+const DEFAULTS = { courierTimeoutMs: 15_000, reconcileDelayMs: 5_000 };
 
 /**
  * The longest one courier call can take: a read is tried three times (the client's default
@@ -99,9 +110,33 @@ export function assertLeaseOutlastsCourierCalls(leaseMs: number, courierTimeoutM
   }
 }
 
-function leaseMsOf(deps: WorkerDependencies): number {
-  return deps.leaseMs ?? leaseMsFor(deps.courierTimeoutMs ?? DEFAULTS.courierTimeoutMs);
+function courierTimeoutOf(deps: WorkerDependencies): number {
+  return deps.courierTimeoutMs ?? DEFAULTS.courierTimeoutMs;
 }
+
+function leaseMsOf(deps: WorkerDependencies): number {
+  return deps.leaseMs ?? leaseMsFor(courierTimeoutOf(deps));
+}
+
+/** The shop's courier client, through its account's circuit breaker (ADR 0013); null: no key. */
+async function courierOf(
+  delivery: Delivery,
+  deps: WorkerDependencies,
+): Promise<CourierClient | null> {
+  const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
+  return (
+    client &&
+    withCircuitBreaker(client, accountOf(delivery), {
+      now: () => now(deps),
+      trialMs: longestCourierCallMs(courierTimeoutOf(deps)),
+    })
+  );
+}
+
+const accountOf = (delivery: Delivery) => ({
+  shop: delivery.shop,
+  environment: delivery.environment,
+});
 
 /** Before each courier call: the lease is still ours and lasts past the call, or nothing is sent. */
 async function renew(delivery: Delivery, deps: WorkerDependencies): Promise<void> {
@@ -219,14 +254,23 @@ export const BULK_BATCH = 25;
  */
 async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise<void> {
   const first = batch[0]!;
-  const client = await deps.courierFor(first.shop, first.environment as CourierEnvironment);
+  const client = await courierOf(first, deps);
   if (!client) {
     const reason = await courierUnavailableReason(first.shop);
     await Promise.all(batch.map((d) => wait(d, deps, NO_COURIER_WAIT_MS, reason)));
     return;
   }
+  const closedUntil = await circuitClosedAt(accountOf(first), "create", now(deps));
+  if (closedUntil) {
+    await Promise.all(batch.map((d) => waitForCircuit(d, deps, closedUntil)));
+    return;
+  }
   const settings = await getShopSettings(first.shop);
-  const sending = await markSending(
+  const fence = {
+    sendBy: performance.now() + sendWindowMs(leaseMsOf(deps)),
+    rows: [] as Delivery[],
+  };
+  fence.rows = await markSending(
     batch.map((delivery) => {
       const outgoing = requestToSend(delivery, settings, deps);
       return {
@@ -238,71 +282,81 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
     deps,
   );
   // Those not moved had a cancellation asked for meanwhile: it is carried out instead.
-  const held = batch.filter((d) => !sending.some((s) => s.id === d.id));
-  await Promise.all(held.map(async (d) => processDelivery(await reload(d), deps)));
-  if (sending.length === 0) return;
+  const held = batch.filter((d) => !fence.rows.some((s) => s.id === d.id));
+  await Promise.all(
+    held.map(async (d) => {
+      const row = await reload(d);
+      if (row.leaseOwner === deps.owner && row.leaseGeneration === d.leaseGeneration)
+        await processDelivery(row, deps);
+    }),
+  );
+  if (fence.rows.length === 0) return;
+  const bodies = new Map(fence.rows.map((d) => [d.id, JSON.parse(d.request!) as CreateOrderBody]));
   let after: (Delivery | null)[];
   try {
-    const result = await client.createBulk(
-      sending.map((d) => JSON.parse(d.request!) as CreateOrderBody),
+    const result = await sendFenced(fence, deps, (rows, sendBy) =>
+      client.createBulk(
+        rows.map((row) => bodies.get(row.id)!),
+        { sendBy },
+      ),
     );
     after = await Promise.all(
-      sending.map(async (delivery, index) => {
+      fence.rows.map(async (delivery, index) => {
         const item = result.items[index];
         if (item?.outcome === "created") {
-          return move(
+          return recordCreated(
             delivery,
             deps,
-            "created",
             {
-              kind: "created",
-              message: `Created at the courier as order ${item.orderNumber ?? item.orderId} (batch).`,
-              data: courierReply({
-                orderId: item.orderId,
-                orderNumber: item.orderNumber,
-                status: item.status,
-                createdAt: item.createdAt,
-              }),
+              orderId: item.orderId,
+              orderNumber: item.orderNumber ?? item.orderId,
+              status: item.status ?? null,
             },
-            {
-              courierOrderId: item.orderId,
-              courierOrderNumber: item.orderNumber ?? item.orderId,
-              courierStatus: item.status,
-              unknownSince: null,
-              lastError: null,
-              nextAttemptAt: now(deps),
-            },
+            `Created at the courier as order ${item.orderNumber ?? item.orderId} (batch).`,
+            courierReply({
+              orderId: item.orderId,
+              orderNumber: item.orderNumber,
+              status: item.status,
+              createdAt: item.createdAt,
+            }),
           );
         }
         if (item?.outcome === "rejected") {
-          return move(
-            delivery,
-            deps,
-            "rejected",
-            {
-              kind: "rejected",
-              message: item.message,
-              data: courierReply({ message: item.message }),
-            },
-            {
-              stateReason: item.message,
-              lastError: item.message,
-              unknownSince: null,
-              nextAttemptAt: null,
-              leaseOwner: null,
-              leaseExpiresAt: null,
-            },
+          return lostIsNull(
+            move(
+              delivery,
+              deps,
+              "rejected",
+              {
+                kind: "rejected",
+                message: item.message,
+                data: courierReply({ message: item.message }),
+              },
+              {
+                stateReason: item.message,
+                lastError: item.message,
+                unknownSince: null,
+                nextAttemptAt: null,
+                leaseOwner: null,
+                leaseExpiresAt: null,
+              },
+            ),
           );
         }
         const message = item?.message ?? "The courier did not say what became of this order.";
-        return unknownOutcome(delivery, deps, message, courierReply({ message }));
+        return lostIsNull(unknownOutcome(delivery, deps, message, courierReply({ message })));
       }),
     );
   } catch (error) {
+    // Every row was lost before anything was sent: their new holders carry on.
+    if (error instanceof StaleDeliveryError) return;
     if (!isCourierError(error)) throw error;
+    const sending = fence.rows;
     if (error.outcome === "unknown") {
       await Promise.all(
-        sending.map((d) => unknownOutcome(d, deps, error.message, courierFailure(error))),
+        sending.map((d) =>
+          lostIsNull(unknownOutcome(d, deps, error.message, courierFailure(error))),
+        ),
       );
       return;
     }
@@ -322,6 +376,10 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
       for (const delivery of backToReady) await processDelivery(delivery, deps);
       return;
     }
+    if (error instanceof CourierCircuitOpenError) {
+      await Promise.all(backToReady.map((d) => waitForCircuit(d, deps, error.retryAt)));
+      return;
+    }
     const retryIn =
       error instanceof CourierUnavailableError && error.retryAfterMs
         ? error.retryAfterMs
@@ -332,6 +390,99 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
   // Created ones go on to put tracking on Shopify; the rest have released their lease.
   await Promise.all(
     after.filter((d): d is Delivery => d !== null).map((d) => processDelivery(d, deps)),
+  );
+}
+
+/** A move of a row this worker may have lost meanwhile: lost, it is its new holder's. */
+async function lostIsNull<T>(moving: Promise<T>): Promise<T | null> {
+  try {
+    return await moving;
+  } catch (error) {
+    if (error instanceof StaleDeliveryError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Sends a create for `fence.rows`, which this worker moved to `creating` (the first fence): the
+ * client refuses to send once `fence.sendBy` has passed (ADR 0011). A worker held up past it checks
+ * its hold on each row again (lease owner, generation, still `creating`) under a fresh lease and
+ * sends only for the rows it still holds; the others were taken over, and are not sent by it.
+ * Throws StaleDeliveryError when it holds none any more.
+ */
+async function sendFenced<T>(
+  fence: { sendBy: number; rows: Delivery[] },
+  deps: WorkerDependencies,
+  send: (rows: Delivery[], sendBy: number) => Promise<T>,
+): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await send(fence.rows, fence.sendBy);
+    } catch (error) {
+      if (!(error instanceof CourierSendExpiredError) || tries >= 3) throw error;
+    }
+    fence.sendBy = performance.now() + sendWindowMs(leaseMsOf(deps));
+    const expires = new Date(now(deps).getTime() + leaseMsOf(deps));
+    const kept: Delivery[] = [];
+    for (const row of fence.rows) {
+      if (await renewSendingLease(row.shop, row.id, deps.owner, row.leaseGeneration, expires))
+        kept.push(row);
+      else
+        await addDeliveryEvent(
+          row.shop,
+          row.id,
+          "not_sent",
+          "A worker held up past its lease did not send this delivery: another worker had taken it over.",
+          now(deps),
+        );
+    }
+    if (kept.length === 0) throw new StaleDeliveryError(fence.rows[0]!.id, "creating");
+    fence.rows = kept;
+  }
+}
+
+/**
+ * The courier created the order: recorded on the row, unless this worker lost the row while the
+ * create was out (held up past its lease): then the first order recorded is the delivery's, and
+ * this one, if it is not, is cancelled at the courier (settleLateOrder).
+ */
+async function recordCreated(
+  sending: Delivery,
+  deps: WorkerDependencies,
+  order: LateCourierOrder,
+  message: string,
+  data: CourierAnswer,
+): Promise<Delivery | null> {
+  try {
+    return await move(
+      sending,
+      deps,
+      "created",
+      { kind: "created", message, data },
+      {
+        courierOrderId: order.orderId,
+        courierOrderNumber: order.orderNumber,
+        courierStatus: order.status,
+        unknownSince: null,
+        lastError: null,
+        nextAttemptAt: now(deps),
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof StaleDeliveryError)) throw error;
+    const client = await deps.courierFor(sending.shop, sending.environment as CourierEnvironment);
+    await settleLateOrder(sending, order, client, now(deps));
+    return null;
+  }
+}
+
+/** The courier's create circuit is open: the delivery waits for it, nothing counted. */
+async function waitForCircuit(delivery: Delivery, deps: WorkerDependencies, until: Date) {
+  return wait(
+    delivery,
+    deps,
+    Math.max(0, until.getTime() - now(deps).getTime()),
+    "The courier is not answering; sending resumes by itself when it does.",
   );
 }
 
@@ -371,8 +522,9 @@ async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<De
   if (delivery.cancelRequestedAt) {
     await carryOutCancel(delivery, {
       ...deps,
+      courierFor: () => courierOf(delivery, deps),
       leaseMs: leaseMsOf(deps),
-      reconcileDelayMs: deps.reconcileDelayMs ?? DEFAULTS.reconcileDelayMs,
+      lateCommitWaitMs: lateCommitWaitMs(courierTimeoutOf(deps)),
     });
     return null;
   }
@@ -384,30 +536,7 @@ async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<De
   return step(delivery, deps);
 }
 
-/**
- * What the courier answered, kept on the timeline event for the merchant (ADR 0006): ids,
- * statuses and messages only — never the request's personal data, a reply body or the key.
- */
-export type CourierAnswer = { courier: Record<string, unknown> };
-
-export function courierReply(answer: Record<string, unknown>): CourierAnswer {
-  return { courier: answer };
-}
-
-/** A courier error as the merchant may read it: its summary without body or cause. */
-export function courierFailure(error: CourierError): CourierAnswer {
-  const { name, status, responseCode, courierMessage, requestId, outcome, fieldErrors } =
-    error.toJSON() as Record<string, unknown>;
-  return courierReply({
-    error: name,
-    outcome,
-    status,
-    responseCode,
-    message: courierMessage,
-    requestId,
-    fieldErrors,
-  });
-}
+export { courierFailure, courierReply, type CourierAnswer } from "./courier-answers";
 
 /** Who moves a delivery: a worker holding its lease, or the merchant (owner null, no lease). */
 export type Actor = { owner: string | null; now?: () => Date };
@@ -435,6 +564,8 @@ async function move(
     data: { failures: 0, ...data },
     event,
     leaseOwner: deps.owner,
+    // A worker moves a row only under the lease it took (its fencing token, ADR 0011).
+    ...(deps.owner !== null ? { leaseGeneration: delivery.leaseGeneration } : {}),
     at: now(deps),
     ...guard,
   });
@@ -707,6 +838,7 @@ async function markSending(
     items.map(({ delivery, request, message }) => ({
       shop: delivery.shop,
       id: delivery.id,
+      leaseGeneration: delivery.leaseGeneration,
       request,
       message,
     })),
@@ -714,7 +846,10 @@ async function markSending(
     at,
     new Date(at.getTime() + leaseMsOf(deps)),
   );
-  return Promise.all(items.filter((i) => moved.has(i.delivery.id)).map((i) => reload(i.delivery)));
+  const sent = items.filter((i) => moved.has(i.delivery.id));
+  const rows = await Promise.all(sent.map((i) => reload(i.delivery)));
+  // Moved under the generation this worker took them with, which they keep while it holds them.
+  return rows.filter((row, i) => row.leaseGeneration === sent[i]!.delivery.leaseGeneration);
 }
 
 /**
@@ -741,9 +876,12 @@ function requestToSend(
       };
 }
 
-/** ready: the intent is written (state creating, attempt counted) before the courier is called. */
+/**
+ * ready: the intent is written (state creating, attempt counted) before the courier is called, and
+ * the create leaves only while this worker still holds the row (the fence, ADR 0011).
+ */
 const create: Step = async (delivery, deps) => {
-  const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
+  const client = await courierOf(delivery, deps);
   if (!client) {
     return wait(delivery, deps, NO_COURIER_WAIT_MS, await courierUnavailableReason(delivery.shop));
   }
@@ -751,7 +889,11 @@ const create: Step = async (delivery, deps) => {
     // Not expected of a ready delivery: said as it is, not blamed on the key.
     return wait(delivery, deps, NO_COURIER_WAIT_MS, "The request to send was missing.");
   }
+  const closedUntil = await circuitClosedAt(accountOf(delivery), "create", now(deps));
+  if (closedUntil) return waitForCircuit(delivery, deps, closedUntil);
   const outgoing = requestToSend(delivery, await getShopSettings(delivery.shop), deps);
+  // The send window starts before the move to creating is written: time lost writing it counts.
+  const sendBy = performance.now() + sendWindowMs(leaseMsOf(deps));
   const [sending] = await markSending(
     [
       {
@@ -769,30 +911,22 @@ const create: Step = async (delivery, deps) => {
     throw new StaleDeliveryError(delivery.id, "ready");
   }
   const body = JSON.parse(outgoing.request) as CreateOrderBody;
+  const fence = { sendBy, rows: [sending] };
   try {
-    const result = await client.createOrder(body);
-    return move(
+    const result = await sendFenced(fence, deps, (_rows, by) =>
+      client.createOrder(body, { sendBy: by }),
+    );
+    return recordCreated(
       sending,
       deps,
-      "created",
-      {
-        kind: "created",
-        message: `Created at the courier as order ${result.orderNumber}.`,
-        data: courierReply({
-          orderId: result.orderId,
-          orderNumber: result.orderNumber,
-          status: result.status,
-          createdAt: result.createdAt,
-        }),
-      },
-      {
-        courierOrderId: result.orderId,
-        courierOrderNumber: result.orderNumber,
-        courierStatus: result.status,
-        unknownSince: null,
-        lastError: null,
-        nextAttemptAt: now(deps),
-      },
+      { orderId: result.orderId, orderNumber: result.orderNumber, status: result.status },
+      `Created at the courier as order ${result.orderNumber}.`,
+      courierReply({
+        orderId: result.orderId,
+        orderNumber: result.orderNumber,
+        status: result.status,
+        createdAt: result.createdAt,
+      }),
     );
   } catch (error) {
     if (!isCourierError(error)) throw error;
@@ -816,12 +950,6 @@ const create: Step = async (delivery, deps) => {
       );
     }
     // Not sent, refused for the key, or rate limited: nothing exists at the courier; try later.
-    const retryIn =
-      error instanceof CourierAuthError
-        ? 15 * 60_000
-        : error instanceof CourierUnavailableError && error.retryAfterMs
-          ? error.retryAfterMs
-          : backoffMs(sending.attempts);
     const back = await move(
       sending,
       deps,
@@ -832,6 +960,13 @@ const create: Step = async (delivery, deps) => {
         unknownSince: null,
       },
     );
+    if (error instanceof CourierCircuitOpenError) return waitForCircuit(back, deps, error.retryAt);
+    const retryIn =
+      error instanceof CourierAuthError
+        ? 15 * 60_000
+        : error instanceof CourierUnavailableError && error.retryAfterMs
+          ? error.retryAfterMs
+          : backoffMs(sending.attempts);
     return wait(back, deps, retryIn);
   }
 };
@@ -861,92 +996,166 @@ const interrupted: Step = async (delivery, deps) =>
   unknownOutcome(delivery, deps, "The app stopped while the courier was being called.");
 
 /**
- * The courier's order whose notes carry this reference, from a history search (which matches
- * substrings, so each hit is checked for the whole reference); null when there is none.
+ * unknown: the courier's history decides before anything is sent again (ADR 0012). Found, it is
+ * created. Not found, it is believed only at a second look, late enough for a courier that records
+ * orders after answering; then it is sent again, after a wait that grows with each send. A courier
+ * that does not answer is waited for, however long (ADR 0013); only a history that answers without
+ * being able to tell, ten times in a row, hands the delivery to the merchant.
  */
-export async function findByReference(
-  client: CourierClient,
-  reference: string,
-): Promise<OrderRecord | null> {
-  const page = await client.history({ search: reference, pageSize: 50 });
-  return (
-    page.orders.find((order) => order.orderId && notesCarryReference(order.raw.notes, reference)) ??
-    null
-  );
-}
-
-/** unknown: look for the reference in the courier's history before any retry. */
 const reconcile: Step = async (delivery, deps) => {
-  const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
+  const client = await courierOf(delivery, deps);
   if (!client)
     return wait(delivery, deps, NO_COURIER_WAIT_MS, await courierUnavailableReason(delivery.shop));
   await renew(delivery, deps);
+  let answer: HistoryAnswer;
   try {
-    const found = await findByReference(client, delivery.reference);
-    if (found?.orderId) {
-      return move(
-        delivery,
-        deps,
-        "created",
-        {
-          kind: "reconciled",
-          message: `Found at the courier as order ${found.orderNumber ?? found.orderId}: it had been created.`,
-          data: courierReply({
-            searched: delivery.reference,
-            found: { orderId: found.orderId, orderNumber: found.orderNumber, status: found.status },
-          }),
+    answer = await searchHistory(client, delivery.reference, delivery.createdAt);
+  } catch (error) {
+    if (!isCourierError(error)) throw error;
+    if (error instanceof CourierCircuitOpenError || isNotAnswering(error))
+      return courierNotAnswering(delivery, deps, error);
+    answer = { outcome: "undetermined", reason: error.message, pages: 0 };
+  }
+  const at = now(deps);
+  if (answer.outcome === "found") {
+    const found = answer.order;
+    return move(
+      delivery,
+      deps,
+      "created",
+      {
+        kind: "reconciled",
+        message: `Found at the courier as order ${found.orderNumber ?? found.orderId}: it had been created.`,
+        data: courierReply({
+          searched: delivery.reference,
+          found: { orderId: found.orderId, orderNumber: found.orderNumber, status: found.status },
+        }),
+      },
+      {
+        courierOrderId: found.orderId,
+        courierOrderNumber: found.orderNumber ?? found.orderId,
+        courierStatus: found.status ?? null,
+        unknownSince: null,
+        notInHistorySince: null,
+        lastError: null,
+        nextAttemptAt: at,
+      },
+    );
+  }
+  if (answer.outcome === "absent") {
+    const sentAt = delivery.unknownSince ?? delivery.updatedAt;
+    const believedAt = notCreatedBelievedAt({
+      sentAt,
+      firstMissAt: delivery.notInHistorySince,
+      now: at,
+      lateCommitWaitMs: lateCommitWaitMs(courierTimeoutOf(deps)),
+    });
+    if (believedAt) {
+      // Looked for again later: a courier may record an order some time after answering.
+      await transition({
+        shop: delivery.shop,
+        id: delivery.id,
+        from: "unknown",
+        to: "unknown",
+        leaseOwner: deps.owner,
+        leaseGeneration: delivery.leaseGeneration,
+        at,
+        data: {
+          notInHistorySince: delivery.notInHistorySince ?? at,
+          nextAttemptAt: believedAt,
+          leaseOwner: null,
+          leaseExpiresAt: null,
         },
-        {
-          courierOrderId: found.orderId,
-          courierOrderNumber: found.orderNumber ?? found.orderId,
-          courierStatus: found.status ?? null,
-          unknownSince: null,
-          lastError: null,
-          nextAttemptAt: now(deps),
+        event: {
+          kind: "not_in_history",
+          message: `Not in the courier's history yet; looked for again at ${believedAt.toISOString()} before anything is sent again, as a courier may record an order after answering.`,
+          data: courierReply({ searched: delivery.reference, found: null, pages: answer.pages }),
         },
-      );
+      });
+      return null;
     }
-    const again = await move(
+    const waited = Math.round((at.getTime() - sentAt.getTime()) / 1000);
+    return move(
       delivery,
       deps,
       "ready",
       {
-        kind: "reconciled",
-        message: "Not in the courier's history: it was not created, so it is sent again.",
-        data: courierReply({ searched: delivery.reference, found: null }),
+        kind: "not_in_history",
+        message: `Not in the courier's history at two looks, the last ${waited} s after it was sent: it was not created, so it is sent again.`,
+        data: courierReply({ searched: delivery.reference, found: null, pages: answer.pages }),
       },
-      { unknownSince: null, nextAttemptAt: now(deps) },
+      {
+        unknownSince: null,
+        notInHistorySince: null,
+        // Each send that ended without an answer waits longer before the next (ADR 0013).
+        nextAttemptAt: new Date(at.getTime() + stepBackoffMs(delivery.attempts)),
+      },
     );
-    return again;
-  } catch (error) {
-    if (!isCourierError(error)) throw error;
-    const since = delivery.unknownSince ?? delivery.updatedAt;
-    if (now(deps).getTime() - since.getTime() > (deps.maxUnknownMs ?? DEFAULTS.maxUnknownMs)) {
-      return move(
-        delivery,
-        deps,
-        "needs_review",
-        {
-          kind: "needs_review",
-          message: `The courier could not confirm whether the order exists (${error.message}). Check with the courier, then send again or mark it created.`,
-          data: courierFailure(error),
-        },
-        {
-          stateReason: `Unknown whether the courier created it (reference ${delivery.reference}). "Send again" looks in the courier's history first and sends only if the order is not there; if you found it at the courier, enter its number under "Mark created".`,
-          nextAttemptAt: null,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-        },
-      );
-    }
-    await releaseLease(delivery.shop, delivery.id, deps.owner, {
-      failures: { increment: 1 },
-      lastError: error.message,
-      nextAttemptAt: new Date(now(deps).getTime() + stepBackoffMs(delivery.failures + 1)),
-    });
-    return null;
   }
+  const failures = delivery.failures + 1;
+  if (failures >= MAX_STEP_FAILURES) {
+    return move(
+      delivery,
+      deps,
+      "needs_review",
+      {
+        kind: "needs_review",
+        message: `The courier's history could not tell whether the order exists after ${failures} tries (${answer.reason}). Check with the courier, then send again or mark it created.`,
+        data: courierReply({ searched: delivery.reference, undetermined: answer.reason }),
+      },
+      {
+        failures,
+        stateReason: `Unknown whether the courier created it (reference ${delivery.reference}): its history could not tell. "Send again" looks in the courier's history first and sends only if the order is not there; if you found it at the courier, enter its number under "Mark created".`,
+        lastError: answer.reason.slice(0, 500),
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    );
+  }
+  await releaseLease(delivery.shop, delivery.id, deps.owner, {
+    failures,
+    lastError:
+      `The courier's history could not tell whether the order exists: ${answer.reason}`.slice(
+        0,
+        500,
+      ),
+    nextAttemptAt: new Date(at.getTime() + stepBackoffMs(failures)),
+  });
+  return null;
 };
+
+/**
+ * The courier did not answer (or its circuit is open): the delivery waits, for the circuit or for
+ * as long as it has waited so far (courierDownWaitMs), without counting a failure, and says why.
+ */
+async function courierNotAnswering(
+  delivery: Delivery,
+  deps: WorkerDependencies,
+  error: CourierError,
+) {
+  const at = now(deps);
+  const retryAt =
+    error instanceof CourierCircuitOpenError
+      ? error.retryAt
+      : new Date(
+          at.getTime() +
+            courierDownWaitMs(
+              at.getTime() - (delivery.unknownSince ?? delivery.updatedAt).getTime(),
+            ),
+        );
+  return wait(
+    delivery,
+    deps,
+    Math.max(0, retryAt.getTime() - at.getTime()),
+    error instanceof CourierCircuitOpenError
+      ? error.message
+      : `The courier is not answering; sending resumes by itself when it does. (${error.message})`.slice(
+          0,
+          500,
+        ),
+  );
+}
 
 /** How soon after creation the tracking sync first asks the courier. */
 export const FIRST_TRACKING_LOOK_MS = 60_000;

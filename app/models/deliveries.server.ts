@@ -171,6 +171,11 @@ export interface TransitionInput {
   event: { kind: string; message: string; data?: unknown };
   /** Only the lease holder may move a leased row (null: the merchant, outside any lease). */
   leaseOwner?: string | null;
+  /**
+   * And only while it still holds the lease it took (the row's fencing token, ADR 0011): the same
+   * owner may have lost and taken the row again since.
+   */
+  leaseGeneration?: number;
   at?: Date;
   /**
    * The move gives this delivery the collection of its order's balance: refused with
@@ -203,6 +208,7 @@ export async function transition(input: TransitionInput): Promise<void> {
         shop: input.shop,
         state: input.from,
         ...(input.leaseOwner !== undefined ? { leaseOwner: input.leaseOwner } : {}),
+        ...(input.leaseGeneration !== undefined ? { leaseGeneration: input.leaseGeneration } : {}),
       },
       data: { ...input.data, state: input.to },
     });
@@ -275,14 +281,17 @@ export async function closeCancelRequest(
 export interface CreatingMove {
   shop: string;
   id: string;
+  /** The lease generation the worker took the row with (its fencing token, ADR 0011). */
+  leaseGeneration: number;
   /** The request as it is sent (its pickup time may have moved). */
   request: string;
   message: string;
 }
 
 /**
- * ready → creating for rows `owner` leases, with the attempt counted, the request as sent and the
- * lease renewed: the intent written before a courier create. Committed durably (on SQLite the WAL
+ * ready → creating for rows `owner` leases (with the generation it took them with), with the
+ * attempt counted, the request as sent and the lease renewed: the intent written before a courier
+ * create, and the first fence of the send (ADR 0011). Committed durably (on SQLite the WAL
  * is synced before COMMIT returns, as for webhook intake, ADR 0007): after a power loss a row that
  * was being sent must not come back `ready` and be sent again blind, rather than `creating` and
  * reconciled. Rows no longer `ready` and leased by `owner`, or whose cancellation was asked for,
@@ -306,12 +315,14 @@ export async function startCreating(
             shop: move.shop,
             state: "ready",
             leaseOwner: owner,
+            leaseGeneration: move.leaseGeneration,
             cancelRequestedAt: null,
           },
           data: {
             state: "creating",
             attempts: { increment: 1 },
             unknownSince: at,
+            notInHistorySince: null,
             request: move.request,
             leaseExpiresAt,
             failures: 0,
@@ -338,9 +349,10 @@ export async function startCreating(
   const when = sqliteTime(at);
   const update = db.prepare(`
     UPDATE "Delivery" SET "state" = 'creating', "attempts" = "attempts" + 1, "unknownSince" = ?,
-      "request" = ?, "leaseExpiresAt" = ?, "failures" = 0, "updatedAt" = ?
+      "notInHistorySince" = NULL, "request" = ?, "leaseExpiresAt" = ?, "failures" = 0,
+      "updatedAt" = ?
     WHERE "id" = ? AND "shop" = ? AND "state" = 'ready' AND "leaseOwner" = ?
-      AND "cancelRequestedAt" IS NULL`);
+      AND "leaseGeneration" = ? AND "cancelRequestedAt" IS NULL`);
   const event = db.prepare(`
     INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
     VALUES (?, ?, ?, ?, 'sending', ?)`);
@@ -354,6 +366,7 @@ export async function startCreating(
         move.id,
         move.shop,
         owner,
+        move.leaseGeneration,
       ).changes;
       if (changed !== 1) continue;
       moved.add(move.id);
@@ -381,8 +394,9 @@ export const dueDeliveriesWhere = (now: Date) => Prisma.sql`
 /**
  * Leases up to `limit` due deliveries for `owner`, the longest waiting first (a row never tried,
  * with no next attempt, first). One conditional UPDATE picks and leases them (compare-and-set on
- * the lease inside one statement, so two workers never hold the same row) and names exactly the
- * rows it leased; one read returns them. On PostgreSQL, where several worker processes claim at
+ * the lease inside one statement, so two workers never hold the same row), raises each one's
+ * lease generation (the fencing token, ADR 0011) and names exactly the rows it leased; one read
+ * returns them. On PostgreSQL, where several worker processes claim at
  * once, the pick locks its rows `FOR UPDATE SKIP LOCKED` (ADR 0009): a claimer passes over the
  * rows another is leasing instead of waiting for them and then finding them taken.
  */
@@ -397,7 +411,8 @@ export async function claimDueDeliveries(
     databaseProvider() === "postgresql"
       ? await prisma.$queryRaw<{ id: string }[]>`
           UPDATE "Delivery"
-          SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt}
+          SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt},
+            "leaseGeneration" = "leaseGeneration" + 1
           WHERE "id" IN (
             SELECT "id" FROM "Delivery" WHERE ${dueDeliveriesWhere(now)}
             ORDER BY "nextAttemptAt" ASC NULLS FIRST, "createdAt" ASC
@@ -407,7 +422,8 @@ export async function claimDueDeliveries(
           RETURNING "id"`
       : await prisma.$queryRaw<{ id: string }[]>`
           UPDATE "Delivery"
-          SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt}
+          SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt},
+            "leaseGeneration" = "leaseGeneration" + 1
           WHERE "id" IN (
             SELECT "id" FROM "Delivery" WHERE ${dueDeliveriesWhere(now)}
             ORDER BY "nextAttemptAt" ASC, "createdAt" ASC
@@ -441,6 +457,85 @@ export async function renewLease(
     data: { leaseExpiresAt: new Date(now.getTime() + leaseMs) },
   });
   if (count !== 1) throw new StaleDeliveryError(id, `leased by ${owner}`);
+}
+
+/**
+ * The fence of a courier create (ADR 0011): the row is still `creating` under the lease `owner`
+ * took with `generation`, and that lease now lasts until `leaseExpiresAt`. False when the worker
+ * lost the row (its lease lapsed and someone took it, or the row moved on): nothing may be sent.
+ */
+export async function renewSendingLease(
+  shop: string,
+  id: string,
+  owner: string,
+  generation: number,
+  leaseExpiresAt: Date,
+): Promise<boolean> {
+  const { count } = await prisma.delivery.updateMany({
+    where: { id, shop, state: "creating", leaseOwner: owner, leaseGeneration: generation },
+    data: { leaseExpiresAt },
+  });
+  return count === 1;
+}
+
+/** Where a courier order may still be recorded by a worker that no longer holds the row. */
+const UNDECIDED: readonly DeliveryState[] = ["creating", "unknown", "needs_review"];
+
+export interface LateCourierOrder {
+  orderId: string;
+  orderNumber: string;
+  status: string | null;
+}
+
+/**
+ * A courier order created by a worker that lost the row before it could record it (ADR 0011):
+ * recorded as the delivery's order when the row has none yet and has not moved past the
+ * courier's answer (`creating`, `unknown`, `needs_review`), whoever holds it now — a
+ * compare-and-set on the missing order, so of two creates the first recorded is the delivery's.
+ * Returns "recorded", or the row as it is when another order (or none, for good) is the
+ * delivery's: the caller then cancels its own at the courier.
+ */
+export async function recordLateCourierOrder(
+  shop: string,
+  id: string,
+  order: LateCourierOrder,
+  event: { message: string; data?: unknown },
+  at: Date,
+): Promise<"recorded" | Delivery> {
+  const recorded = await prisma.$transaction(async (tx) => {
+    const { count } = await tx.delivery.updateMany({
+      where: { id, shop, courierOrderId: null, state: { in: [...UNDECIDED] } },
+      data: {
+        state: "created",
+        courierOrderId: order.orderId,
+        courierOrderNumber: order.orderNumber,
+        courierStatus: order.status,
+        unknownSince: null,
+        notInHistorySince: null,
+        lastError: null,
+        stateReason: null,
+        failures: 0,
+        nextAttemptAt: at,
+        // Whoever holds it loses it: its own create, if it sent one, is cancelled when it finds
+        // this order recorded.
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    });
+    if (count !== 1) return false;
+    await tx.deliveryEvent.create({
+      data: {
+        shop,
+        deliveryId: id,
+        at,
+        kind: "created",
+        message: event.message,
+        data: event.data === undefined ? null : JSON.stringify(event.data),
+      },
+    });
+    return true;
+  });
+  return recorded ? "recorded" : getDeliveryRow(shop, id);
 }
 
 /** Final states: nothing can be cancelled there. */
@@ -502,7 +597,11 @@ export async function takeLease(
 ): Promise<Delivery | null> {
   const { count } = await prisma.delivery.updateMany({
     where: { id, shop, OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] },
-    data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+    data: {
+      leaseOwner: owner,
+      leaseExpiresAt: new Date(now.getTime() + leaseMs),
+      leaseGeneration: { increment: 1 },
+    },
   });
   return count === 1 ? prisma.delivery.findFirst({ where: { id, shop, leaseOwner: owner } }) : null;
 }
@@ -519,14 +618,25 @@ export async function releaseLease(
   });
 }
 
+/** Appends to a delivery's timeline without moving it (no lease needed: the timeline only grows). */
 export async function addDeliveryEvent(
   shop: string,
   deliveryId: string,
   kind: string,
   message: string,
   at = new Date(),
+  data?: unknown,
 ) {
-  await prisma.deliveryEvent.create({ data: { shop, deliveryId, kind, message, at } });
+  await prisma.deliveryEvent.create({
+    data: {
+      shop,
+      deliveryId,
+      kind,
+      message,
+      at,
+      data: data === undefined ? null : JSON.stringify(data),
+    },
+  });
 }
 
 export async function getDeliveryRow(shop: string, id: string): Promise<Delivery> {

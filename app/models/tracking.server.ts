@@ -82,7 +82,8 @@ export async function claimDueTracking(
       AND "trackingPushedAt" IS NOT NULL
       AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${now})`;
     await prisma.$executeRaw`
-      UPDATE "Delivery" SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt}
+      UPDATE "Delivery" SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt},
+        "leaseGeneration" = "leaseGeneration" + 1
       WHERE "id" IN (
         SELECT "id" FROM "Delivery" WHERE "id" IN (${Prisma.join(ids)}) AND ${due}
         FOR UPDATE SKIP LOCKED
@@ -90,7 +91,7 @@ export async function claimDueTracking(
   } else {
     await prisma.delivery.updateMany({
       where: { id: { in: ids }, ...dueWhere(now) },
-      data: { leaseOwner: owner, leaseExpiresAt },
+      data: { leaseOwner: owner, leaseExpiresAt, leaseGeneration: { increment: 1 } },
     });
   }
   return prisma.delivery.findMany({
@@ -117,7 +118,11 @@ export async function leaseForPush(
       trackingPushedAt: { not: null },
       OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }],
     },
-    data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+    data: {
+      leaseOwner: owner,
+      leaseExpiresAt: new Date(now.getTime() + leaseMs),
+      leaseGeneration: { increment: 1 },
+    },
   });
   return count === 1 ? prisma.delivery.findFirst({ where: { id, shop } }) : null;
 }

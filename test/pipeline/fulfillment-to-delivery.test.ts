@@ -438,7 +438,7 @@ describe("when the courier misbehaves", () => {
     // the history search for "…-12" also returns the order of "…-123".
     sandbox().faults.add({ endpoint: "createOrder", kind: "closeConnection" });
     await sendWebhook(shorter);
-    await testWorker().drain();
+    await testWorker().settle();
 
     const first = await prisma.delivery.findFirstOrThrow({
       where: { shop, fulfillmentId: "gid://shopify/Fulfillment/123" },

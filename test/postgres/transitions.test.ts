@@ -65,16 +65,28 @@ describe("transitions on PostgreSQL", () => {
     const at = new Date("2026-11-22T10:00:00.000Z");
     const mine = await part(9, 91);
     const theirs = await part(9, 92);
+    // Leased by this worker once, lost, and taken again since (by it or another): not its now.
+    const retaken = await part(9, 93);
     await prisma.delivery.update({
       where: { id: mine.id },
-      data: { state: "ready", leaseOwner: "me" },
+      data: { state: "ready", leaseOwner: "me", leaseGeneration: 4 },
     });
     await prisma.delivery.update({
       where: { id: theirs.id },
-      data: { state: "ready", leaseOwner: "someone-else" },
+      data: { state: "ready", leaseOwner: "someone-else", leaseGeneration: 4 },
+    });
+    await prisma.delivery.update({
+      where: { id: retaken.id },
+      data: { state: "ready", leaseOwner: "me", leaseGeneration: 5 },
     });
     const moved = await startCreating(
-      [mine, theirs].map((d) => ({ shop, id: d.id, request: "{}", message: "sending" })),
+      [mine, theirs, retaken].map((d) => ({
+        shop,
+        id: d.id,
+        leaseGeneration: 4,
+        request: "{}",
+        message: "sending",
+      })),
       "me",
       at,
       new Date(at.getTime() + 60_000),
@@ -88,9 +100,10 @@ describe("transitions on PostgreSQL", () => {
       request: "{}",
       leaseExpiresAt: new Date(at.getTime() + 60_000),
     });
-    expect((await prisma.delivery.findUniqueOrThrow({ where: { id: theirs.id } })).state).toBe(
-      "ready",
-    );
+    for (const other of [theirs, retaken])
+      expect((await prisma.delivery.findUniqueOrThrow({ where: { id: other.id } })).state).toBe(
+        "ready",
+      );
     expect(
       await prisma.deliveryEvent.count({ where: { deliveryId: mine.id, kind: "sending" } }),
     ).toBe(1);

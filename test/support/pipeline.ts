@@ -197,6 +197,7 @@ export function testWorker(overrides: Partial<WorkerDependencies> & { timeoutMs?
     trackingUrl: (delivery) => trackingLink("https://app.example", delivery),
     courierDisplayName: "Test Courier",
     now: () => clock.now,
+    courierTimeoutMs: overrides.timeoutMs ?? 2_000,
     reconcileDelayMs: 0,
     ...overrides,
   };
@@ -205,6 +206,25 @@ export function testWorker(overrides: Partial<WorkerDependencies> & { timeoutMs?
     clock,
     advance(ms: number) {
       clock.now = new Date(clock.now.getTime() + ms);
+    },
+    /**
+     * Lets time pass as the worker asks: runs passes until nothing is due, moves the clock to the
+     * next time a delivery of the worker's states waits for, and again, until none waits (bounded).
+     */
+    async settle(rounds = 40) {
+      for (let round = 0; round < rounds; round += 1) {
+        await this.drain();
+        const next = await prisma.delivery.findFirst({
+          where: {
+            state: { in: ["pending", "ready", "creating", "unknown", "created"] },
+            nextAttemptAt: { gt: clock.now },
+          },
+          orderBy: { nextAttemptAt: "asc" },
+          select: { nextAttemptAt: true },
+        });
+        if (!next?.nextAttemptAt) return;
+        clock.now = next.nextAttemptAt;
+      }
     },
     /** Runs passes until nothing is due (bounded). */
     async drain(maxPasses = 20) {
