@@ -27,7 +27,11 @@ export type SandboxEndpoint = (typeof SANDBOX_ENDPOINTS)[number];
  * - `malformedJson`: does the work, then answers HTTP 200 with broken JSON;
  * - `closeConnection`: destroys the socket without answering, before the work or, with
  *   `afterCommit`, after it;
- * - `rejectKey`: answers 401 whatever the key, as if it had been revoked.
+ * - `rejectKey`: answers 401 whatever the key, as if it had been revoked;
+ * - `commitLate`: a create (or bulk create) accepts the order but records it only `commitAfterMs`
+ *   later (default 20 000) on the sandbox's clock: no read shows it before. The reply is `status`
+ *   at once when given (a gateway's 504), else held until the client gives up (or `hangMs`);
+ * - `ignorePaging`: history answers its first page whatever `page` asks, without a total.
  */
 export type FaultKind =
   | "latency"
@@ -37,7 +41,9 @@ export type FaultKind =
   | "stallBody"
   | "malformedJson"
   | "closeConnection"
-  | "rejectKey";
+  | "rejectKey"
+  | "commitLate"
+  | "ignorePaging";
 
 export interface FaultRule {
   /** Which operation; `*` for all of them. */
@@ -52,6 +58,7 @@ export interface FaultRule {
   retryAfter?: number | string;
   hangMs?: number;
   afterCommit?: boolean;
+  commitAfterMs?: number;
 }
 
 interface ActiveRule extends FaultRule {
@@ -80,6 +87,8 @@ const KINDS: ReadonlySet<string> = new Set<FaultKind>([
   "malformedJson",
   "closeConnection",
   "rejectKey",
+  "commitLate",
+  "ignorePaging",
 ]);
 
 /** The faults armed on a sandbox. Rules are tried in the order they were added. */

@@ -34,6 +34,16 @@ export interface SandboxOrder {
   scenario: DeliveryScenario;
   failedAttempts: number;
   cancelReason?: string;
+  /**
+   * Recorded late (the `commitLate` fault): until this time the order is in no read — history,
+   * get, track, cancel, report — as if the courier's back end had not written it yet.
+   */
+  visibleAt?: number;
+}
+
+/** Whether an order has been recorded by `now` (see `SandboxOrder.visibleAt`). */
+export function isRecorded(order: SandboxOrder, now: number): boolean {
+  return order.visibleAt === undefined || order.visibleAt <= now;
 }
 
 export interface SandboxException {
@@ -130,7 +140,7 @@ export class OrderBook {
     private readonly onChange: (order: SandboxOrder, previous: StatusCode) => void,
   ) {}
 
-  create(request: WireOrder, customer: string, now: number): SandboxOrder {
+  create(request: WireOrder, customer: string, now: number, visibleAt?: number): SandboxOrder {
     this.sequence += 1;
     // Deterministic per seed and sequence, and shaped like the GUIDs a .NET courier would use.
     const hex = createHash("sha256").update(`${this.seed}:${this.sequence}`).digest("hex");
@@ -159,6 +169,7 @@ export class OrderBook {
       price,
       scenario: scenarioOf(`${request.notes} ${request.deliveryAddress.notes}`),
       failedAttempts: 0,
+      ...(visibleAt !== undefined ? { visibleAt } : {}),
     };
     this.orders.set(orderId, order);
     return order;

@@ -12,6 +12,7 @@ import {
 } from "./master-data";
 import {
   findArea,
+  isRecorded,
   OrderBook,
   priceOf,
   round3,
@@ -95,6 +96,8 @@ interface HandlerContext {
   body: unknown;
   customer: string;
   now: number;
+  /** When orders created by this request are recorded (the `commitLate` fault); now if absent. */
+  recordedAt?: number;
 }
 
 interface Route {
@@ -304,13 +307,19 @@ export async function startCourierSandbox(
         reply = fail(400, "The body is not valid JSON.");
       } else {
         const params = (route.pattern.exec(url.pathname) ?? []).slice(1);
+        const query = new URLSearchParams(url.searchParams);
+        if (fault?.kind === "ignorePaging") query.delete("page");
+        const now = clock();
         try {
           reply = route.handle({
             params: params.map((p) => decodeURIComponent(p)),
-            query: url.searchParams,
+            query,
             body,
             customer: who.customer,
-            now: clock(),
+            now,
+            ...(fault?.kind === "commitLate"
+              ? { recordedAt: now + (fault.commitAfterMs ?? 20_000) }
+              : {}),
           });
         } catch (error) {
           if (!(error instanceof BadRequest) && !(error instanceof URIError)) throw error;
@@ -320,6 +329,23 @@ export async function startCourierSandbox(
     }
 
     switch (fault?.kind) {
+      case "ignorePaging": {
+        // The first page, as if `page` were not there, and nothing that says how many exist.
+        const { "x-total-count": _total, "x-page": _page, ...headers } = reply.headers ?? {};
+        send({ ...reply, headers });
+        return;
+      }
+      case "commitLate": {
+        // Accepted, recorded later: a gateway's error now, or no answer until the client gives up.
+        if (fault.status !== undefined) {
+          send(fail(fault.status, "The service did not answer in time. Please try again later."));
+          return;
+        }
+        await hold(res, fault.hangMs);
+        if (res.destroyed) finish(null);
+        else send(reply);
+        return;
+      }
       case "commitThenHang": {
         // The work is done; the reply is held back until the client has given up.
         await hold(res, fault.hangMs);
@@ -601,8 +627,9 @@ function buildRoutes(governances: SandboxGovernance[], book: OrderBook): Route[]
   const ownOrder = (ctx: HandlerContext): SandboxOrder | Reply => {
     const id = ctx.params[0] ?? "";
     const order = book.orders.get(id);
-    // Another customer's order does not exist, as far as this key can tell.
-    if (!order || order.customer !== ctx.customer) return fail(404, `Order ${id} was not found.`);
+    // Another customer's order, or one not recorded yet, does not exist as far as this key can tell.
+    if (!order || order.customer !== ctx.customer || !isRecorded(order, ctx.now))
+      return fail(404, `Order ${id} was not found.`);
     return order;
   };
   const isReply = (v: SandboxOrder | Reply): v is Reply => "status" in v && "body" in v;
@@ -674,10 +701,10 @@ function buildRoutes(governances: SandboxGovernance[], book: OrderBook): Route[]
       method: "POST",
       pattern: /^\/api\/orders\/create$/i,
       endpoint: "createOrder",
-      handle: ({ body, customer, now }) => {
+      handle: ({ body, customer, now, recordedAt }) => {
         const checked = validateOrder(body, governances, now);
         if (!checked.ok) return invalid(checked.errors);
-        const order = book.create(checked.order, customer, now);
+        const order = book.create(checked.order, customer, now, recordedAt);
         return ok({
           orderId: order.orderId,
           orderNumber: order.orderNumber,
@@ -690,7 +717,7 @@ function buildRoutes(governances: SandboxGovernance[], book: OrderBook): Route[]
       method: "POST",
       pattern: /^\/api\/orders\/create-bulk$/i,
       endpoint: "createBulk",
-      handle: ({ body, customer, now }) => {
+      handle: ({ body, customer, now, recordedAt }) => {
         const list = Array.isArray(body)
           ? body
           : (body as { orders?: unknown } | undefined)?.orders;
@@ -716,7 +743,7 @@ function buildRoutes(governances: SandboxGovernance[], book: OrderBook): Route[]
                 errors: checked.errors,
               };
             }
-            const order = book.create(checked.order, customer, now);
+            const order = book.create(checked.order, customer, now, recordedAt);
             return {
               index,
               success: true,
@@ -733,7 +760,7 @@ function buildRoutes(governances: SandboxGovernance[], book: OrderBook): Route[]
       method: "GET",
       pattern: /^\/api\/orders\/customer\/history$/i,
       endpoint: "history",
-      handle: ({ query, customer }) => {
+      handle: ({ query, customer, now }) => {
         const { from, until } = dateRange(query);
         const statuses = query
           .get("status")
@@ -746,7 +773,7 @@ function buildRoutes(governances: SandboxGovernance[], book: OrderBook): Route[]
         }
         const search = query.get("search")?.trim().toLowerCase();
         const found = [...book.orders.values()]
-          .filter((o) => o.customer === customer)
+          .filter((o) => o.customer === customer && isRecorded(o, now))
           .filter(
             (o) =>
               (from === undefined || o.createdAt >= from) &&
@@ -901,7 +928,11 @@ function buildRoutes(governances: SandboxGovernance[], book: OrderBook): Route[]
         const until = range.until ?? (parseKuwaitLocal(kuwaitLocal(now).slice(0, 10)) ?? now) + DAY;
         const from = range.from ?? until - 30 * DAY;
         const orders = [...book.orders.values()].filter(
-          (o) => o.customer === customer && o.createdAt >= from && o.createdAt < until,
+          (o) =>
+            o.customer === customer &&
+            isRecorded(o, now) &&
+            o.createdAt >= from &&
+            o.createdAt < until,
         );
         const byStatus = Object.fromEntries(
           ORDER_STATUSES.map((s) => [

@@ -365,6 +365,51 @@ describe("faults", () => {
     expect(sandbox.requestLog[0]).toMatchObject({ status: 200, fault: "stallBody" });
   });
 
+  it("records an order created with commitLate only once its delay has passed on the sandbox's clock", async () => {
+    const clock = { now: Date.parse("2026-11-24T09:00:00Z") };
+    const sandbox = await sandboxWith({ clock: () => clock.now });
+    sandbox.faults.add({
+      endpoint: "createOrder",
+      kind: "commitLate",
+      commitAfterMs: 20_000,
+      status: 504,
+    });
+    const reply = await call(
+      sandbox,
+      "POST",
+      "/api/orders/create",
+      buildCreateOrderBody(orderInput(sandbox, { notes: "REF-LATE-1" })),
+    );
+    expect(reply.status).toBe(504);
+    const [order] = [...sandbox.orders.values()];
+    const search = () => call(sandbox, "GET", "/api/orders/customer/history?search=REF-LATE-1");
+    expect((await search()).body.results).toEqual([]);
+    expect((await call(sandbox, "GET", `/api/orders/${order!.orderId}`)).status).toBe(404);
+
+    clock.now += 20_000;
+    expect((await search()).body.results).toEqual([
+      expect.objectContaining({ orderId: order!.orderId }),
+    ]);
+    expect((await call(sandbox, "GET", `/api/orders/${order!.orderId}`)).status).toBe(200);
+  });
+
+  it("pages history for real, and with ignorePaging answers the first page every time without a total", async () => {
+    const sandbox = await sandboxWith();
+    for (let i = 0; i < 5; i++) await create(sandbox, `PAGED-${i}`);
+    const page = (n: number) =>
+      call(sandbox, "GET", `/api/orders/customer/history?search=PAGED&pageSize=2&page=${n}`);
+    const ids = async (n: number) =>
+      ((await page(n)).body.results as { orderId: string }[]).map((o) => o.orderId);
+    expect(new Set([...(await ids(1)), ...(await ids(2)), ...(await ids(3))]).size).toBe(5);
+    expect((await page(1)).headers.get("x-total-count")).toBe("5");
+
+    sandbox.faults.add({ endpoint: "history", kind: "ignorePaging", times: 2 });
+    const first = await page(1);
+    const third = await page(3);
+    expect(third.body.results).toEqual(first.body.results);
+    expect(third.headers.get("x-total-count")).toBeNull();
+  });
+
   it("can be armed and the orders moved through the control API, for a sandbox in another process", async () => {
     const sandbox = await sandboxWith();
     await fetch(`${sandbox.url}/__sandbox/faults`, {
