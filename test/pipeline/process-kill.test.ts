@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { leaseMsFor, runDueDeliveries } from "../../app/deliveries/worker.server";
@@ -12,7 +10,7 @@ import {
   testWorker,
   type FakeOrder,
 } from "../support/pipeline";
-import { ROOT } from "../support/paths";
+import { processState, startChildWorker, until } from "../support/child-worker";
 import { callRoute, shopDomain, webhookRequest } from "../support/shopify";
 
 const shop = shopDomain("process-kill");
@@ -24,30 +22,6 @@ const order: FakeOrder = {
   address1: "Block 10, Street 5, House 12",
   provinceCode: "KW-HA",
 };
-
-/** A worker process on this test file's SQLite database and this file's courier sandbox. */
-function startChildWorker(owner: string) {
-  const child = spawn(
-    path.join(ROOT, "node_modules", ".bin", "tsx"),
-    ["test/support/delivery-worker-child.ts", owner],
-    { cwd: ROOT, env: process.env, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.on("exit", (code, signal) => resolve(signal ?? code)),
-  );
-  return { child, exited, output: () => output };
-}
-
-async function until(done: () => boolean | Promise<boolean>, printed: () => string) {
-  for (let i = 0; i < 300; i += 1) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`the child worker did not get there; it printed: ${printed()}`);
-}
 
 describe("a worker process killed while the courier creates its delivery", () => {
   it("leaves a row that the next worker reconciles into exactly one courier order", async () => {
@@ -64,9 +38,17 @@ describe("a worker process killed while the courier creates its delivery", () =>
     sandbox().faults.add({ endpoint: "createOrder", kind: "commitThenHang" });
 
     const worker = startChildWorker("child-worker");
-    await until(() => sandbox().orders.size === 1, worker.output);
-    worker.child.kill("SIGKILL");
+    // The pid signalled is the node process that runs the worker, not a launcher in front of it.
+    await worker.printed(`ready ${worker.pid}`);
+    await until(
+      () => sandbox().orders.size === 1,
+      "the courier to create the order",
+      20_000,
+      worker.output,
+    );
+    worker.signal("SIGKILL");
     expect(await worker.exited).toBe("SIGKILL");
+    expect(processState(worker.pid)).toBeNull();
     expect(worker.output()).not.toContain("done");
 
     // Nothing ran after the kill: the row is still the dead worker's, mid-create.

@@ -1,34 +1,94 @@
 /**
- * One delivery worker in a process of its own, for test/pipeline/process-kill.test.ts: the app's
- * own runDueDeliveries against DATABASE_URL (the test file's SQLite database, in WAL, shared with
- * the test process) and the courier sandbox at COURIER_SANDBOX_URL. Prints "ready" once the
- * database answers, then runs one pass and prints "done". The test kills it mid-create.
- *   usage: tsx test/support/delivery-worker-child.ts <owner>
+ * A delivery worker in a process of its own, for tests that kill or pause it: the app's own
+ * runDueDeliveries against DATABASE_URL (the test file's SQLite database in WAL, or its PostgreSQL
+ * database) and the courier sandbox at COURIER_SANDBOX_URL. Prints "ready <pid>" once the database
+ * answers, runs its passes, and prints "done".
+ *   usage: node --import tsx test/support/delivery-worker-child.ts <owner> [options]
+ *     --pause before-send   stops itself (SIGSTOP) as the worker calls the courier to create
+ *     --pause in-send       stops itself inside the HTTP call, after the worker's last check
+ *     --lease-ms N          the worker's lease (default: derived from the timeout)
+ *     --timeout-ms N        the courier client's time limit (default 60 000)
+ *     --passes N            passes to run (default 1)
+ *     --reconcile-delay-ms N
+ * Each pause happens once; the test sends SIGCONT.
  */
-import { createCourierClient } from "../../app/courier";
+import { createCourierClient, type CourierClient } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";
 import { courierBaseUrl } from "../../app/services/courier-connection.server";
 import { trackingLink } from "../../app/deliveries/tracking-link";
 
-const [owner = "child-worker"] = process.argv.slice(2);
-await prisma.$queryRaw`SELECT 1`;
-console.log("ready");
-await runDueDeliveries(
-  {
-    owner,
-    courierFor: async (shop, environment) => {
-      const apiKey = await readCourierApiKey(shop);
-      const baseUrl = courierBaseUrl(environment);
-      return apiKey && baseUrl ? createCourierClient({ baseUrl, apiKey, timeoutMs: 60_000 }) : null;
+const [owner = "child-worker", ...args] = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const number = (name: string) => (option(name) === undefined ? undefined : Number(option(name)));
+const pause = option("--pause");
+const timeoutMs = number("--timeout-ms") ?? 60_000;
+
+let paused = false;
+/** Stops this very process, as a debugger, the kernel or an orchestrator would. */
+function stopHere(where: string) {
+  if (paused) return;
+  paused = true;
+  console.log(`paused ${where}`);
+  process.kill(process.pid, "SIGSTOP");
+  console.log(`resumed ${where}`);
+}
+
+const CREATES = /\/api\/orders\/create(-bulk)?$/;
+const pausingFetch: typeof fetch = (input, init) => {
+  if (pause === "in-send" && CREATES.test(new URL(String(input)).pathname)) stopHere("in-send");
+  return fetch(input, init);
+};
+
+function pausingClient(client: CourierClient): CourierClient {
+  if (pause !== "before-send") return client;
+  return {
+    ...client,
+    createOrder: (input, options) => {
+      stopHere("before-send");
+      return client.createOrder(input, options);
     },
-    adminFor: () => Promise.reject(new Error("The child worker has no Admin API.")),
-    trackingUrl: (delivery) => trackingLink("https://app.example", delivery),
-    courierDisplayName: "Test Courier",
-    courierTimeoutMs: 60_000,
-  },
-  10,
-);
+    createBulk: (inputs, options) => {
+      stopHere("before-send");
+      return client.createBulk(inputs, options);
+    },
+  };
+}
+
+await prisma.$queryRaw`SELECT 1`;
+console.log(`ready ${process.pid}`);
+for (let pass = 0; pass < (number("--passes") ?? 1); pass += 1) {
+  await runDueDeliveries(
+    {
+      owner,
+      courierFor: async (shop, environment) => {
+        const apiKey = await readCourierApiKey(shop);
+        const baseUrl = courierBaseUrl(environment);
+        return apiKey && baseUrl
+          ? pausingClient(
+              createCourierClient({
+                baseUrl,
+                apiKey,
+                timeoutMs,
+                retryBaseDelayMs: 1,
+                fetch: pausingFetch,
+              }),
+            )
+          : null;
+      },
+      adminFor: () => Promise.reject(new Error("The child worker has no Admin API.")),
+      trackingUrl: (delivery) => trackingLink("https://app.example", delivery),
+      courierDisplayName: "Test Courier",
+      courierTimeoutMs: timeoutMs,
+      leaseMs: number("--lease-ms"),
+      reconcileDelayMs: number("--reconcile-delay-ms"),
+    },
+    10,
+  );
+}
 console.log("done");
 await prisma.$disconnect();
