@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { env } from "../env.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
@@ -24,7 +25,7 @@ export function productionDependencies(): WorkerDependencies & {
 } {
   const config = env();
   return {
-    owner: `${os.hostname()}:${process.pid}`,
+    owner: workerOwner(),
     // No key, or one that no longer decrypts (Settings then says so): no courier for now.
     courierFor: async (shop, environment) => {
       const stored = await loadCourierApiKey(shop);
@@ -36,6 +37,15 @@ export function productionDependencies(): WorkerDependencies & {
     courierTimeoutMs: config.COURIER_TIMEOUT_MS,
     leaseMs: leaseMsFor(config.COURIER_TIMEOUT_MS),
   };
+}
+
+/**
+ * Who holds a lease: this process, as started. Host name and pid alone can repeat (two containers
+ * are often both pid 1 on hosts of the same name, and pids are reused), and two holders sharing a
+ * name would each take the other's leases for their own: a random part makes every start unique.
+ */
+export function workerOwner(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(6).toString("hex")}`;
 }
 
 /**
