@@ -1075,7 +1075,7 @@ const reconcile: Step = async (delivery, deps) => {
       return null;
     }
     const waited = Math.round((at.getTime() - sentAt.getTime()) / 1000);
-    return move(
+    await move(
       delivery,
       deps,
       "ready",
@@ -1087,10 +1087,14 @@ const reconcile: Step = async (delivery, deps) => {
       {
         unknownSince: null,
         notInHistorySince: null,
-        // Each send that ended without an answer waits longer before the next (ADR 0013).
+        // Each send that ended without an answer waits longer before the next (ADR 0013), and
+        // goes with the shop's other ready deliveries in one batch.
         nextAttemptAt: new Date(at.getTime() + stepBackoffMs(delivery.attempts)),
+        leaseOwner: null,
+        leaseExpiresAt: null,
       },
     );
+    return null;
   }
   const failures = delivery.failures + 1;
   if (failures >= MAX_STEP_FAILURES) {

@@ -92,3 +92,4 @@ for (let pass = 0; pass < (number("--passes") ?? 1); pass += 1) {
 }
 console.log("done");
 await prisma.$disconnect();
+process.exit(0);

@@ -176,8 +176,14 @@ export function fulfillmentPayload(order: FakeOrder) {
 }
 
 /** Worker dependencies for tests: a controllable clock, short courier timeouts, no delays. */
-export function testWorker(overrides: Partial<WorkerDependencies> & { timeoutMs?: number } = {}) {
-  const clock = { now: new Date() };
+export function testWorker(
+  overrides: Partial<WorkerDependencies> & {
+    timeoutMs?: number;
+    /** A clock shared with others (the courier sandbox's, another worker's). */
+    clock?: { now: Date };
+  } = {},
+) {
+  const clock = overrides.clock ?? { now: new Date() };
   const deps: WorkerDependencies = {
     owner: "test-worker",
     courierFor: async (shop, environment): Promise<CourierClient | null> => {

@@ -1,0 +1,3 @@
+import { describePausedWorker } from "../support/suites/paused-worker";
+
+describePausedWorker("SQLite");

@@ -1,0 +1,3 @@
+import { describeCourierOutage } from "../support/suites/courier-outage";
+
+describeCourierOutage("PostgreSQL");

@@ -1,0 +1,3 @@
+import { describeUnknownOutcomes } from "../support/suites/unknown-outcomes";
+
+describeUnknownOutcomes("PostgreSQL");
