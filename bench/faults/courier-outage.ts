@@ -1,0 +1,92 @@
+/**
+ * A courier that does not answer, on a simulated clock (ADR 0013). 300 deliveries while every call
+ * fails with a 503 for 45 minutes, then the courier answers again; and 300 while only its creates
+ * fail, for 5 minutes. Figures: deliveries waiting for the merchant once the courier is back, and
+ * courier calls per delivery per minute while only creates fail (and while everything fails).
+ */
+import prisma from "../../app/db.server";
+import {
+  courierBench,
+  duplicatesOf,
+  parkedOf,
+  readyDeliveries,
+  statesOf,
+  type CourierBench,
+  type Log,
+} from "../support/fault-courier";
+
+const DELIVERIES = 300;
+const MINUTE = 60_000;
+
+/** The worker run every `stepMs` of simulated time for `minutes`; the courier calls made. */
+async function runFor(
+  bench: CourierBench,
+  worker: ReturnType<CourierBench["worker"]>,
+  minutes: number,
+  stepMs: number,
+  until?: () => Promise<boolean>,
+) {
+  const before = bench.sandbox.requestLog.length;
+  let elapsed = 0;
+  for (; elapsed < minutes * MINUTE; elapsed += stepMs) {
+    await worker.drain(100);
+    if (until && (await until())) break;
+    worker.advance(stepMs);
+  }
+  return { calls: bench.sandbox.requestLog.length - before, minutes: elapsed / MINUTE };
+}
+
+export async function run(log: Log): Promise<Record<string, number>> {
+  const bench = await courierBench();
+  try {
+    const full = await readyDeliveries(bench, "outage-everything", DELIVERIES);
+    bench.sandbox.faults.add({ endpoint: "*", kind: "error", status: 503, probability: 1 });
+    const worker = bench.worker({ owner: "outage", timeoutMs: 15_000, reconcileDelayMs: 5_000 });
+    const down = await runFor(bench, worker, 45, MINUTE);
+    const parkedDuring = await parkedOf(full);
+    bench.sandbox.faults.clear();
+    const allCreated = async () =>
+      (await prisma.delivery.count({ where: { shop: full, state: "created" } })) === DELIVERIES;
+    const back = await runFor(bench, worker, 60, 30_000, allCreated);
+    const parkedAfter = await parkedOf(full);
+    const fullDuplicates = await duplicatesOf(bench, full);
+    const fullRate = down.calls / DELIVERIES / 45;
+    log(
+      `${DELIVERIES} deliveries, every call failing for 45 min: ${down.calls} courier calls ` +
+        `(${fullRate.toFixed(3)} per delivery per minute), ${parkedDuring} waiting for the merchant`,
+    );
+    log(
+      `  courier back: all created ${back.minutes} simulated min later, ${parkedAfter} waiting for the merchant, ` +
+        `${fullDuplicates.live} duplicates (${await statesOf(full)})`,
+    );
+
+    const creates = await readyDeliveries(bench, "outage-creates", DELIVERIES);
+    for (const endpoint of ["createOrder", "createBulk"] as const)
+      bench.sandbox.faults.add({ endpoint, kind: "error", status: 503, probability: 1 });
+    const createsWorker = bench.worker({
+      owner: "outage-creates",
+      timeoutMs: 15_000,
+      reconcileDelayMs: 5_000,
+    });
+    const failing = await runFor(bench, createsWorker, 5, 5_000);
+    const createsRate = failing.calls / DELIVERIES / 5;
+    const parkedCreates = await parkedOf(creates);
+    bench.sandbox.faults.clear();
+    await createsWorker.settle(DELIVERIES);
+    const createsDuplicates = await duplicatesOf(bench, creates);
+    log(
+      `${DELIVERIES} deliveries, only creates failing for 5 min: ${failing.calls} courier calls ` +
+        `(${createsRate.toFixed(3)} per delivery per minute); after: ${createsDuplicates.live} duplicates (${await statesOf(creates)})`,
+    );
+    return {
+      outageParkedForMerchant: parkedAfter + (await parkedOf(creates)),
+      outageParkedWhileDown: parkedDuring + parkedCreates,
+      outageCourierCallsPerDeliveryPerMinute: Math.round(createsRate * 1000) / 1000,
+      outageAllFailingCallsPerDeliveryPerMinute: Math.round(fullRate * 1000) / 1000,
+      outageMinutesToResume: back.minutes,
+      outageDuplicates: fullDuplicates.live + createsDuplicates.live,
+    };
+  } finally {
+    await bench.close();
+  }
+}

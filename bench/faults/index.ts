@@ -1,0 +1,17 @@
+/** The scenarios of `npm run bench:faults`, in the order they run (bench/faults.ts). */
+import * as courierOutage from "./courier-outage";
+import * as historyPaging from "./history-paging";
+import * as lateCommit from "./late-commit";
+import * as pausedWorker from "./paused-worker";
+
+export interface FaultScenario {
+  name: string;
+  run(log: (line: string) => void): Promise<Record<string, number>>;
+}
+
+export const scenarios: FaultScenario[] = [
+  { name: "paused worker", run: pausedWorker.run },
+  { name: "late commits", run: lateCommit.run },
+  { name: "history paging", run: historyPaging.run },
+  { name: "courier outage", run: courierOutage.run },
+];
