@@ -48,6 +48,7 @@ export async function run(log: Log): Promise<Record<string, number>> {
     const allCreated = async () =>
       (await prisma.delivery.count({ where: { shop: full, state: "created" } })) === DELIVERIES;
     const back = await runFor(bench, worker, 60, 30_000, allCreated);
+    const resumed = await allCreated();
     const parkedAfter = await parkedOf(full);
     const fullDuplicates = await duplicatesOf(bench, full);
     const fullRate = down.calls / DELIVERIES / 45;
@@ -56,8 +57,8 @@ export async function run(log: Log): Promise<Record<string, number>> {
         `(${fullRate.toFixed(3)} per delivery per minute), ${parkedDuring} waiting for the merchant`,
     );
     log(
-      `  courier back: all created ${back.minutes} simulated min later, ${parkedAfter} waiting for the merchant, ` +
-        `${fullDuplicates.live} duplicates (${await statesOf(full)})`,
+      `  courier back: ${resumed ? `all created ${back.minutes} simulated min later` : `not all created ${back.minutes} simulated min later`}, ` +
+        `${parkedAfter} waiting for the merchant, ${fullDuplicates.live} duplicates (${await statesOf(full)})`,
     );
 
     const creates = await readyDeliveries(bench, "outage-creates", DELIVERIES);
@@ -83,7 +84,8 @@ export async function run(log: Log): Promise<Record<string, number>> {
       outageParkedWhileDown: parkedDuring + parkedCreates,
       outageCourierCallsPerDeliveryPerMinute: Math.round(createsRate * 1000) / 1000,
       outageAllFailingCallsPerDeliveryPerMinute: Math.round(fullRate * 1000) / 1000,
-      outageMinutesToResume: back.minutes,
+      // Simulated minutes from the courier's return until every delivery was created (-1: never).
+      outageMinutesToResume: resumed ? back.minutes : -1,
       outageDuplicates: fullDuplicates.live + createsDuplicates.live,
     };
   } finally {
