@@ -30,7 +30,7 @@ export async function settleLateOrder(
     delivery.id,
     order,
     {
-      message: `Created at the courier as order ${order.orderNumber} by a worker that had lost the delivery (held up past its lease); the delivery had no courier order yet, so this one is it.`,
+      message: `Created at the courier as order ${order.orderNumber}: the answer came late, from a sending attempt that had stalled, and the delivery had no courier order yet.`,
       data: courierReply({ orderId: order.orderId, orderNumber: order.orderNumber }),
     },
     at,
@@ -38,7 +38,7 @@ export async function settleLateOrder(
   if (recorded === "recorded") return "recorded";
   // History found this very order meanwhile: it is the delivery's, there is nothing to undo.
   if (recorded.courierOrderId === order.orderId) return "already_recorded";
-  const second = `A second courier order, ${order.orderNumber}, was created by a worker that had lost this delivery (held up past its lease)`;
+  const second = `A second courier order, ${order.orderNumber}, was created by a sending attempt that had stalled after the delivery was taken over`;
   const theirs = recorded.courierOrderNumber
     ? `The delivery's order is ${recorded.courierOrderNumber}.`
     : `The delivery is ${recorded.state.replaceAll("_", " ")}.`;

@@ -432,7 +432,7 @@ async function sendFenced<T>(
           row.shop,
           row.id,
           "not_sent",
-          "A worker held up past its lease did not send this delivery: another worker had taken it over.",
+          "A sending attempt that had stalled stopped before reaching the courier: the delivery had already been taken over.",
           now(deps),
         );
     }
@@ -1068,7 +1068,7 @@ const reconcile: Step = async (delivery, deps) => {
         },
         event: {
           kind: "not_in_history",
-          message: `Not in the courier's history yet; looked for again at ${believedAt.toISOString()} before anything is sent again, as a courier may record an order after answering.`,
+          message: `Not in the courier's history yet; looked for again in ${inWords(believedAt.getTime() - at.getTime())} before anything is sent again, as a courier may record an order after answering.`,
           data: courierReply({ searched: delivery.reference, found: null, pages: answer.pages }),
         },
       });
@@ -1128,6 +1128,12 @@ const reconcile: Step = async (delivery, deps) => {
   });
   return null;
 };
+
+/** A wait as the timeline says it: "40 s", "2 minutes". */
+function inWords(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  return seconds < 90 ? `${seconds} s` : `${Math.round(seconds / 60)} minutes`;
+}
 
 /**
  * The courier did not answer (or its circuit is open): the delivery waits, for the circuit or for
