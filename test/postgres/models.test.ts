@@ -186,6 +186,9 @@ describe("the models on PostgreSQL", () => {
       );
       await recordDelivery(delivery(s, 5));
       await prisma.processedWebhook.create({ data: { shop: s, webhookId: "w1", topic: "t" } });
+      await prisma.courierCircuit.create({
+        data: { shop: s, environment: "sandbox", circuit: "other", state: "open", failures: 5 },
+      });
       await prisma.courierMasterData.create({
         data: {
           shop: s,
