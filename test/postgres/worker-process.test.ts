@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { ROOT } from "../support/paths";
@@ -7,9 +6,13 @@ import { shopDomain } from "../support/shopify";
 import { testEnvironment } from "../support/test-env";
 import { TEST_DATABASE_URL } from "./setup/file";
 
-/** `npm run worker`'s script in a process of its own, with its output collected. */
+/**
+ * `npm run worker` (`node --import tsx scripts/worker.ts`) in a process of its own, with its
+ * output collected. The signal goes to the node process that runs the worker: through the `tsx`
+ * command, a wrapper would relay it and SIGKILL the worker if it did not answer within 30 ms.
+ */
 function startWorker(env: Record<string, string>) {
-  const child = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), ["scripts/worker.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
     cwd: ROOT,
     env: { ...process.env, ...testEnvironment(env), WORKER_INTERVAL_MS: "200" },
     stdio: ["ignore", "pipe", "pipe"],
