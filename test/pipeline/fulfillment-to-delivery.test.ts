@@ -601,6 +601,43 @@ describe("when the courier misbehaves", () => {
     expect((await onlyDelivery()).state).toBe("created");
   });
 
+  it("sends a create held up past its send window once it finds the delivery still its own", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await sendWebhook(salmiya);
+    await runDueDeliveries(testWorker().deps, 20);
+    const tries: string[] = [];
+    // A 2 s lease gives a 500 ms send window; the first try is held up 700 ms before it goes.
+    const slow = testWorker({
+      leaseMs: 2_000,
+      courierFor: async (s, e) => {
+        const real = await testWorker().deps.courierFor(s, e);
+        return (
+          real && {
+            ...real,
+            createOrder: async (input, options) => {
+              if (tries.length === 0) await new Promise((resolve) => setTimeout(resolve, 700));
+              try {
+                const result = await real.createOrder(input, options);
+                tries.push("sent");
+                return result;
+              } catch (error) {
+                tries.push((error as Error).name);
+                throw error;
+              }
+            },
+          }
+        );
+      },
+    });
+    await slow.drain();
+    expect(tries).toEqual(["CourierSendExpiredError", "sent"]);
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("created");
+    expect(delivery.events.map((e) => e.kind)).not.toContain("not_sent");
+    expect(creates()).toHaveLength(1);
+  });
+
   it("refuses to start a worker whose lease a courier call could outlive", () => {
     expect(() => assertLeaseOutlastsCourierCalls(60_000, 120_000)).toThrow(
       /must be at least 460000 ms/,
