@@ -2,7 +2,7 @@ import type { CourierEndpoint } from "./endpoints";
 import { CourierTimeoutError, CourierUnavailableError, type CourierError } from "./errors";
 
 /**
- * The circuit breaker of one courier account, as pure rules (ADR 0013); where its state lives and
+ * The circuit breaker of one courier account, as pure rules (ADR 0019); where its state lives and
  * how calls go through it is the caller's business. Creates have a circuit of their own: a
  * courier that fails every create while its history answers stops taking new orders without
  * stopping the history searches that settle the ones already sent.

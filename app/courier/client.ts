@@ -120,7 +120,7 @@ export interface SendOptions {
   /**
    * A time on `performance.now()`'s clock after which the request is not sent
    * (`CourierSendExpiredError`): checked just before it leaves, so a caller held up since it last
-   * confirmed it may send sends nothing (ADR 0011).
+   * confirmed it may send sends nothing (ADR 0017).
    */
   sendBy?: number;
 }

@@ -236,7 +236,7 @@ export class CourierTimeoutError extends CourierError {
  * A create not sent because the worker sending it was held up (paused, starved, waiting on a
  * disk) for longer than its send window after it confirmed it still held the delivery: by now
  * another worker may have taken the delivery over. Nothing was sent; the worker checks its hold
- * on the delivery again before any new try (ADR 0011).
+ * on the delivery again before any new try (ADR 0017).
  */
 export class CourierSendExpiredError extends CourierError {
   override readonly name = "CourierSendExpiredError";
@@ -254,7 +254,7 @@ export class CourierSendExpiredError extends CourierError {
 
 /**
  * A call not made because the courier did not answer the account's last calls: its circuit is
- * open until `retryAt`, then a single trial call finds out whether it answers again (ADR 0013).
+ * open until `retryAt`, then a single trial call finds out whether it answers again (ADR 0019).
  * Nothing was sent. The message is the one the merchant reads on a waiting delivery.
  */
 export class CourierCircuitOpenError extends CourierError {

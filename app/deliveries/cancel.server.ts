@@ -56,7 +56,7 @@ export interface CancelActor {
   leaseMs: number;
   /**
    * How long after an unknown create a courier may still record it: its absence from history is
-   * believed only at a second look after that (ADR 0012; default from COURIER_TIMEOUT_MS).
+   * believed only at a second look after that (ADR 0018; default from COURIER_TIMEOUT_MS).
    */
   lateCommitWaitMs?: number;
 }

@@ -1,7 +1,7 @@
 /**
  * How long the worker waits on the courier, as pure rules: the send window of the fence
- * (ADR 0011), the wait for late commits before "not created" is believed (ADR 0012), and the waits
- * while the courier does not answer (ADR 0013).
+ * (ADR 0017), the wait for late commits before "not created" is believed (ADR 0018), and the waits
+ * while the courier does not answer (ADR 0019).
  */
 
 /**

@@ -3,7 +3,7 @@ import { notesCarryReference } from "./request";
 
 /**
  * Finding a delivery's order in the courier's history by the reference written in its notes
- * (ADR 0012). The search matches substrings (`…-12` also finds `…-123`, `…-1204`), newest first,
+ * (ADR 0018). The search matches substrings (`…-12` also finds `…-123`, `…-1204`), newest first,
  * a page at a time: every page is read until the reference is found as a whole token or ruled
  * out, within a bound, and a courier that ignores paging cannot make an order look absent.
  */

@@ -8,7 +8,7 @@ import {
 import { courierFailure, courierReply } from "./courier-answers";
 
 /**
- * A create that landed after its worker lost the delivery (ADR 0011): the worker was held up past
+ * A create that landed after its worker lost the delivery (ADR 0017): the worker was held up past
  * its lease mid-send, and another took the delivery over. The first courier order recorded on the
  * row is the delivery's: this one is recorded if the row still has none and still waits on the
  * courier's answer; otherwise it is cancelled at the courier (a compensating cancel). The timeline

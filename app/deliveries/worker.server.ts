@@ -68,7 +68,7 @@ export interface WorkerDependencies {
   leaseMs?: number;
   /**
    * How long after an unknown outcome the courier's history is first checked. Found, the delivery
-   * is created; not found, it is looked for again before it is believed absent (ADR 0012).
+   * is created; not found, it is looked for again before it is believed absent (ADR 0018).
    */
   reconcileDelayMs?: number;
 }
@@ -118,7 +118,7 @@ function leaseMsOf(deps: WorkerDependencies): number {
   return deps.leaseMs ?? leaseMsFor(courierTimeoutOf(deps));
 }
 
-/** The shop's courier client, through its account's circuit breaker (ADR 0013); null: no key. */
+/** The shop's courier client, through its account's circuit breaker (ADR 0019); null: no key. */
 async function courierOf(
   delivery: Delivery,
   deps: WorkerDependencies,
@@ -405,7 +405,7 @@ async function lostIsNull<T>(moving: Promise<T>): Promise<T | null> {
 
 /**
  * Sends a create for `fence.rows`, which this worker moved to `creating` (the first fence): the
- * client refuses to send once `fence.sendBy` has passed (ADR 0011). A worker held up past it checks
+ * client refuses to send once `fence.sendBy` has passed (ADR 0017). A worker held up past it checks
  * its hold on each row again (lease owner, generation, still `creating`) under a fresh lease and
  * sends only for the rows it still holds; the others were taken over, and are not sent by it.
  * Throws StaleDeliveryError when it holds none any more.
@@ -564,7 +564,7 @@ async function move(
     data: { failures: 0, ...data },
     event,
     leaseOwner: deps.owner,
-    // A worker moves a row only under the lease it took (its fencing token, ADR 0011).
+    // A worker moves a row only under the lease it took (its fencing token, ADR 0017).
     ...(deps.owner !== null ? { leaseGeneration: delivery.leaseGeneration } : {}),
     at: now(deps),
     ...guard,
@@ -878,7 +878,7 @@ function requestToSend(
 
 /**
  * ready: the intent is written (state creating, attempt counted) before the courier is called, and
- * the create leaves only while this worker still holds the row (the fence, ADR 0011).
+ * the create leaves only while this worker still holds the row (the fence, ADR 0017).
  */
 const create: Step = async (delivery, deps) => {
   const client = await courierOf(delivery, deps);
@@ -996,10 +996,10 @@ const interrupted: Step = async (delivery, deps) =>
   unknownOutcome(delivery, deps, "The app stopped while the courier was being called.");
 
 /**
- * unknown: the courier's history decides before anything is sent again (ADR 0012). Found, it is
+ * unknown: the courier's history decides before anything is sent again (ADR 0018). Found, it is
  * created. Not found, it is believed only at a second look, late enough for a courier that records
  * orders after answering; then it is sent again, after a wait that grows with each send. A courier
- * that does not answer is waited for, however long (ADR 0013); only a history that answers without
+ * that does not answer is waited for, however long (ADR 0019); only a history that answers without
  * being able to tell, ten times in a row, hands the delivery to the merchant.
  */
 const reconcile: Step = async (delivery, deps) => {
@@ -1087,7 +1087,7 @@ const reconcile: Step = async (delivery, deps) => {
       {
         unknownSince: null,
         notInHistorySince: null,
-        // Each send that ended without an answer waits longer before the next (ADR 0013), and
+        // Each send that ended without an answer waits longer before the next (ADR 0019), and
         // goes with the shop's other ready deliveries in one batch.
         nextAttemptAt: new Date(at.getTime() + stepBackoffMs(delivery.attempts)),
         leaseOwner: null,

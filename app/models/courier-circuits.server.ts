@@ -3,7 +3,7 @@ import { CLOSED_CIRCUIT, type CircuitName, type CircuitState } from "../courier/
 import prisma from "../db.server";
 
 /**
- * The courier accounts' circuit breakers (ADR 0013), in the database so that every worker process
+ * The courier accounts' circuit breakers (ADR 0019), in the database so that every worker process
  * sees the same one. Reads are one primary-key lookup; every change is a compare-and-set on the
  * row's version, retried on a lost race, so two processes counting failures at once lose none.
  */

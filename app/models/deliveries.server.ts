@@ -172,7 +172,7 @@ export interface TransitionInput {
   /** Only the lease holder may move a leased row (null: the merchant, outside any lease). */
   leaseOwner?: string | null;
   /**
-   * And only while it still holds the lease it took (the row's fencing token, ADR 0011): the same
+   * And only while it still holds the lease it took (the row's fencing token, ADR 0017): the same
    * owner may have lost and taken the row again since.
    */
   leaseGeneration?: number;
@@ -281,7 +281,7 @@ export async function closeCancelRequest(
 export interface CreatingMove {
   shop: string;
   id: string;
-  /** The lease generation the worker took the row with (its fencing token, ADR 0011). */
+  /** The lease generation the worker took the row with (its fencing token, ADR 0017). */
   leaseGeneration: number;
   /** The request as it is sent (its pickup time may have moved). */
   request: string;
@@ -291,7 +291,7 @@ export interface CreatingMove {
 /**
  * ready → creating for rows `owner` leases (with the generation it took them with), with the
  * attempt counted, the request as sent and the lease renewed: the intent written before a courier
- * create, and the first fence of the send (ADR 0011). Committed durably (on SQLite the WAL
+ * create, and the first fence of the send (ADR 0017). Committed durably (on SQLite the WAL
  * is synced before COMMIT returns, as for webhook intake, ADR 0007): after a power loss a row that
  * was being sent must not come back `ready` and be sent again blind, rather than `creating` and
  * reconciled. Rows no longer `ready` and leased by `owner`, or whose cancellation was asked for,
@@ -395,7 +395,7 @@ export const dueDeliveriesWhere = (now: Date) => Prisma.sql`
  * Leases up to `limit` due deliveries for `owner`, the longest waiting first (a row never tried,
  * with no next attempt, first). One conditional UPDATE picks and leases them (compare-and-set on
  * the lease inside one statement, so two workers never hold the same row), raises each one's
- * lease generation (the fencing token, ADR 0011) and names exactly the rows it leased; one read
+ * lease generation (the fencing token, ADR 0017) and names exactly the rows it leased; one read
  * returns them. On PostgreSQL, where several worker processes claim at
  * once, the pick locks its rows `FOR UPDATE SKIP LOCKED` (ADR 0009): a claimer passes over the
  * rows another is leasing instead of waiting for them and then finding them taken.
@@ -460,7 +460,7 @@ export async function renewLease(
 }
 
 /**
- * The fence of a courier create (ADR 0011): the row is still `creating` under the lease `owner`
+ * The fence of a courier create (ADR 0017): the row is still `creating` under the lease `owner`
  * took with `generation`, and that lease now lasts until `leaseExpiresAt`. False when the worker
  * lost the row (its lease lapsed and someone took it, or the row moved on): nothing may be sent.
  */
@@ -488,7 +488,7 @@ export interface LateCourierOrder {
 }
 
 /**
- * A courier order created by a worker that lost the row before it could record it (ADR 0011):
+ * A courier order created by a worker that lost the row before it could record it (ADR 0017):
  * recorded as the delivery's order when the row has none yet and has not moved past the
  * courier's answer (`creating`, `unknown`, `needs_review`), whoever holds it now — a
  * compare-and-set on the missing order, so of two creates the first recorded is the delivery's.

@@ -18,7 +18,7 @@ import {
 import { changeCircuit, readCircuit } from "../models/courier-circuits.server";
 
 /**
- * The courier account's circuit breaker around a client (ADR 0013): every call first reads the
+ * The courier account's circuit breaker around a client (ADR 0019): every call first reads the
  * account's circuit (shared by all worker processes, in the database), is refused with
  * `CourierCircuitOpenError` while it is open, and reports afterwards whether the courier answered.
  * A refused call sends nothing.

@@ -1,5 +1,5 @@
 /**
- * A courier that does not answer, on a simulated clock (ADR 0013). 300 deliveries while every call
+ * A courier that does not answer, on a simulated clock (ADR 0019). 300 deliveries while every call
  * fails with a 503 for 45 minutes, then the courier answers again; and 300 while only its creates
  * fail, for 5 minutes. Figures: deliveries waiting for the merchant once the courier is back, and
  * courier calls per delivery per minute while only creates fail (and while everything fails).

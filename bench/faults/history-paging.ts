@@ -1,5 +1,5 @@
 /**
- * Reconciling through a long history (ADR 0012): 20 deliveries created at the courier whose
+ * Reconciling through a long history (ADR 0018): 20 deliveries created at the courier whose
  * replies were lost, then 120 newer orders per delivery whose notes contain its reference inside
  * a longer one (`…-7` in `…-71003`), so each delivery's own order is on the history search's
  * third page. Figure: courier orders beyond one per delivery.

@@ -1,5 +1,5 @@
 /**
- * A courier that records orders after answering (ADR 0012): 200 deliveries whose creates it
+ * A courier that records orders after answering (ADR 0018): 200 deliveries whose creates it
  * answers with a gateway's 504 at once and records 20 s later (the production 15 s time limit), and
  * 200 whose creates it leaves unanswered past a 1 s time limit and records 8 s after receipt. The
  * worker and the sandbox share a simulated clock. Figure: courier orders beyond one per delivery.

@@ -2,7 +2,7 @@
  * A real worker process paused (SIGSTOP) past its 2 s lease while it sends a create — before the
  * request leaves, and inside the HTTP call — once for one delivery and once for a batch of three;
  * another worker takes the deliveries over and creates them; then the paused one is resumed
- * (ADR 0011). Figure: courier orders beyond one per delivery that are still live.
+ * (ADR 0017). Figure: courier orders beyond one per delivery that are still live.
  */
 import { startChildWorker } from "../../test/support/child-worker";
 import { courierBench, duplicatesOf, readyDeliveries, type Log } from "../support/fault-courier";

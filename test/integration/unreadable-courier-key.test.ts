@@ -187,7 +187,7 @@ describe("a stored courier key that can no longer be decrypted", () => {
     ).toBe(200);
     const resumed = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(resumed.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
-    // History shows nothing: believed at a second look (ADR 0012), then cancelled here.
+    // History shows nothing: believed at a second look (ADR 0018), then cancelled here.
     const after = testWorker();
     await after.drain();
     after.advance(60_000);

@@ -14,7 +14,7 @@ import {
 import { callRoute, shopDomain, webhookRequest } from "../shopify";
 
 /**
- * A courier that does not answer, for minutes on a simulated clock (ADR 0013): nothing is handed
+ * A courier that does not answer, for minutes on a simulated clock (ADR 0019): nothing is handed
  * to the merchant for it, the courier is asked rarely, and every delivery is created once when it
  * answers again. Run against the test file's database, SQLite or PostgreSQL.
  */

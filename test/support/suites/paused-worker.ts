@@ -15,7 +15,7 @@ import { callRoute, shopDomain, webhookRequest } from "../shopify";
 
 /**
  * A real worker process paused (SIGSTOP) past its lease while it sends a create, another worker
- * taking its deliveries over and creating them, then the paused one resumed (ADR 0011). Run
+ * taking its deliveries over and creating them, then the paused one resumed (ADR 0017). Run
  * against the test file's database, SQLite or PostgreSQL.
  */
 export function describePausedWorker(database: string) {

@@ -17,7 +17,7 @@ import { callRoute, shopDomain, webhookRequest } from "../shopify";
 
 /**
  * Creates whose outcome the worker does not learn from the reply, reconciled through the courier's
- * history (ADR 0012): a courier that records orders some seconds after answering, and a history
+ * history (ADR 0018): a courier that records orders some seconds after answering, and a history
  * with many other orders whose notes contain the reference. The sandbox and the worker share one
  * simulated clock. Run against the test file's database, SQLite or PostgreSQL.
  */
