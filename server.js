@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/node";
 import express from "express";
 import { readBodies } from "./server/body-limit.js";
+import { compressedAssets } from "./server/compressed-assets.js";
 import { securityHeaders } from "./server/security-headers.js";
 import { trackingRateLimit } from "./server/tracking-limit.js";
 import { sendWebResponse, webRequest } from "./server/web-request.js";
@@ -37,6 +38,7 @@ app.use((req, res, next) => {
   });
   next();
 });
+app.use("/assets", compressedAssets(path.join(buildDir, "client", "assets")));
 app.use(
   "/assets",
   express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y" }),

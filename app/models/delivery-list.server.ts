@@ -1,0 +1,328 @@
+import type { Prisma } from "@prisma/client";
+import prisma from "../db.server";
+import { ATTENTION_STATES, type DeliveryState } from "../deliveries/states";
+import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
+
+/**
+ * The deliveries list (ADR 0041): keyset pages in creation order, whose cost depends on the page
+ * size and not on how many deliveries the shop has. Each read walks one index range from the
+ * cursor and stops after a page:
+ * - a tab (a set of states) reads each state's range of (shop, state, createdAt, id) and merges
+ *   them, so no query sorts the shop's rows;
+ * - an area or governorate filter walks (shop, areaId | governanceId, createdAt, id), with the
+ *   tab's states checked on the rows it meets;
+ * - a search looks each kind of key up by prefix on its own index (order name, courier number,
+ *   phone digits, name from its first or second word), at most SEARCH_LIMIT matches each, then
+ *   pages through those.
+ * Every query is scoped by shop.
+ */
+
+export const LIST_TABS = [
+  "all",
+  "attention",
+  "in_progress",
+  "out_for_delivery",
+  "delivered",
+  "failed_returned",
+  "cancelled",
+] as const;
+export type ListTab = (typeof LIST_TABS)[number];
+
+/** The states each tab shows; `all` shows every state. */
+export const TAB_STATES: Record<ListTab, readonly DeliveryState[] | null> = {
+  all: null,
+  // What the merchant must act on now: the attention states that are not final, and (below)
+  // tracked parcels that have not moved for STUCK_AFTER_MS. Returned parcels have their own tab.
+  attention: ATTENTION_STATES.filter((s) => s !== "returned"),
+  in_progress: ["pending", "ready", "creating", "unknown", "created", "picked_up", "in_transit"],
+  out_for_delivery: ["out_for_delivery"],
+  delivered: ["delivered"],
+  failed_returned: ["failed", "returned"],
+  cancelled: ["cancelled", "skipped"],
+};
+
+/** Tracked states in which a parcel that has not moved counts as stuck (attention tab). */
+const STUCK_STATES = ACTIVE_TRACKED_STATES.filter((s) => !TAB_STATES.attention!.includes(s));
+
+export const LIST_SORTS = ["newest", "oldest"] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+
+/** At most this many matches of each kind of search key are considered. */
+export const SEARCH_LIMIT = 500;
+export const MAX_PAGE_SIZE = 100;
+
+export interface ListFilters {
+  /** Created at or after / before (exclusive) these instants. */
+  from?: Date;
+  to?: Date;
+  governanceId?: number;
+  areaId?: number;
+  /** Cash to collect on delivery, or nothing to collect. */
+  cod?: "cod" | "prepaid";
+  states?: readonly DeliveryState[];
+}
+
+export interface Cursor {
+  createdAt: Date;
+  id: string;
+}
+
+export interface ListQuery {
+  shop: string;
+  tab?: ListTab;
+  filters?: ListFilters;
+  search?: string;
+  sort?: ListSort;
+  /** The page after this row (in the sort's order), or the page before this one. */
+  after?: Cursor;
+  before?: Cursor;
+  pageSize?: number;
+  now?: Date;
+}
+
+const LIST_SELECT = {
+  id: true,
+  orderName: true,
+  customerName: true,
+  governanceId: true,
+  areaId: true,
+  cashToCollect: true,
+  state: true,
+  stateReason: true,
+  courierOrderNumber: true,
+  environment: true,
+  createdAt: true,
+  lastMovedAt: true,
+  trackingPushedAt: true,
+} satisfies Prisma.DeliverySelect;
+
+export type ListRow = Prisma.DeliveryGetPayload<{ select: typeof LIST_SELECT }>;
+
+export interface ListPage {
+  rows: ListRow[];
+  /** Cursors of the next and previous pages; null when there is none. */
+  next: Cursor | null;
+  previous: Cursor | null;
+  /** A search key matched more than SEARCH_LIMIT deliveries: the merchant should type more. */
+  searchTruncated: boolean;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return `${cursor.createdAt.getTime().toString(36)}.${cursor.id}`;
+}
+
+/** The cursor in a URL, or null when it is not one. */
+export function decodeCursor(text: string | null | undefined): Cursor | null {
+  const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{1,64})$/.exec(text ?? "");
+  if (!match) return null;
+  const time = parseInt(match[1]!, 36);
+  if (!Number.isSafeInteger(time)) return null;
+  return { createdAt: new Date(time), id: match[2]! };
+}
+
+/** Lower-cases Latin letters and folds Arabic letter variants, as the migration's trigger does. */
+export function foldName(text: string): string {
+  return text
+    .trim()
+    .replace(/\s+/g, " ")
+    .replace(/[A-Z]/g, (c) => c.toLowerCase())
+    .replace(/[أإآ]/g, "ا")
+    .replace(/ة/g, "ه")
+    .replace(/ى/g, "ي")
+    .replace(/ـ/g, "");
+}
+
+/** The digits of a typed phone number (Arabic-Indic too), without Kuwait's country code. */
+export function phoneDigits(text: string): string {
+  const digits = text
+    .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+    .replace(/\D/g, "");
+  const local = digits.replace(/^(00)?965(?=\d{8}$)/, "");
+  return local;
+}
+
+/** `column` starts with `prefix`: a range on the column's index (both databases compare bytes). */
+const startsWith = (prefix: string) => ({ gte: prefix, lt: `${prefix}\u{10FFFF}` });
+
+/** The tab's rows: its states, and for `attention` the stuck parcels. */
+export function tabWhere(tab: ListTab, now: Date): Prisma.DeliveryWhereInput {
+  const states = TAB_STATES[tab];
+  if (states === null) return {};
+  if (tab !== "attention") return { state: { in: [...states] } };
+  return {
+    OR: [{ state: { in: [...states] } }, { state: { in: [...STUCK_STATES] }, ...stuckWhere(now) }],
+  };
+}
+
+/** Tracked, and not moved for STUCK_AFTER_MS (as `isStuck`). */
+export function stuckWhere(now: Date): Prisma.DeliveryWhereInput {
+  const cutoff = new Date(now.getTime() - STUCK_AFTER_MS);
+  return {
+    trackingPushedAt: { not: null },
+    OR: [{ lastMovedAt: { lt: cutoff } }, { lastMovedAt: null, trackingPushedAt: { lt: cutoff } }],
+  };
+}
+
+function filtersWhere(filters: ListFilters): Prisma.DeliveryWhereInput[] {
+  const where: Prisma.DeliveryWhereInput[] = [];
+  if (filters.from || filters.to) {
+    where.push({
+      createdAt: {
+        ...(filters.from ? { gte: filters.from } : {}),
+        ...(filters.to ? { lt: filters.to } : {}),
+      },
+    });
+  }
+  if (filters.governanceId !== undefined) where.push({ governanceId: filters.governanceId });
+  if (filters.areaId !== undefined) where.push({ areaId: filters.areaId });
+  if (filters.cod === "cod") where.push({ cashToCollect: { not: null } });
+  if (filters.cod === "prepaid") where.push({ cashToCollect: null });
+  if (filters.states && filters.states.length > 0) {
+    where.push({ state: { in: [...filters.states] } });
+  }
+  return where;
+}
+
+/**
+ * Rows after the cursor in the direction read. `createdAt <= t` is written out beside the OR so
+ * that both databases start the index range at the cursor instead of filtering from the top.
+ */
+function keysetWhere(cursor: Cursor | undefined, descending: boolean): Prisma.DeliveryWhereInput {
+  if (!cursor) return {};
+  const { createdAt, id } = cursor;
+  return descending
+    ? {
+        createdAt: { lte: createdAt },
+        OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }],
+      }
+    : {
+        createdAt: { gte: createdAt },
+        OR: [{ createdAt: { gt: createdAt } }, { createdAt, id: { gt: id } }],
+      };
+}
+
+const compareRows = (descending: boolean) => (a: ListRow, b: ListRow) => {
+  const byTime = a.createdAt.getTime() - b.createdAt.getTime();
+  const order = byTime !== 0 ? byTime : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return descending ? -order : order;
+};
+
+/** The ids whose search keys start with what was typed: each kind on its own index. */
+async function searchIds(
+  shop: string,
+  search: string,
+): Promise<{ ids: string[]; truncated: boolean }> {
+  const typed = search.trim();
+  const lookups: Prisma.DeliveryWhereInput[] = [];
+  const orderNumber = /^#?\s*(\d+)$/.exec(typed);
+  lookups.push({ orderName: startsWith(orderNumber ? `#${orderNumber[1]}` : typed) });
+  lookups.push({ courierOrderNumber: startsWith(typed) });
+  const digits = phoneDigits(typed);
+  if (digits.length >= 3 && /^[\d\s+()٠-٩۰-۹-]+$/.test(typed)) {
+    lookups.push({ customerPhone: startsWith(digits) });
+  }
+  const name = foldName(typed);
+  if (/\p{L}/u.test(name)) {
+    lookups.push({ nameKey: startsWith(name) }, { nameKey2: startsWith(name) });
+  }
+  const found = await Promise.all(
+    lookups.map((where) =>
+      prisma.delivery.findMany({
+        where: { shop, ...where },
+        select: { id: true },
+        take: SEARCH_LIMIT + 1,
+      }),
+    ),
+  );
+  const ids = new Set<string>();
+  let truncated = false;
+  for (const rows of found) {
+    if (rows.length > SEARCH_LIMIT) truncated = true;
+    for (const row of rows.slice(0, SEARCH_LIMIT)) ids.add(row.id);
+  }
+  return { ids: [...ids], truncated };
+}
+
+/** One page of the shop's deliveries, newest (or oldest) first. */
+export async function listDeliveryPage(query: ListQuery): Promise<ListPage> {
+  const now = query.now ?? new Date();
+  const tab = query.tab ?? "all";
+  const size = Math.min(MAX_PAGE_SIZE, Math.max(1, query.pageSize ?? 50));
+  const sortDescending = (query.sort ?? "newest") === "newest";
+  // Going back reads the other way from the page's first row, then turns the rows around.
+  const backwards = query.before !== undefined;
+  const descending = backwards ? !sortDescending : sortDescending;
+  const cursor = query.before ?? query.after;
+  const filters = query.filters ?? {};
+  const direction = descending ? ("desc" as const) : ("asc" as const);
+  const orderBy = [{ createdAt: direction }, { id: direction }];
+  const base: Prisma.DeliveryWhereInput[] = [
+    { shop: query.shop },
+    ...filtersWhere(filters),
+    keysetWhere(cursor, descending),
+  ];
+
+  let rows: ListRow[];
+  let searchTruncated = false;
+  const read = (where: Prisma.DeliveryWhereInput[]) =>
+    prisma.delivery.findMany({
+      where: { AND: where },
+      orderBy,
+      take: size + 1,
+      select: LIST_SELECT,
+    });
+
+  const search = query.search?.trim();
+  if (search) {
+    const { ids, truncated } = await searchIds(query.shop, search);
+    searchTruncated = truncated;
+    rows = ids.length === 0 ? [] : await read([...base, tabWhere(tab, now), { id: { in: ids } }]);
+  } else if (filters.areaId !== undefined || filters.governanceId !== undefined) {
+    // The place's index drives; the tab's states are checked on the rows it meets.
+    rows = await read([...base, tabWhere(tab, now)]);
+  } else {
+    const tabStates = TAB_STATES[tab];
+    const wanted =
+      filters.states && filters.states.length > 0
+        ? tabStates === null
+          ? filters.states
+          : filters.states.filter(
+              (s) => tabStates.includes(s) || (tab === "attention" && STUCK_STATES.includes(s)),
+            )
+        : tabStates;
+    if (wanted === null) {
+      rows = await read(base);
+    } else {
+      // One index range per state, merged: no query sorts more than a page.
+      const perState = wanted.map((state) =>
+        read([
+          ...base,
+          { state },
+          ...(tab === "attention" && STUCK_STATES.includes(state) ? [stuckWhere(now)] : []),
+        ]),
+      );
+      if (tab === "attention" && !(filters.states && filters.states.length > 0)) {
+        for (const state of STUCK_STATES)
+          perState.push(read([...base, { state }, stuckWhere(now)]));
+      }
+      rows = (await Promise.all(perState)).flat().sort(compareRows(descending));
+    }
+  }
+
+  const more = rows.length > size;
+  const page = rows.slice(0, size);
+  if (backwards) page.reverse();
+  const first = page[0];
+  const last = page[page.length - 1];
+  const at = (row: ListRow | undefined): Cursor | null =>
+    row ? { createdAt: row.createdAt, id: row.id } : null;
+  return {
+    rows: page,
+    // Forwards: a next page when more rows were read; a previous one when we came from a cursor.
+    // Backwards: the other way round.
+    next: backwards ? at(last) : more ? at(last) : null,
+    previous: backwards ? (more ? at(first) : null) : cursor ? at(first) : null,
+    searchTruncated,
+  };
+}

@@ -1,0 +1,798 @@
+/**
+ * The merchant's pages under a large history (issue 14): the built server (`npm start`, NODE_ENV
+ * unset) on loopback, with seeded shops, measured one request at a time so each figure is the
+ * server's time for that page alone:
+ *
+ * - SQLite: 200,000 deliveries in 100 shops (one with 100,000, one with 10,000, one with 10);
+ * - PostgreSQL: 1,000,000 deliveries in 1,000 shops (the same three shapes, the rest ~890 each);
+ *
+ * and for each: home (the dashboard), the deliveries list (first page, every tab, a filter, a
+ * name search, a phone search, a deep page) and a delivery's page, in the 100k shop, the list and
+ * home again in the 10k and 10-row shops (cost must not grow with the rows), and /healthz (a bare
+ * route) in the same run. Then web vitals (LCP, CLS) of each page in headless Chromium.
+ *
+ *   npm run bench:pages [-- --quick] [--against main] [--skip-postgres] [--samples 40]
+ *
+ * `--quick`: 20,000 SQLite rows (big shop 10,000), PostgreSQL skipped, fewer samples: CI-sized.
+ * `--against REF` builds that commit in a scratch copy and measures its pages on the same
+ * databases first (seeded for its schema), as the "before".
+ * Prints readable lines and ends with one JSON line.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { AREAS, GOVERNORATES } from "../app/addresses";
+import { foldName } from "../app/models/delivery-list.server";
+import { migratePostgres, readMigrations } from "../scripts/pg-migrate";
+import { launchBrowser, newAdminPage } from "../test/support/browser";
+import { TEST_ENCRYPTION_KEYS, TEST_SCOPES } from "../test/support/test-env";
+import {
+  buildBefore,
+  ensureBuilt,
+  startBuiltServer,
+  type RunningServer,
+} from "./support/app-server";
+import { freePort, migrateDatabase, ROOT, round, scratchDir } from "./support/scratch";
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    against: { type: "string" },
+    "skip-postgres": { type: "boolean", default: false },
+    samples: { type: "string" },
+  },
+});
+const QUICK = args.quick!;
+const SAMPLES = Number(args.samples ?? (QUICK ? 15 : 40));
+const POSTGRES_ADMIN_URL =
+  process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const DAY_MS = 86_400_000;
+const TARGET = { p95Ms: 100, lcpMs: 1000, cls: 0.02 };
+
+interface ShopShape {
+  shop: string;
+  rows: number;
+}
+
+function shapes(total: number, shops: number, big: number): ShopShape[] {
+  const mid = Math.min(10_000, Math.round(big / 10));
+  const fixed: ShopShape[] = [
+    { shop: "bench-big.myshopify.com", rows: big },
+    { shop: "bench-mid.myshopify.com", rows: mid },
+    { shop: "bench-tiny.myshopify.com", rows: 10 },
+  ];
+  const rest = total - big - mid - 10;
+  const others = shops - fixed.length;
+  for (let i = 0; i < others; i += 1) {
+    fixed.push({
+      shop: `bench-${i}.myshopify.com`,
+      rows: Math.floor(rest / others) + (i < rest % others ? 1 : 0),
+    });
+  }
+  return fixed;
+}
+
+// ---- seed rows --------------------------------------------------------------------------------
+
+const FIRST = [
+  "Ahmed",
+  "Fatima",
+  "Mohammed",
+  "Mariam",
+  "Ali",
+  "Noura",
+  "Yousef",
+  "Sara",
+  "أحمد",
+  "فاطمة",
+  "محمد",
+  "مريم",
+];
+const LAST = [
+  "Al-Sabah",
+  "Al-Mutairi",
+  "Al-Azmi",
+  "Al-Enezi",
+  "Haddad",
+  "Karam",
+  "العتيبي",
+  "الرشيدي",
+  "الكندري",
+];
+const GOVERNANCE_IDS = GOVERNORATES.map((g, i) => ({ id: i + 1, code: g.code, nameAr: g.nameAr }));
+const AREA_IDS = AREAS.map((a, i) => ({
+  id: 100 + i,
+  governanceId: GOVERNANCE_IDS.find((g) => g.code === a.governorateCode)!.id,
+  nameAr: a.nameAr,
+}));
+
+/** The courier's master data the seeded shops have, built from the gazetteer. */
+const MASTER_DATA = {
+  governances: JSON.stringify(
+    GOVERNANCE_IDS.map((g) => ({ governanceId: g.id, governanceName: g.nameAr })),
+  ),
+  areas: JSON.stringify(
+    AREA_IDS.map((a) => ({
+      areaId: a.id,
+      areaName: a.nameAr,
+      governanceId: a.governanceId,
+      raw: { areaId: a.id, areaName: a.nameAr },
+    })),
+  ),
+};
+
+/** Outcomes of a delivery older than a few days; recent ones are still under way. */
+function stateFor(ageDays: number, r: number): string {
+  if (ageDays > 3) {
+    if (r < 0.86) return "delivered";
+    if (r < 0.9) return "returned";
+    if (r < 0.93) return "cancelled";
+    if (r < 0.95) return "skipped";
+    if (r < 0.96) return "failed";
+    return "delivered";
+  }
+  const active = [
+    "pending",
+    "ready",
+    "needs_address",
+    "created",
+    "picked_up",
+    "in_transit",
+    "out_for_delivery",
+    "delivered",
+    "delivered",
+    "failed",
+    "rejected",
+  ];
+  return active[Math.floor(r * active.length)]!;
+}
+
+interface SeedRow {
+  id: string;
+  shop: string;
+  orderId: string;
+  orderName: string;
+  fulfillmentId: string;
+  state: string;
+  reference: string;
+  request: string;
+  cashToCollect: string | null;
+  courierOrderId: string | null;
+  courierOrderNumber: string | null;
+  trackingPushedAt: Date | null;
+  lastMovedAt: Date | null;
+  createdAt: Date;
+  // Derived (the new schema's list fields).
+  customerName: string;
+  customerPhone: string;
+  nameKey: string;
+  nameKey2: string | null;
+  governanceId: number;
+  areaId: number;
+}
+
+let seq = 0;
+function* rowsOf(shape: ShopShape, now: number): Generator<SeedRow> {
+  const span = Math.min(365, Math.max(14, shape.rows / 50)) * DAY_MS;
+  for (let i = 0; i < shape.rows; i += 1) {
+    seq += 1;
+    const n = seq;
+    // Evenly through the span, newest last; a little jitter.
+    const createdAt = new Date(now - span + (span * (i + Math.random() * 0.5)) / shape.rows);
+    const ageDays = (now - createdAt.getTime()) / DAY_MS;
+    const state = stateFor(ageDays, Math.random());
+    const tracked = !["pending", "ready", "needs_address", "skipped", "rejected"].includes(state);
+    const area = AREA_IDS[n % AREA_IDS.length]!;
+    const name = `${FIRST[n % FIRST.length]} ${LAST[(n >> 3) % LAST.length]}`;
+    const phone = `${[5, 6, 9][n % 3]}${String(1_000_000 + ((n * 7919) % 9_000_000)).padStart(7, "0")}`;
+    const moved = Math.min(now - 60_000, createdAt.getTime() + (2 + (n % 40)) * 3_600_000);
+    const key = foldName(name);
+    const space = key.indexOf(" ");
+    yield {
+      id: `b${n.toString(36).padStart(10, "0")}${randomBytes(4).toString("hex")}`,
+      shop: shape.shop,
+      orderId: `gid://shopify/Order/${n}`,
+      orderName: `#${1000 + i}`,
+      fulfillmentId: `gid://shopify/Fulfillment/${n}`,
+      state,
+      reference: `SHPFY-bench-${n}`,
+      request: JSON.stringify({
+        pickupAddress: {
+          governanceId: 1,
+          areaId: 100,
+          block: "1",
+          street: "1",
+          contactName: "Shop",
+          contactPhone: "22000000",
+        },
+        pickupDate: "2026-11-25T10:00:00",
+        paymentMethod: "COD",
+        deliveryAddress: {
+          governanceId: area.governanceId,
+          areaId: area.id,
+          block: String(1 + (n % 12)),
+          street: String(1 + (n % 40)),
+          office: "",
+          floor: "",
+          house: String(1 + (n % 90)),
+          avenue: "",
+          building: "",
+          contactCountryCode: "+965",
+          contactName: name,
+          contactPhone: phone,
+          notes: "",
+        },
+        packageDetails: { weight: "1.000", description: "Order items", value: "12.500" },
+        notes: `SHPFY-bench-${n}`,
+      }),
+      cashToCollect: n % 2 === 0 ? `${5 + (n % 30)}.${String(n % 1000).padStart(3, "0")}` : null,
+      courierOrderId: tracked ? `C${n}` : null,
+      courierOrderNumber: tracked ? `KW${String(n).padStart(9, "0")}` : null,
+      trackingPushedAt: tracked ? new Date(createdAt.getTime() + 60_000) : null,
+      lastMovedAt: tracked ? new Date(moved) : null,
+      createdAt,
+      customerName: name,
+      customerPhone: phone,
+      nameKey: key,
+      nameKey2: space > 0 ? key.slice(space + 1) : null,
+      governanceId: area.governanceId,
+      areaId: area.id,
+    };
+  }
+}
+
+const BASE_COLUMNS = [
+  "id",
+  "shop",
+  "orderId",
+  "orderName",
+  "fulfillmentId",
+  "source",
+  "state",
+  "environment",
+  "reference",
+  "request",
+  "cashToCollect",
+  "courierOrderId",
+  "courierOrderNumber",
+  "trackingPushedAt",
+  "lastMovedAt",
+  "createdAt",
+  "updatedAt",
+] as const;
+const LIST_COLUMNS = [
+  "customerName",
+  "customerPhone",
+  "nameKey",
+  "nameKey2",
+  "governanceId",
+  "areaId",
+] as const;
+
+function values(row: SeedRow, withList: boolean, time: (d: Date | null) => unknown) {
+  const base = [
+    row.id,
+    row.shop,
+    row.orderId,
+    row.orderName,
+    row.fulfillmentId,
+    "webhook",
+    row.state,
+    "sandbox",
+    row.reference,
+    row.request,
+    row.cashToCollect,
+    row.courierOrderId,
+    row.courierOrderNumber,
+    time(row.trackingPushedAt),
+    time(row.lastMovedAt),
+    time(row.createdAt),
+    time(row.lastMovedAt ?? row.createdAt),
+  ];
+  return withList
+    ? [
+        ...base,
+        row.customerName,
+        row.customerPhone,
+        row.nameKey,
+        row.nameKey2,
+        row.governanceId,
+        row.areaId,
+      ]
+    : base;
+}
+
+const sqliteTime = (d: Date | null) => (d === null ? null : d.toISOString().replace("Z", "+00:00"));
+
+function seedSqlite(file: string, all: ShopShape[], now: number) {
+  const db = new Database(file);
+  const withList = (db.prepare(`PRAGMA table_info("Delivery")`).all() as { name: string }[]).some(
+    (c) => c.name === "nameKey",
+  );
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = OFF");
+  // The list fields are written with the rows; the trigger that derives them is not needed here.
+  const triggers = db
+    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'Delivery'`)
+    .all() as { name: string; sql: string }[];
+  for (const t of triggers) db.exec(`DROP TRIGGER "${t.name}"`);
+  const columns = [...BASE_COLUMNS, ...(withList ? LIST_COLUMNS : [])];
+  const insert = db.prepare(
+    `INSERT INTO "Delivery" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+  );
+  const settings = db.prepare(
+    `INSERT INTO "ShopSettings" ("id", "shop", "courierEnvironment", "updatedAt") VALUES (?, ?, 'sandbox', ?)`,
+  );
+  const master = db.prepare(
+    `INSERT INTO "CourierMasterData" ("id", "shop", "environment", "governances", "areas", "fetchedAt") VALUES (?, ?, 'sandbox', ?, ?, ?)`,
+  );
+  const session = db.prepare(
+    `INSERT INTO "Session" ("id", "shop", "state", "isOnline", "scope", "accessToken") VALUES (?, ?, '', 0, ?, ?)`,
+  );
+  db.transaction(() => {
+    for (const shape of all) {
+      const at = sqliteTime(new Date(now));
+      settings.run(`s-${shape.shop}`, shape.shop, at);
+      master.run(`m-${shape.shop}`, shape.shop, MASTER_DATA.governances, MASTER_DATA.areas, at);
+      session.run(
+        `offline_${shape.shop}`,
+        shape.shop,
+        TEST_SCOPES,
+        `shpat_${randomBytes(16).toString("hex")}`,
+      );
+      for (const row of rowsOf(shape, now))
+        insert.run(...(values(row, withList, sqliteTime) as never[]));
+    }
+  })();
+  for (const t of triggers) db.exec(t.sql);
+  db.exec("ANALYZE");
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+}
+
+async function seedPostgres(url: string, all: ShopShape[], now: number) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT 1 FROM information_schema.columns WHERE table_name = 'Delivery' AND column_name = 'nameKey'`,
+    );
+    const withList = rows.length > 0;
+    const columns = [...BASE_COLUMNS, ...(withList ? LIST_COLUMNS : [])];
+    // Triggers off for this session: the list fields are written with the rows.
+    await client.query("SET session_replication_role = replica");
+    const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+    const BATCH = 1000;
+    let batch: unknown[][] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const params: unknown[] = [];
+      const tuples = batch.map((v) => {
+        const start = params.length;
+        params.push(...v);
+        return `(${v.map((_, i) => `$${start + i + 1}`).join(",")})`;
+      });
+      await client.query(
+        `INSERT INTO "Delivery" (${columns.map((c) => `"${c}"`).join(",")}) VALUES ${tuples.join(",")}`,
+        params,
+      );
+      batch = [];
+    };
+    await client.query("BEGIN");
+    for (const shape of all) {
+      await client.query(
+        `INSERT INTO "ShopSettings" ("id", "shop", "courierEnvironment", "updatedAt") VALUES ($1, $2, 'sandbox', now())`,
+        [`s-${shape.shop}`, shape.shop],
+      );
+      await client.query(
+        `INSERT INTO "CourierMasterData" ("id", "shop", "environment", "governances", "areas", "fetchedAt") VALUES ($1, $2, 'sandbox', $3, $4, now())`,
+        [`m-${shape.shop}`, shape.shop, MASTER_DATA.governances, MASTER_DATA.areas],
+      );
+      await client.query(
+        `INSERT INTO "Session" ("id", "shop", "state", "isOnline", "scope", "accessToken") VALUES ($1, $2, '', false, $3, $4)`,
+        [
+          `offline_${shape.shop}`,
+          shape.shop,
+          TEST_SCOPES,
+          `shpat_${randomBytes(16).toString("hex")}`,
+        ],
+      );
+      for (const row of rowsOf(shape, now)) {
+        batch.push(values(row, withList, iso));
+        if (batch.length >= BATCH) await flush();
+      }
+    }
+    await flush();
+    await client.query("COMMIT");
+    await client.query("ANALYZE");
+  } finally {
+    await client.end();
+  }
+}
+
+async function freshPostgres(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+// ---- measuring --------------------------------------------------------------------------------
+
+const UA =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
+async function embeddedUrl(base: string, shop: string, pagePath: string) {
+  const name = shop.replace(".myshopify.com", "");
+  const { token } = await getJwt(name, API_KEY, API_SECRET_KEY);
+  const url = new URL(pagePath, base);
+  url.searchParams.set("embedded", "1");
+  url.searchParams.set("shop", shop);
+  url.searchParams.set("host", Buffer.from(`admin.shopify.com/store/${name}`).toString("base64"));
+  url.searchParams.set("id_token", token);
+  return url.href;
+}
+
+const p95 = (samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)]!;
+};
+
+async function timePage(base: string, shop: string | null, pagePath: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES + 3; i += 1) {
+    const url = shop ? await embeddedUrl(base, shop, pagePath) : `${base}${pagePath}`;
+    const started = performance.now();
+    const response = await fetch(url, { headers: { "User-Agent": UA }, redirect: "manual" });
+    await response.arrayBuffer();
+    const ms = performance.now() - started;
+    if (response.status !== 200) throw new Error(`${pagePath} answered ${response.status}`);
+    if (i >= 3) times.push(ms);
+  }
+  return round(p95(times), 1);
+}
+
+interface PageSet {
+  [name: string]: { shop: string | null; path: string };
+}
+
+async function pageSet(kind: "after" | "before", db: Lookup): Promise<PageSet> {
+  const big = "bench-big.myshopify.com";
+  const deep = await db.deepCursor(big);
+  const search = await db.someName(big);
+  const pages: PageSet = {
+    bare: { shop: null, path: "/healthz" },
+    home: { shop: big, path: "/app" },
+    list: { shop: big, path: "/app/deliveries" },
+    delivery: { shop: big, path: `/app/deliveries/${await db.someId(big)}` },
+  };
+  if (kind === "after") {
+    for (const tab of [
+      "attention",
+      "in_progress",
+      "out_for_delivery",
+      "delivered",
+      "failed_returned",
+      "cancelled",
+    ]) {
+      pages[`tab:${tab}`] = { shop: big, path: `/app/deliveries?tab=${tab}` };
+    }
+    pages.filter = { shop: big, path: "/app/deliveries?governorate=2&cod=cod" };
+    pages["search:name"] = {
+      shop: big,
+      path: `/app/deliveries?q=${encodeURIComponent(search.name)}`,
+    };
+    pages["search:phone"] = { shop: big, path: `/app/deliveries?q=${search.phone}` };
+    pages.deep = { shop: big, path: `/app/deliveries?after=${deep.cursor}` };
+    pages["list:mid"] = { shop: "bench-mid.myshopify.com", path: "/app/deliveries" };
+    pages["list:tiny"] = { shop: "bench-tiny.myshopify.com", path: "/app/deliveries" };
+    pages["tab:delivered:mid"] = {
+      shop: "bench-mid.myshopify.com",
+      path: "/app/deliveries?tab=delivered",
+    };
+    pages["home:mid"] = { shop: "bench-mid.myshopify.com", path: "/app" };
+  } else {
+    pages["tab:delivered"] = { shop: big, path: "/app/deliveries?state=delivered" };
+    pages["tab:attention"] = { shop: big, path: "/app/deliveries?state=attention" };
+    pages["search:name"] = {
+      shop: big,
+      path: `/app/deliveries?q=${encodeURIComponent(search.order)}`,
+    };
+    pages.deep = { shop: big, path: `/app/deliveries?page=${deep.page}` };
+    pages["list:mid"] = { shop: "bench-mid.myshopify.com", path: "/app/deliveries" };
+    pages["list:tiny"] = { shop: "bench-tiny.myshopify.com", path: "/app/deliveries" };
+  }
+  return pages;
+}
+
+interface Lookup {
+  deepCursor(shop: string): Promise<{ cursor: string; page: number }>;
+  someName(shop: string): Promise<{ name: string; phone: string; order: string }>;
+  someId(shop: string): Promise<string>;
+}
+
+function sqliteLookup(file: string): Lookup {
+  const open = () => new Database(file, { readonly: true });
+  return {
+    async deepCursor(shop) {
+      const db = open();
+      const total = (
+        db.prepare(`SELECT count(*) AS n FROM "Delivery" WHERE shop = ?`).get(shop) as { n: number }
+      ).n;
+      const offset = Math.max(0, total - 250);
+      const row = db
+        .prepare(
+          `SELECT "id", "createdAt" FROM "Delivery" WHERE shop = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT 1 OFFSET ?`,
+        )
+        .get(shop, offset) as { id: string; createdAt: string };
+      db.close();
+      return {
+        cursor: `${Date.parse(row.createdAt).toString(36)}.${row.id}`,
+        page: Math.floor(offset / 25),
+      };
+    },
+    async someName(shop) {
+      const db = open();
+      const row =
+        (db
+          .prepare(
+            `SELECT "request", "orderName" FROM "Delivery" WHERE shop = ? LIMIT 1 OFFSET 5000`,
+          )
+          .get(shop) as { request: string; orderName: string } | undefined) ??
+        (db
+          .prepare(`SELECT "request", "orderName" FROM "Delivery" WHERE shop = ? LIMIT 1`)
+          .get(shop) as { request: string; orderName: string });
+      db.close();
+      const address = (
+        JSON.parse(row.request) as {
+          deliveryAddress: { contactName: string; contactPhone: string };
+        }
+      ).deliveryAddress;
+      return { name: address.contactName, phone: address.contactPhone, order: row.orderName };
+    },
+    async someId(shop) {
+      const db = open();
+      const row = db
+        .prepare(`SELECT "id" FROM "Delivery" WHERE shop = ? LIMIT 1 OFFSET 100`)
+        .get(shop) as { id: string };
+      db.close();
+      return row.id;
+    },
+  };
+}
+
+function postgresLookup(url: string): Lookup {
+  const one = async <T>(sql: string, params: unknown[]) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows[0] as T;
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    async deepCursor(shop) {
+      const { n } = await one<{ n: string }>(
+        `SELECT count(*) AS n FROM "Delivery" WHERE shop = $1`,
+        [shop],
+      );
+      const offset = Math.max(0, Number(n) - 250);
+      const row = await one<{ id: string; createdAt: Date }>(
+        `SELECT "id", "createdAt" FROM "Delivery" WHERE shop = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT 1 OFFSET $2`,
+        [shop, offset],
+      );
+      return {
+        cursor: `${row.createdAt.getTime().toString(36)}.${row.id}`,
+        page: Math.floor(offset / 25),
+      };
+    },
+    async someName(shop) {
+      const row = await one<{ request: string; orderName: string }>(
+        `SELECT "request", "orderName" FROM "Delivery" WHERE shop = $1 LIMIT 1 OFFSET 5000`,
+        [shop],
+      );
+      const address = (
+        JSON.parse(row.request) as {
+          deliveryAddress: { contactName: string; contactPhone: string };
+        }
+      ).deliveryAddress;
+      return { name: address.contactName, phone: address.contactPhone, order: row.orderName };
+    },
+    async someId(shop) {
+      return (
+        await one<{ id: string }>(
+          `SELECT "id" FROM "Delivery" WHERE shop = $1 LIMIT 1 OFFSET 100`,
+          [shop],
+        )
+      ).id;
+    },
+  };
+}
+
+async function webVitals(base: string, pages: PageSet) {
+  const browser = await launchBrowser();
+  const out: Record<string, { lcpMs: number; cls: number }> = {};
+  try {
+    for (const name of ["home", "list", "tab:delivered", "search:name", "deep", "delivery"]) {
+      const page = pages[name];
+      if (!page?.shop) continue;
+      const tab = await newAdminPage(browser);
+      // The stylesheet is the app's own (newAdminPage answers off-machine .css empty).
+      await tab.goto(await embeddedUrl(base, page.shop, page.path), { waitUntil: "load" });
+      await tab.waitForTimeout(1000);
+      const vitals = await tab.evaluate(
+        () =>
+          new Promise<{ lcp: number; cls: number }>((resolve) => {
+            let lcp = 0;
+            let cls = 0;
+            new PerformanceObserver((list) => {
+              for (const e of list.getEntries()) lcp = Math.max(lcp, e.startTime);
+            }).observe({ type: "largest-contentful-paint", buffered: true });
+            new PerformanceObserver((list) => {
+              for (const e of list.getEntries() as (PerformanceEntry & {
+                value: number;
+                hadRecentInput: boolean;
+              })[]) {
+                if (!e.hadRecentInput) cls += e.value;
+              }
+            }).observe({ type: "layout-shift", buffered: true });
+            setTimeout(() => resolve({ lcp, cls }), 300);
+          }),
+      );
+      out[name] = { lcpMs: Math.round(vitals.lcp), cls: round(vitals.cls, 3) };
+      await tab.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return out;
+}
+
+async function measure(
+  label: string,
+  root: string,
+  databaseUrl: string,
+  kind: "after" | "before",
+  lookup: Lookup,
+  logDir: string,
+  vitals: boolean,
+) {
+  const port = await freePort();
+  const server: RunningServer = await startBuiltServer({
+    root,
+    port,
+    logFile: path.join(logDir, `${label.replace(/\W+/g, "-")}.log`),
+    env: {
+      NODE_ENV: undefined,
+      DATABASE_URL: databaseUrl,
+      SHOPIFY_API_KEY: API_KEY,
+      SHOPIFY_API_SECRET: API_SECRET_KEY,
+      SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
+      SCOPES: TEST_SCOPES,
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      COURIER_SANDBOX_URL: "http://127.0.0.1:9",
+      DELIVERY_WORKER: "off",
+    },
+  });
+  try {
+    const pages = await pageSet(kind, lookup);
+    const p95Ms: Record<string, number> = {};
+    for (const [name, page] of Object.entries(pages)) {
+      p95Ms[name] = await timePage(server.url, page.shop, page.path);
+      console.log(
+        `  ${label.padEnd(22)} ${name.padEnd(24)} p95 ${String(p95Ms[name]).padStart(7)} ms`,
+      );
+    }
+    const v = vitals ? await webVitals(server.url, pages) : {};
+    for (const [name, figures] of Object.entries(v)) {
+      console.log(
+        `  ${label.padEnd(22)} ${`vitals ${name}`.padEnd(24)} LCP ${figures.lcpMs} ms, CLS ${figures.cls}`,
+      );
+    }
+    return { p95Ms, vitals: v };
+  } finally {
+    await server.stop();
+  }
+}
+
+// ---- run --------------------------------------------------------------------------------------
+
+const scratch = scratchDir("bench-pages");
+const load = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(
+  `Pages under a large history: built server on loopback, Node ${process.version}, ${os.cpus().length} CPUs, load ${load()}, ${SAMPLES} samples a page`,
+);
+const build = ensureBuilt(scratch.dir);
+console.log(`  build ${build.state}${build.state === "stale" ? `: ${build.reason}` : ""}`);
+const beforeRoot = args.against ? buildBefore(args.against, scratch.dir) : null;
+const now = Date.now();
+const result: Record<string, unknown> = { quick: QUICK, samples: SAMPLES, target: TARGET };
+
+const sqliteShapes = QUICK ? shapes(20_000, 20, 10_000) : shapes(200_000, 100, 100_000);
+const sqliteTotal = sqliteShapes.reduce((s, x) => s + x.rows, 0);
+{
+  const targets: { kind: "after" | "before"; root: string; label: string }[] = [
+    ...(beforeRoot
+      ? [{ kind: "before" as const, root: beforeRoot, label: `sqlite ${args.against}` }]
+      : []),
+    { kind: "after", root: ROOT, label: "sqlite this branch" },
+  ];
+  const sqlite: Record<string, unknown> = { deliveries: sqliteTotal };
+  for (const target of targets) {
+    const file = path.join(scratch.dir, `${target.kind}.sqlite`);
+    const started = performance.now();
+    if (target.kind === "after") migrateDatabase(file);
+    else {
+      // The before's own schema, from its own migrations.
+      execFileSync(path.join(ROOT, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], {
+        cwd: target.root,
+        env: { ...process.env, DATABASE_URL: `file:${file}` },
+        stdio: "pipe",
+      });
+    }
+    seq = 0;
+    seedSqlite(file, sqliteShapes, now);
+    console.log(
+      `  ${target.label}: seeded ${sqliteTotal.toLocaleString("en-US")} deliveries in ${round((performance.now() - started) / 1000, 1)} s`,
+    );
+    sqlite[target.kind] = await measure(
+      target.label,
+      target.root,
+      `file:${file}`,
+      target.kind,
+      sqliteLookup(file),
+      scratch.dir,
+      target.kind === "after" || !QUICK,
+    );
+    fs.rmSync(file, { force: true });
+  }
+  result.sqlite = sqlite;
+}
+
+if (!QUICK && !args["skip-postgres"]) {
+  const pgShapes = shapes(1_000_000, 1_000, 100_000);
+  const pgTotal = pgShapes.reduce((s, x) => s + x.rows, 0);
+  const postgres: Record<string, unknown> = { deliveries: pgTotal };
+  const targets: { kind: "after" | "before"; root: string; label: string }[] = [
+    ...(beforeRoot
+      ? [{ kind: "before" as const, root: beforeRoot, label: `postgres ${args.against}` }]
+      : []),
+    { kind: "after", root: ROOT, label: "postgres this branch" },
+  ];
+  for (const target of targets) {
+    const url = await freshPostgres(`bench_pages_${target.kind}`);
+    const started = performance.now();
+    await migratePostgres(
+      url,
+      readMigrations(path.join(target.root, "prisma", "postgresql", "migrations")),
+    );
+    seq = 0;
+    await seedPostgres(url, pgShapes, now);
+    console.log(
+      `  ${target.label}: seeded ${pgTotal.toLocaleString("en-US")} deliveries in ${round((performance.now() - started) / 1000, 1)} s`,
+    );
+    postgres[target.kind] = await measure(
+      target.label,
+      target.root,
+      url,
+      target.kind,
+      postgresLookup(url),
+      scratch.dir,
+      target.kind === "after",
+    );
+  }
+  result.postgres = postgres;
+}
+
+console.log(JSON.stringify({ bench: "pages", ...result }));

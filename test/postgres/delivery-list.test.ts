@@ -1,0 +1,3 @@
+import { describeDeliveryList } from "../support/suites/delivery-list";
+
+describeDeliveryList("PostgreSQL");
