@@ -1,12 +1,7 @@
 import { z } from "zod";
 import { DELIVERY_STATES, type DeliveryState } from "../deliveries/states";
-import {
-  decodeCursor,
-  LIST_SORTS,
-  LIST_TABS,
-  type ListFilters,
-  type ListQuery,
-} from "./delivery-list.server";
+import { decodeCursor, LIST_SORTS, LIST_TABS } from "./delivery-list";
+import type { ListFilters, ListQuery } from "./delivery-list.server";
 
 /**
  * The deliveries list's URL, read leniently: a value that is not understood is dropped (the

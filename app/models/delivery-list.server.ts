@@ -1,7 +1,17 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
-import { ATTENTION_STATES, type DeliveryState } from "../deliveries/states";
+import type { DeliveryState } from "../deliveries/states";
 import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
+import {
+  foldName,
+  phoneDigits,
+  TAB_STATES,
+  type Cursor,
+  type ListSort,
+  type ListTab,
+} from "./delivery-list";
+
+export * from "./delivery-list";
 
 /**
  * The deliveries list (ADR 0041): keyset pages in creation order, whose cost depends on the page
@@ -17,35 +27,8 @@ import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
  * Every query is scoped by shop.
  */
 
-export const LIST_TABS = [
-  "all",
-  "attention",
-  "in_progress",
-  "out_for_delivery",
-  "delivered",
-  "failed_returned",
-  "cancelled",
-] as const;
-export type ListTab = (typeof LIST_TABS)[number];
-
-/** The states each tab shows; `all` shows every state. */
-export const TAB_STATES: Record<ListTab, readonly DeliveryState[] | null> = {
-  all: null,
-  // What the merchant must act on now: the attention states that are not final, and (below)
-  // tracked parcels that have not moved for STUCK_AFTER_MS. Returned parcels have their own tab.
-  attention: ATTENTION_STATES.filter((s) => s !== "returned"),
-  in_progress: ["pending", "ready", "creating", "unknown", "created", "picked_up", "in_transit"],
-  out_for_delivery: ["out_for_delivery"],
-  delivered: ["delivered"],
-  failed_returned: ["failed", "returned"],
-  cancelled: ["cancelled", "skipped"],
-};
-
 /** Tracked states in which a parcel that has not moved counts as stuck (attention tab). */
 const STUCK_STATES = ACTIVE_TRACKED_STATES.filter((s) => !TAB_STATES.attention!.includes(s));
-
-export const LIST_SORTS = ["newest", "oldest"] as const;
-export type ListSort = (typeof LIST_SORTS)[number];
 
 /** At most this many matches of each kind of search key are considered. */
 export const SEARCH_LIMIT = 500;
@@ -60,11 +43,6 @@ export interface ListFilters {
   /** Cash to collect on delivery, or nothing to collect. */
   cod?: "cod" | "prepaid";
   states?: readonly DeliveryState[];
-}
-
-export interface Cursor {
-  createdAt: Date;
-  id: string;
 }
 
 export interface ListQuery {
@@ -105,41 +83,6 @@ export interface ListPage {
   previous: Cursor | null;
   /** A search key matched more than SEARCH_LIMIT deliveries: the merchant should type more. */
   searchTruncated: boolean;
-}
-
-export function encodeCursor(cursor: Cursor): string {
-  return `${cursor.createdAt.getTime().toString(36)}.${cursor.id}`;
-}
-
-/** The cursor in a URL, or null when it is not one. */
-export function decodeCursor(text: string | null | undefined): Cursor | null {
-  const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{1,64})$/.exec(text ?? "");
-  if (!match) return null;
-  const time = parseInt(match[1]!, 36);
-  if (!Number.isSafeInteger(time)) return null;
-  return { createdAt: new Date(time), id: match[2]! };
-}
-
-/** Lower-cases Latin letters and folds Arabic letter variants, as the migration's trigger does. */
-export function foldName(text: string): string {
-  return text
-    .trim()
-    .replace(/\s+/g, " ")
-    .replace(/[A-Z]/g, (c) => c.toLowerCase())
-    .replace(/[أإآ]/g, "ا")
-    .replace(/ة/g, "ه")
-    .replace(/ى/g, "ي")
-    .replace(/ـ/g, "");
-}
-
-/** The digits of a typed phone number (Arabic-Indic too), without Kuwait's country code. */
-export function phoneDigits(text: string): string {
-  const digits = text
-    .replace(/[٠-٩]/g, (d) => String(d.charCodeAt(0) - 0x0660))
-    .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
-    .replace(/\D/g, "");
-  const local = digits.replace(/^(00)?965(?=\d{8}$)/, "");
-  return local;
 }
 
 /** `column` starts with `prefix`: a range on the column's index (both databases compare bytes). */

@@ -17,7 +17,7 @@ import prisma from "../db.server";
 import { getDashboard, kuwaitDate } from "../models/dashboard.server";
 import { getCourierAccount } from "../models/courier-account.server";
 import { authenticate } from "../shopify.server";
-import { formatKwd } from "./app.deliveries._index";
+import { formatKwd } from "../components/format";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

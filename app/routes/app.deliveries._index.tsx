@@ -34,12 +34,9 @@ import { cancelDelivery } from "../deliveries/cancel.server";
 import { retryDelivery } from "../deliveries/review.server";
 import { DELIVERY_STATES, STATE_LABELS, type DeliveryState } from "../deliveries/states";
 import { isStuck } from "../models/deliveries.server";
-import {
-  encodeCursor,
-  LIST_TABS,
-  listDeliveryPage,
-  type ListTab,
-} from "../models/delivery-list.server";
+import { formatKwd } from "../components/format";
+import { encodeCursor, LIST_TABS, type ListTab } from "../models/delivery-list";
+import { listDeliveryPage } from "../models/delivery-list.server";
 import { listQueryOf, listStates, readListParams } from "../models/delivery-list-params";
 import { getPlaceNames } from "../models/place-names.server";
 import { getCourierAccount } from "../models/courier-account.server";
@@ -133,18 +130,6 @@ const dateTime = new Intl.DateTimeFormat("en-GB", {
   timeStyle: "short",
   timeZone: "Asia/Kuwait",
 });
-
-/** KWD with its three decimals. */
-export function formatKwd(amount: string, locale = "en"): string {
-  const value = Number(amount);
-  if (!Number.isFinite(value)) return amount;
-  return new Intl.NumberFormat(locale === "ar" ? "ar-KW" : "en-KW", {
-    style: "currency",
-    currency: "KWD",
-    minimumFractionDigits: 3,
-    maximumFractionDigits: 3,
-  }).format(value);
-}
 
 export default function Deliveries() {
   const data = useLoaderData<typeof loader>();

@@ -92,12 +92,31 @@ describe("admin routes with a valid session token", () => {
     await installShop(shop);
     await installShop(other);
     await prisma.shopSettings.create({ data: { shop: other, courierEnvironment: "production" } });
+    await prisma.delivery.create({
+      data: {
+        shop: other,
+        orderId: "gid://shopify/Order/1",
+        fulfillmentId: "gid://shopify/Fulfillment/1",
+        source: "webhook",
+        state: "pending",
+        environment: "production",
+        reference: "SHPFY-other-1",
+      },
+    });
     const response = await callRoute(homeLoader, await adminFetchRequest(shop, "/app"));
-    expect(await response.json()).toEqual({
-      shop,
+    const home = await response.json();
+    expect({
+      courierEnvironment: home.courierEnvironment,
+      connection: home.connection,
+      connectionError: home.connectionError,
+      toSend: home.dashboard.toSend,
+      steps: home.steps,
+    }).toEqual({
       courierEnvironment: "sandbox",
       connection: "missing",
       connectionError: null,
+      toSend: 0,
+      steps: { connected: false, pickup: false, firstSent: false },
     });
   });
 });

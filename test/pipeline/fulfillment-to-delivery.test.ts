@@ -298,9 +298,9 @@ describe("currencies", () => {
     ).json();
     expect(review.queue).toHaveLength(0);
     const attention = await (
-      await callRoute(listLoader, await adminFetchRequest(shop, "/app/deliveries?state=attention"))
+      await callRoute(listLoader, await adminFetchRequest(shop, "/app/deliveries?tab=attention"))
     ).json();
-    expect(attention.deliveries.map((d: { id: string }) => d.id)).toEqual([delivery.id]);
+    expect(attention.rows.map((d: { id: string }) => d.id)).toEqual([delivery.id]);
   });
 });
 

@@ -220,7 +220,7 @@ describe("the address review queue", () => {
 });
 
 describe("the deliveries pages", () => {
-  it("list those needing attention first, filter by state and search by order", async () => {
+  it("list the newest first, show a tab and search by order", async () => {
     await readyShop(shop);
     const good = {
       ...unclear,
@@ -237,18 +237,16 @@ describe("the deliveries pages", () => {
     const list = await (
       await callRoute(listLoader, await adminFetchRequest(shop, "/app/deliveries"))
     ).json();
-    expect(list.deliveries.map((d: { state: string }) => d.state)).toEqual([
-      "needs_address",
-      "created",
-    ]);
+    // Received last, listed first.
+    expect(list.rows.map((d: { state: string }) => d.state)).toEqual(["needs_address", "created"]);
     const attention = await (
-      await callRoute(listLoader, await adminFetchRequest(shop, "/app/deliveries?state=attention"))
+      await callRoute(listLoader, await adminFetchRequest(shop, "/app/deliveries?tab=attention"))
     ).json();
-    expect(attention.total).toBe(1);
+    expect(attention.rows.map((d: { state: string }) => d.state)).toEqual(["needs_address"]);
     const searched = await (
       await callRoute(listLoader, await adminFetchRequest(shop, "/app/deliveries?q=3010"))
     ).json();
-    expect(searched.deliveries.map((d: { orderName: string }) => d.orderName)).toEqual(["#3010"]);
+    expect(searched.rows.map((d: { orderName: string }) => d.orderName)).toEqual(["#3010"]);
   });
 
   it("show a delivery's timeline to its shop only", async () => {

@@ -1,0 +1,214 @@
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaClient } from "@prisma/client";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { AREAS, GOVERNORATES } from "../../app/addresses";
+import { launchBrowser, openEmbeddedPage, screenshot } from "../support/browser";
+
+/**
+ * Home (the dashboard) and the deliveries list as a merchant sees them, at a desktop width and a
+ * phone's: screenshots kept under test-results, and no element wider than its card or the page.
+ */
+
+const appUrl = inject("appUrl");
+const SHOP_NAME = "browser-shop";
+const shop = `${SHOP_NAME}.myshopify.com`;
+const prisma = new PrismaClient({
+  adapter: new PrismaBetterSQLite3({ url: inject("appDatabaseFile") }),
+});
+const WIDTHS = [1280, 390] as const;
+const LONG_REASON =
+  "The courier refused the address: near the co-op, behind the mosque, the block number is missing and the street could not be found in the area's list.";
+
+let browser: Browser;
+const pageErrors: string[] = [];
+
+async function seed() {
+  const governances = GOVERNORATES.map((g, i) => ({
+    governanceId: i + 1,
+    governanceName: g.nameAr,
+  }));
+  const areas = AREAS.slice(0, 40).map((a, i) => ({
+    areaId: 500 + i,
+    areaName: a.nameAr,
+    governanceId: GOVERNORATES.findIndex((g) => g.code === a.governorateCode) + 1,
+    raw: {},
+  }));
+  await prisma.courierMasterData.upsert({
+    where: { shop_environment: { shop, environment: "sandbox" } },
+    create: {
+      shop,
+      environment: "sandbox",
+      governances: JSON.stringify(governances),
+      areas: JSON.stringify(areas),
+      fetchedAt: new Date(),
+    },
+    update: {},
+  });
+  const now = Date.now();
+  const states = [
+    "rejected",
+    "delivered",
+    "out_for_delivery",
+    "in_transit",
+    "failed",
+    "returned",
+    "created",
+    "cancelled",
+    "needs_address",
+    "delivered",
+    "pending",
+    "delivered",
+  ];
+  const names = ["Ahmed Al-Mutairi", "فاطمة الرشيدي", "Mariam Haddad", "محمد الكندري"];
+  for (let i = 0; i < 30; i += 1) {
+    const state = states[i % states.length]!;
+    const area = areas[i % areas.length]!;
+    const tracked = !["pending", "needs_address", "rejected", "cancelled"].includes(state);
+    const moved = new Date(now - (i % 14) * 86_400_000 - 3_600_000);
+    await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: `gid://shopify/Order/77${i}`,
+        orderName: `#77${String(i).padStart(2, "0")}`,
+        fulfillmentId: `gid://shopify/Fulfillment/77${i}`,
+        source: "webhook",
+        state,
+        stateReason: state === "rejected" ? LONG_REASON : null,
+        environment: "sandbox",
+        reference: `SHPFY-pages-${i}`,
+        request: JSON.stringify({
+          deliveryAddress: {
+            governanceId: area.governanceId,
+            areaId: area.areaId,
+            contactName: names[i % names.length],
+            contactPhone: `9${String(5550000 + i)}`,
+          },
+        }),
+        cashToCollect: i % 2 === 0 ? `${10 + i}.250` : null,
+        courierOrderId: tracked ? `C77${i}` : null,
+        courierOrderNumber: tracked ? `KW00077${String(i).padStart(3, "0")}` : null,
+        trackingPushedAt: tracked ? new Date(moved.getTime() - 7_200_000) : null,
+        lastMovedAt: tracked ? moved : null,
+        createdAt: new Date(moved.getTime() - (3 + (i % 5)) * 3_600_000),
+      },
+    });
+  }
+}
+
+/** Elements wider than their card, or than the page: [description, overflow px]. */
+async function overflows(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1) {
+      found.push(`page ${document.documentElement.scrollWidth} > ${width}`);
+    }
+    const describe = (el: Element) =>
+      `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 2).join(".")} "${(el.textContent ?? "").slice(0, 40)}"`;
+    for (const card of document.querySelectorAll(".Polaris-Card, .Polaris-ShadowBevel")) {
+      const box = card.getBoundingClientRect();
+      for (const el of card.querySelectorAll("*")) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        // Inside a scroll container that is itself within the card, content may scroll.
+        if (
+          el.closest(".Polaris-IndexTable__ScrollContainer") &&
+          el.closest(".Polaris-IndexTable__ScrollContainer") !== el
+        )
+          continue;
+        if (r.right > box.right + 1 || r.left < box.left - 1)
+          found.push(`${describe(el)} leaves its card`);
+      }
+    }
+    for (const scroller of document.querySelectorAll(".Polaris-IndexTable__ScrollContainer")) {
+      if (scroller.scrollWidth > scroller.clientWidth + 1) {
+        found.push(`table ${scroller.scrollWidth} wider than its card ${scroller.clientWidth}`);
+      }
+    }
+    return found.slice(0, 10);
+  });
+}
+
+async function open(path: string, width: number) {
+  const page = await openEmbeddedPage(browser, appUrl, SHOP_NAME, path, pageErrors);
+  await page.setViewportSize({ width, height: 900 });
+  await page.waitForTimeout(300);
+  return page;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  // The first load installs the shop (token exchange with the stand-in).
+  await (await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app")).close();
+  await seed();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await prisma.$disconnect();
+});
+
+describe("the merchant's pages in Chromium", () => {
+  for (const width of WIDTHS) {
+    it(`home at ${width} px: today's figures, each a link to its list, and the 14-day chart`, async () => {
+      const page = await open("/app", width);
+      await expect
+        .poll(() => page.getByRole("heading", { name: "Today's deliveries" }).count())
+        .toBe(1);
+      const attention = page.getByRole("link", { name: /Needs attention/ });
+      expect(await attention.getAttribute("href")).toContain("/app/deliveries?tab=attention");
+      expect(await page.getByText("The last 14 days").count()).toBe(1);
+      expect(await page.getByRole("table").count()).toBe(1);
+      await screenshot(page, `home-en-${width}`);
+      expect(await overflows(page)).toEqual([]);
+      await page.close();
+    });
+
+    it(`the deliveries list at ${width} px: columns, tabs, search, nothing wider than its card`, async () => {
+      const page = await open("/app/deliveries", width);
+      await expect.poll(() => page.getByText("#7700").count()).toBeGreaterThan(0);
+      if (width === 1280) {
+        for (const heading of [
+          "Order",
+          "Customer",
+          "Area",
+          "Cash on delivery",
+          "State",
+          "Courier number",
+          "Created",
+        ]) {
+          expect(await page.getByRole("columnheader", { name: heading }).count(), heading).toBe(1);
+        }
+      }
+      // Area names come from the courier's ids, in the page's language.
+      expect(await page.getByText(AREAS[0]!.nameEn).count()).toBeGreaterThan(0);
+      await screenshot(page, `deliveries-en-${width}`);
+      expect(await overflows(page)).toEqual([]);
+
+      await page.getByRole("tab", { name: "Needs attention" }).click();
+      await page.waitForURL(/tab=attention/);
+      await expect.poll(() => page.getByText("Rejected by the courier").count()).toBeGreaterThan(0);
+      await screenshot(page, `deliveries-attention-en-${width}`);
+      expect(await overflows(page)).toEqual([]);
+      await page.close();
+    });
+  }
+
+  it("finds a customer by name and by phone, and refreshes the rows without a reload", async () => {
+    const page = await open("/app/deliveries?q=fatima", 1280);
+    await expect.poll(() => page.getByText("No deliveries here").count()).toBe(1);
+    await page.goto(page.url().replace("q=fatima", `q=${encodeURIComponent("فاطمة")}`));
+    await expect.poll(() => page.getByText("فاطمة الرشيدي").count()).toBeGreaterThan(0);
+    await page.goto(page.url().replace(/q=[^&]+/, "q=95550001"));
+    await expect.poll(() => page.getByText("#7701").count()).toBe(1);
+    await screenshot(page, "deliveries-search-en-1280");
+    // A state changed by the worker shows up on its own (the page reads its rows again).
+    const row = await prisma.delivery.findFirstOrThrow({ where: { shop, orderName: "#7701" } });
+    await prisma.delivery.update({ where: { id: row.id }, data: { state: "returned" } });
+    await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+    await expect.poll(() => page.getByText("Returned").count()).toBeGreaterThan(0);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+});
