@@ -139,29 +139,31 @@ export function OutcomeChart({
           {`- - ${labels.median}: ${overall === null ? labels.none : labels.duration(overall)}`}
         </Text>
       </InlineStack>
-      <table className="Polaris-Text--visuallyHidden">
-        <caption>{labels.title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{labels.title}</th>
-            <th scope="col">{labels.delivered}</th>
-            <th scope="col">{labels.failed}</th>
-            <th scope="col">{labels.returned}</th>
-            <th scope="col">{labels.median}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((d) => (
-            <tr key={d.date}>
-              <th scope="row">{labels.day(d.date)}</th>
-              <td>{d.delivered}</td>
-              <td>{d.failed}</td>
-              <td>{d.returned}</td>
-              <td>{d.medianMinutes === null ? labels.none : labels.duration(d.medianMinutes)}</td>
+      <div className="Polaris-Text--visuallyHidden">
+        <table>
+          <caption>{labels.title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{labels.title}</th>
+              <th scope="col">{labels.delivered}</th>
+              <th scope="col">{labels.failed}</th>
+              <th scope="col">{labels.returned}</th>
+              <th scope="col">{labels.median}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.date}>
+                <th scope="row">{labels.day(d.date)}</th>
+                <td>{d.delivered}</td>
+                <td>{d.failed}</td>
+                <td>{d.returned}</td>
+                <td>{d.medianMinutes === null ? labels.none : labels.duration(d.medianMinutes)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </BlockStack>
   );
 }

@@ -3,7 +3,7 @@ import { PrismaClient } from "@prisma/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AREAS, GOVERNORATES } from "../../app/addresses";
-import { launchBrowser, openEmbeddedPage, screenshot } from "../support/browser";
+import { launchBrowser, newAdminPage, openEmbeddedPage, screenshot } from "../support/browser";
 
 /**
  * Home (the dashboard) and the deliveries list as a merchant sees them, at a desktop width and a
@@ -96,27 +96,38 @@ async function seed() {
   }
 }
 
-/** Elements wider than their card, or than the page: [description, overflow px]. */
+/**
+ * Visible elements that stick out of their card, and a page wider than the window: each as a
+ * short description. Clipped content (inside an ancestor that hides or scrolls its overflow) is
+ * judged against that ancestor; a table that scrolls sideways counts as too wide.
+ */
 async function overflows(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = [];
+    const main = document.querySelector(".Polaris-Page");
     const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth > width + 1) {
-      found.push(`page ${document.documentElement.scrollWidth} > ${width}`);
-    }
+    if (main && main.scrollWidth > width + 1) found.push(`page ${main.scrollWidth} > ${width}`);
     const describe = (el: Element) =>
       `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 2).join(".")} "${(el.textContent ?? "").slice(0, 40)}"`;
-    for (const card of document.querySelectorAll(".Polaris-Card, .Polaris-ShadowBevel")) {
-      const box = card.getBoundingClientRect();
+    const clips = (el: Element) => {
+      const style = getComputedStyle(el);
+      return style.overflowX !== "visible" || style.position === "fixed";
+    };
+    for (const card of document.querySelectorAll(".Polaris-Card")) {
       for (const el of card.querySelectorAll("*")) {
+        if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+        if (el.closest(".Polaris-Text--visuallyHidden, .Polaris-IndexTable__StickyTableHeader"))
+          continue;
         const r = el.getBoundingClientRect();
         if (r.width === 0 || r.height === 0) continue;
-        // Inside a scroll container that is itself within the card, content may scroll.
-        if (
-          el.closest(".Polaris-IndexTable__ScrollContainer") &&
-          el.closest(".Polaris-IndexTable__ScrollContainer") !== el
-        )
-          continue;
+        let bound: Element = card;
+        for (let up = el.parentElement; up && up !== card; up = up.parentElement) {
+          if (clips(up)) {
+            bound = up;
+            break;
+          }
+        }
+        const box = bound.getBoundingClientRect();
         if (r.right > box.right + 1 || r.left < box.left - 1)
           found.push(`${describe(el)} leaves its card`);
       }
@@ -131,9 +142,22 @@ async function overflows(page: Page): Promise<string[]> {
 }
 
 async function open(path: string, width: number) {
-  const page = await openEmbeddedPage(browser, appUrl, SHOP_NAME, path, pageErrors);
+  const { getJwt, API_KEY, API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
+  const { token } = await getJwt(SHOP_NAME, API_KEY, API_SECRET_KEY);
+  const url = new URL(path, appUrl);
+  url.searchParams.set("embedded", "1");
+  url.searchParams.set("shop", shop);
+  url.searchParams.set(
+    "host",
+    Buffer.from(`admin.shopify.com/store/${SHOP_NAME}`).toString("base64"),
+  );
+  url.searchParams.set("id_token", token);
+  const page = await newAdminPage(browser);
   await page.setViewportSize({ width, height: 900 });
-  await page.waitForTimeout(300);
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  const response = await page.goto(url.href);
+  expect(response?.status()).toBe(200);
+  await page.waitForLoadState("networkidle");
   return page;
 }
 
