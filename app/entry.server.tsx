@@ -7,8 +7,11 @@ import {
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
 import { startDeliveryWorker } from "./deliveries/runner.server";
 import { startTrackingSync } from "./deliveries/sync-runner.server";
+import { createI18n } from "./i18n/instance";
+import { languageFromMatches } from "./i18n/language";
 import { sealStoredSessions } from "./models/sessions.server";
 import { applyDocumentFramePolicy } from "./security/frame-policy";
 
@@ -34,9 +37,18 @@ export default async function handleRequest(
     ? "onAllReady"
     : "onShellReady";
 
+  // The page's language, as its loaders decided it (the layout's staff choice, the tracking
+  // page's shopper, the root's browser guess): the same one <html lang> and the client use.
+  const { matches, loaderData } = remixContext.staticHandlerContext;
+  const i18n = createI18n(
+    languageFromMatches(matches.map((match) => ({ data: loaderData[match.route.id] }))),
+  );
+
   return new Promise<Response>((resolve, reject) => {
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} />,
+      <I18nextProvider i18n={i18n}>
+        <RemixServer context={remixContext} url={request.url} />
+      </I18nextProvider>,
       {
         [callbackName]: () => {
           const body = new PassThrough();

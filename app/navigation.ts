@@ -1,10 +1,11 @@
 /** The admin's app navigation (App Bridge NavMenu); each entry is a route under app/routes. */
 export const NAVIGATION = [
-  { to: "/app", label: "Home" },
-  { to: "/app/deliveries", label: "Deliveries" },
-  { to: "/app/send", label: "Send to courier" },
-  { to: "/app/address-review", label: "Address review" },
-  { to: "/app/pickup-locations", label: "Pickup locations" },
-  { to: "/app/settings", label: "Settings" },
-  { to: "/app/privacy", label: "Privacy requests" },
+  { to: "/app", labelKey: "nav.home" },
+  { to: "/app/deliveries", labelKey: "nav.deliveries" },
+  { to: "/app/send", labelKey: "nav.send" },
+  { to: "/app/address-review", labelKey: "nav.addressReview" },
+  { to: "/app/pickup-locations", labelKey: "nav.pickupLocations" },
+  { to: "/app/settings", labelKey: "nav.settings" },
+  { to: "/app/privacy", labelKey: "nav.privacy" },
+  { to: "/app/language", labelKey: "nav.language" },
 ] as const;

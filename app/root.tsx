@@ -1,4 +1,4 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ReactNode } from "react";
 import {
   isRouteErrorResponse,
@@ -9,11 +9,24 @@ import {
   ScrollRestoration,
   useRouteError,
 } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { useChangeLanguage } from "remix-i18next/react";
+import { directionOf } from "./i18n/config";
 import { errorPageFor } from "./i18n/error-pages";
+import { visitorLanguage } from "./i18n/i18next.server";
+import { tFor } from "./i18n/instance";
+import { languageFromMatches, useLanguage } from "./i18n/language";
+
+// The language of pages nobody signed in to (error pages); deeper routes decide their own.
+export const loader = async ({ request }: LoaderFunctionArgs) => ({
+  locale: await visitorLanguage(request),
+});
 
 export function Layout({ children }: { children: ReactNode }) {
+  const language = useLanguage();
+  useChangeLanguage(language);
   return (
-    <html lang="en">
+    <html lang={language} dir={directionOf(language)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
@@ -31,10 +44,15 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-export const meta: MetaFunction = ({ error }) =>
+export const meta: MetaFunction = ({ error, matches }) =>
   error
     ? [
-        { title: errorPageFor(isRouteErrorResponse(error) ? error.status : 500).title },
+        {
+          title: tFor(
+            languageFromMatches(matches),
+            "errors",
+          )(`${errorPageFor(isRouteErrorResponse(error) ? error.status : 500)}.title`),
+        },
         { name: "robots", content: "noindex" },
       ]
     : [];
@@ -45,13 +63,13 @@ export default function App() {
 
 /**
  * Every error no route handles itself: a page or tracking link that does not exist, a refused
- * link, a failure. The visitor sees what happened in plain words, never the error's message or
- * stack (they go to the server log, app/entry.server.tsx).
+ * link, a failure. The visitor sees what happened in plain words, in their language, never the
+ * error's message or stack (they go to the server log, app/entry.server.tsx).
  */
 export function ErrorBoundary() {
   const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const page = errorPageFor(status);
+  const { t } = useTranslation("errors");
+  const page = errorPageFor(isRouteErrorResponse(error) ? error.status : 500);
   return (
     <main
       style={{
@@ -61,8 +79,8 @@ export function ErrorBoundary() {
         padding: "0 16px",
       }}
     >
-      <h1 style={{ fontSize: 22 }}>{page.title}</h1>
-      <p style={{ fontSize: 16 }}>{page.body}</p>
+      <h1 style={{ fontSize: 22 }}>{t(`${page}.title`)}</h1>
+      <p style={{ fontSize: 16 }}>{t(`${page}.body`)}</p>
     </main>
   );
 }

@@ -4,8 +4,11 @@ import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
+import { useTranslation } from "react-i18next";
 import { env } from "../env.server";
+import { POLARIS_TRANSLATIONS } from "../i18n/polaris";
 import { ensureShopInstalled } from "../models/shop.server";
+import { staffLanguage } from "../models/staff-language.server";
 import { embeddedPageHeaders } from "../security/frame-policy";
 import { authenticate } from "../shopify.server";
 import { NAVIGATION } from "../navigation";
@@ -13,27 +16,35 @@ import { NAVIGATION } from "../navigation";
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session, sessionToken } = await authenticate.admin(request);
   await ensureShopInstalled(session.shop);
+  // The staff member's language: their choice, else the Shopify admin's (ADR 0040).
+  const locale = await staffLanguage({
+    shop: session.shop,
+    userId: sessionToken?.sub ?? null,
+    shopifyLocale: new URL(request.url).searchParams.get("locale"),
+  });
   // Framed by the admin of the shop the session token names, never the one `?shop=` names.
   return data(
-    { apiKey: env().SHOPIFY_API_KEY, appBridgeUrl: env().APP_BRIDGE_URL ?? null },
+    { apiKey: env().SHOPIFY_API_KEY, appBridgeUrl: env().APP_BRIDGE_URL ?? null, locale },
     { headers: embeddedPageHeaders(session.shop) },
   );
 };
 
 export default function AppLayout() {
-  const { apiKey, appBridgeUrl } = useLoaderData<typeof loader>();
+  const { apiKey, appBridgeUrl, locale } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
   return (
     <AppProvider
       isEmbeddedApp
       apiKey={apiKey}
+      i18n={POLARIS_TRANSLATIONS[locale]}
       {...(appBridgeUrl ? { __APP_BRIDGE_URL: appBridgeUrl } : {})}
     >
       <NavMenu>
         {NAVIGATION.map((item) => (
           <Link key={item.to} to={item.to} rel={item.to === "/app" ? "home" : undefined}>
-            {item.label}
+            {t(item.labelKey)}
           </Link>
         ))}
       </NavMenu>

@@ -7,7 +7,7 @@ import {
   ShopifyError,
 } from "@shopify/shopify-api";
 import { boundary } from "@shopify/shopify-app-remix/server";
-import { ERROR_PAGES } from "../i18n/error-pages";
+import { tFor } from "../i18n/instance";
 import { UNVERIFIED_EMBEDDED_CSP } from "../security/frame-policy";
 import { authenticate } from "../shopify.server";
 
@@ -24,7 +24,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   } catch (thrown) {
     if (thrown instanceof Response) throw framedByTheAdminOnly(thrown);
     if (isRefusedLink(thrown)) {
-      throw new Response(ERROR_PAGES.badLink.body, { status: 400 });
+      throw new Response(tFor("en", "errors")("badLink.body"), { status: 400 });
     }
     throw thrown;
   }

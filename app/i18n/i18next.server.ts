@@ -1,0 +1,26 @@
+import { RemixI18Next } from "remix-i18next/server";
+import { DEFAULT_LANGUAGE, i18nOptions, languageOf, LANGUAGES, type Language } from "./config";
+
+/**
+ * Server-side i18next (ADR 0040): words a loader or an action puts in its answer (a toast, an
+ * error) and the language of pages nobody signed in to (the tracking page, error pages), from
+ * `?lang=` then the browser's Accept-Language.
+ */
+export const remixI18next = new RemixI18Next({
+  detection: {
+    supportedLanguages: [...LANGUAGES],
+    fallbackLanguage: DEFAULT_LANGUAGE,
+    searchParamKey: "lang",
+    order: ["searchParams", "header"],
+  },
+  i18next: i18nOptions,
+});
+
+export async function visitorLanguage(request: Request): Promise<Language> {
+  return languageOf(await remixI18next.getLocale(request)) ?? DEFAULT_LANGUAGE;
+}
+
+/** The translation function of a language, for a loader's or an action's words. */
+export function fixedT(language: Language, namespace = "common") {
+  return remixI18next.getFixedT(language, namespace);
+}
