@@ -1,4 +1,6 @@
 import { BlockStack, InlineStack, Text } from "@shopify/polaris";
+import type { TFunction } from "i18next";
+import type { Language } from "../i18n/config";
 
 export interface ChartDay {
   date: string;
@@ -16,6 +18,7 @@ const COLORS = {
 
 export interface ChartLabels {
   title: string;
+  dayHeading: string;
   delivered: string;
   failed: string;
   returned: string;
@@ -26,36 +29,38 @@ export interface ChartLabels {
   none: string;
 }
 
-export const ENGLISH_CHART: ChartLabels = {
-  title: "Outcomes per day and median time from fulfilment to delivery",
-  delivered: "Delivered",
-  failed: "Failed",
-  returned: "Returned",
-  median: "Median time to deliver",
-  duration: (minutes) => {
-    const h = Math.floor(minutes / 60);
-    const m = Math.round(minutes % 60);
-    return h > 0 ? `${h} h ${m} min` : `${m} min`;
-  },
-  day: (date) =>
-    new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" }).format(
-      new Date(`${date}T00:00:00Z`),
-    ),
-  none: "—",
-};
+/** The chart's words in the page's language (the home namespace). */
+export function chartLabels(t: TFunction, language: Language): ChartLabels {
+  const dayFormat = new Intl.DateTimeFormat(language === "ar" ? "ar-KW-u-nu-latn" : "en-GB", {
+    day: "numeric",
+    month: "short",
+    timeZone: "UTC",
+  });
+  return {
+    title: t("home:chart.title"),
+    dayHeading: t("home:chart.day"),
+    delivered: t("home:chart.delivered"),
+    failed: t("home:chart.failed"),
+    returned: t("home:chart.returned"),
+    median: t("home:chart.median"),
+    duration: (minutes) => {
+      const hours = Math.floor(minutes / 60);
+      const rest = Math.round(minutes % 60);
+      return hours > 0
+        ? t("home:chart.hours", { hours, minutes: rest })
+        : t("home:chart.minutes", { minutes: rest });
+    },
+    day: (date) => dayFormat.format(new Date(`${date}T00:00:00Z`)),
+    none: t("home:chart.none"),
+  };
+}
 
 /**
  * Outcomes of the last days as stacked bars (delivered, failed, returned) with the median time to
  * deliver as a line, in an SVG that scales to its card; the same figures in a table for screen
  * readers (the SVG is hidden from them).
  */
-export function OutcomeChart({
-  days,
-  labels = ENGLISH_CHART,
-}: {
-  days: ChartDay[];
-  labels?: ChartLabels;
-}) {
+export function OutcomeChart({ days, labels }: { days: ChartDay[]; labels: ChartLabels }) {
   const width = 700;
   const height = 200;
   const pad = { top: 12, bottom: 24, left: 4, right: 4 };
@@ -144,7 +149,7 @@ export function OutcomeChart({
           <caption>{labels.title}</caption>
           <thead>
             <tr>
-              <th scope="col">{labels.title}</th>
+              <th scope="col">{labels.dayHeading}</th>
               <th scope="col">{labels.delivered}</th>
               <th scope="col">{labels.failed}</th>
               <th scope="col">{labels.returned}</th>

@@ -12,12 +12,14 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useEffect, useRef } from "react";
-import { OutcomeChart } from "../components/outcome-chart";
+import { chartLabels, OutcomeChart } from "../components/outcome-chart";
 import prisma from "../db.server";
 import { getDashboard, kuwaitDate } from "../models/dashboard.server";
 import { getCourierAccount } from "../models/courier-account.server";
 import { authenticate } from "../shopify.server";
-import { formatKwd } from "../components/format";
+import { useTranslation } from "react-i18next";
+import { formatKwd, formatNumber } from "../i18n/format";
+import { useLanguage } from "../i18n/language";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -73,12 +75,18 @@ function Figure(props: { label: string; value: string; to: string; tone?: "criti
   );
 }
 
-function Step(props: { done: boolean; to: string; children: string; number: number }) {
+function Step(props: {
+  done: boolean;
+  to: string;
+  children: string;
+  number: number;
+  doneLabel: string;
+}) {
   return (
     <InlineStack gap="200" blockAlign="center" wrap={false}>
       <Box minWidth="56px">
         {props.done ? (
-          <Badge tone="success">Done</Badge>
+          <Badge tone="success">{props.doneLabel}</Badge>
         ) : (
           <Text as="span" tone="subdued">
             {`${props.number}.`}
@@ -111,14 +119,16 @@ export default function Home() {
       document.removeEventListener("visibilitychange", again);
     };
   }, []);
+  const { t } = useTranslation(["home"]);
+  const language = useLanguage();
   const setupDone = steps.connected && steps.pickup && steps.firstSent;
   const today = dashboard.today;
-  const n = (value: number) => value.toLocaleString("en-US");
-  const kwd = (fils: number) => formatKwd((fils / 1000).toFixed(3));
+  const n = (value: number) => formatNumber(value, language);
+  const kwd = (fils: number) => formatKwd(fils / 1000, language);
   const list = (query: string) => `/app/deliveries?${query}`;
 
   return (
-    <Page title="Today's deliveries">
+    <Page title={t("home:title")}>
       <Layout>
         {!setupDone && (
           <Layout.Section>
@@ -126,13 +136,16 @@ export default function Home() {
               <BlockStack gap="300">
                 <InlineStack gap="200" blockAlign="center">
                   <Text as="h2" variant="headingMd">
-                    Set up deliveries
+                    {t("home:setup.title")}
                   </Text>
                   {connection === "failing" ? (
-                    <Badge tone="critical">Courier connection failing</Badge>
+                    <Badge tone="critical">{t("home:setup.failing")}</Badge>
                   ) : (
                     <Badge tone="attention">
-                      {`${[steps.connected, steps.pickup, steps.firstSent].filter(Boolean).length} of 3 done`}
+                      {t("home:setup.progress", {
+                        done: [steps.connected, steps.pickup, steps.firstSent].filter(Boolean)
+                          .length,
+                      })}
                     </Badge>
                   )}
                 </InlineStack>
@@ -142,14 +155,29 @@ export default function Home() {
                   </Text>
                 )}
                 <BlockStack gap="200">
-                  <Step number={1} done={steps.connected} to="/app/settings">
-                    Connect your courier account in Settings
+                  <Step
+                    number={1}
+                    done={steps.connected}
+                    to="/app/settings"
+                    doneLabel={t("home:setup.done")}
+                  >
+                    {t("home:setup.connect")}
                   </Step>
-                  <Step number={2} done={steps.pickup} to="/app/pickup-locations">
-                    Confirm the pickup address of each store location
+                  <Step
+                    number={2}
+                    done={steps.pickup}
+                    to="/app/pickup-locations"
+                    doneLabel={t("home:setup.done")}
+                  >
+                    {t("home:setup.pickup")}
                   </Step>
-                  <Step number={3} done={steps.firstSent} to="/app/send">
-                    Send your first order to the courier
+                  <Step
+                    number={3}
+                    done={steps.firstSent}
+                    to="/app/send"
+                    doneLabel={t("home:setup.done")}
+                  >
+                    {t("home:setup.send")}
                   </Step>
                 </BlockStack>
               </BlockStack>
@@ -160,33 +188,33 @@ export default function Home() {
           <BlockStack gap="300">
             <InlineGrid columns={{ xs: 2, md: 3, lg: 6 }} gap="300">
               <Figure
-                label="To send"
+                label={t("home:figures.toSend")}
                 value={n(dashboard.toSend)}
                 to={list("tab=in_progress&state=pending,ready,creating,unknown")}
               />
               <Figure
-                label="Needs attention"
+                label={t("home:figures.attention")}
                 value={n(dashboard.attention)}
                 to={list("tab=attention")}
                 tone="critical"
               />
               <Figure
-                label="At the courier"
+                label={t("home:figures.atCourier")}
                 value={n(dashboard.atCourier)}
                 to={list("tab=in_progress&state=created,picked_up,in_transit")}
               />
               <Figure
-                label="Out for delivery"
+                label={t("home:figures.outForDelivery")}
                 value={n(dashboard.outForDelivery)}
                 to={list("tab=out_for_delivery")}
               />
               <Figure
-                label="Delivered today"
+                label={t("home:figures.deliveredToday")}
                 value={n(dashboard.deliveredToday)}
                 to={list("tab=delivered")}
               />
               <Figure
-                label="Failed or returned today"
+                label={t("home:figures.failedOrReturnedToday")}
                 value={n(dashboard.failedOrReturnedToday)}
                 to={list("tab=failed_returned")}
                 tone="critical"
@@ -194,12 +222,12 @@ export default function Home() {
             </InlineGrid>
             <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
               <Figure
-                label="Cash to collect"
+                label={t("home:figures.cashToCollect")}
                 value={kwd(dashboard.cashToCollect)}
                 to={list("cod=cod&tab=in_progress")}
               />
               <Figure
-                label="Cash collected today"
+                label={t("home:figures.collectedToday")}
                 value={kwd(dashboard.collectedToday)}
                 to={list(`cod=cod&tab=delivered&from=${today}&to=${today}`)}
               />
@@ -210,17 +238,17 @@ export default function Home() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                The last 14 days
+                {t("home:chart.heading")}
               </Text>
-              <OutcomeChart days={dashboard.series} />
+              <OutcomeChart days={dashboard.series} labels={chartLabels(t, language)} />
             </BlockStack>
           </Card>
         </Layout.Section>
         <Layout.Section>
           <Text as="p" tone="subdued" variant="bodySm">
             {courierEnvironment === "production"
-              ? "Deliveries go to the courier's live service."
-              : "Deliveries go to the courier's test service (sandbox): nothing is really delivered."}
+              ? t("home:environment.production")
+              : t("home:environment.sandbox")}
           </Text>
         </Layout.Section>
       </Layout>

@@ -32,10 +32,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { stateTone } from "../components/delivery-state";
 import { cancelDelivery } from "../deliveries/cancel.server";
 import { retryDelivery } from "../deliveries/review.server";
-import { DELIVERY_STATES, STATE_LABELS, type DeliveryState } from "../deliveries/states";
+import { DELIVERY_STATES, type DeliveryState } from "../deliveries/states";
 import { isStuck } from "../models/deliveries.server";
-import { formatKwd } from "../components/format";
-import { encodeCursor, LIST_TABS, type ListTab } from "../models/delivery-list";
+import { useTranslation } from "react-i18next";
+import { formatDateTime, formatKwd } from "../i18n/format";
+import { useLanguage } from "../i18n/language";
+import { encodeCursor, LIST_TABS } from "../models/delivery-list";
 import { listDeliveryPage } from "../models/delivery-list.server";
 import { listQueryOf, listStates, readListParams } from "../models/delivery-list-params";
 import { getPlaceNames } from "../models/place-names.server";
@@ -55,8 +57,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     listDeliveryPage(listQueryOf(session.shop, params, now)),
     getPlaceNames(session.shop, account.environment),
   ]);
-  const lang = "en" as "en" | "ar";
-  const areaName = new Map(places.areas.map((a) => [a.id, a[lang]]));
+  // Both languages: the page shows its own (the layout decides it).
+  const areaName = new Map(places.areas.map((a) => [a.id, { en: a.en, ar: a.ar }]));
   return {
     params,
     rows: page.rows.map((d) => ({
@@ -74,10 +76,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     next: page.next ? encodeCursor(page.next) : null,
     previous: page.previous ? encodeCursor(page.previous) : null,
     searchTruncated: page.searchTruncated,
-    governorates: places.governorates.map((g) => ({ id: g.id, name: g[lang] })),
-    areas: places.areas
-      .map((a) => ({ id: a.id, governanceId: a.governanceId, name: a[lang] }))
-      .sort((a, b) => a.name.localeCompare(b.name, lang)),
+    governorates: places.governorates,
+    areas: places.areas,
   };
 };
 
@@ -110,29 +110,29 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return Response.json({ intent, outcomes });
 };
 
-const TAB_LABELS: Record<ListTab, string> = {
-  all: "All",
-  attention: "Needs attention",
-  in_progress: "In progress",
-  out_for_delivery: "Out for delivery",
-  delivered: "Delivered",
-  failed_returned: "Failed or returned",
-  cancelled: "Cancelled",
-};
-
-const SORT_OPTIONS: IndexFiltersProps["sortOptions"] = [
-  { label: "Created", value: "created desc", directionLabel: "Newest first" },
-  { label: "Created", value: "created asc", directionLabel: "Oldest first" },
-];
-
-const dateTime = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "Asia/Kuwait",
-});
-
 export default function Deliveries() {
+  const { t } = useTranslation(["deliveries"]);
+  const language = useLanguage();
   const data = useLoaderData<typeof loader>();
+  const governorates = data.governorates.map((g) => ({ id: g.id, name: g[language] }));
+  const areas = data.areas
+    .map((a) => ({ id: a.id, governanceId: a.governanceId, name: a[language] }))
+    .sort((a, b) => a.name.localeCompare(b.name, language));
+  const sortOptions: IndexFiltersProps["sortOptions"] = [
+    {
+      label: t("deliveries:sort.created"),
+      value: "created desc",
+      directionLabel: t("deliveries:sort.newest"),
+    },
+    {
+      label: t("deliveries:sort.created"),
+      value: "created asc",
+      directionLabel: t("deliveries:sort.oldest"),
+    },
+  ];
+  const stateLabel = (state: DeliveryState) => t(`states.${state}`);
+  const when = (at: string) => formatDateTime(at, language);
+  const kwd = (amount: string) => formatKwd(amount, language);
   const { rows, params } = data;
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
@@ -184,25 +184,25 @@ export default function Deliveries() {
 
   const tabs = LIST_TABS.map((tab) => ({
     id: `tab-${tab}`,
-    content: TAB_LABELS[tab],
+    content: t(`deliveries:tabs.${tab}`),
     onAction: () => go({ tab: tab === "all" ? undefined : tab }),
   }));
   const selectedTab = Math.max(0, LIST_TABS.indexOf(params.tab));
 
   const states = listStates(params.state);
-  const areasOfGovernorate = data.areas.filter(
+  const areasOfGovernorate = areas.filter(
     (a) => params.governorate === undefined || a.governanceId === params.governorate,
   );
   const filters: IndexFiltersProps["filters"] = [
     {
       key: "state",
-      label: "State",
+      label: t("deliveries:filters.state"),
       filter: (
         <ChoiceList
-          title="State"
+          title={t("deliveries:filters.state")}
           titleHidden
           allowMultiple
-          choices={DELIVERY_STATES.map((s) => ({ label: STATE_LABELS[s], value: s }))}
+          choices={DELIVERY_STATES.map((s) => ({ label: stateLabel(s), value: s }))}
           selected={states}
           onChange={(value) => go({ state: value.join(",") })}
         />
@@ -211,14 +211,14 @@ export default function Deliveries() {
     },
     {
       key: "cod",
-      label: "Payment",
+      label: t("deliveries:filters.payment"),
       filter: (
         <ChoiceList
-          title="Payment"
+          title={t("deliveries:filters.payment")}
           titleHidden
           choices={[
-            { label: "Cash on delivery", value: "cod" },
-            { label: "Prepaid", value: "prepaid" },
+            { label: t("deliveries:filters.cod"), value: "cod" },
+            { label: t("deliveries:filters.prepaid"), value: "prepaid" },
           ]}
           selected={params.cod ? [params.cod] : []}
           onChange={(value) => go({ cod: value[0] })}
@@ -228,22 +228,22 @@ export default function Deliveries() {
     },
     {
       key: "place",
-      label: "Governorate and area",
+      label: t("deliveries:filters.place"),
       filter: (
         <BlockStack gap="200">
           <Select
-            label="Governorate"
+            label={t("deliveries:filters.governorate")}
             options={[
-              { label: "Any governorate", value: "" },
-              ...data.governorates.map((g) => ({ label: g.name, value: String(g.id) })),
+              { label: t("deliveries:filters.anyGovernorate"), value: "" },
+              ...governorates.map((g) => ({ label: g.name, value: String(g.id) })),
             ]}
             value={params.governorate === undefined ? "" : String(params.governorate)}
             onChange={(value) => go({ governorate: value, area: undefined })}
           />
           <Select
-            label="Area"
+            label={t("deliveries:filters.area")}
             options={[
-              { label: "Any area", value: "" },
+              { label: t("deliveries:filters.anyArea"), value: "" },
               ...areasOfGovernorate.map((a) => ({ label: a.name, value: String(a.id) })),
             ]}
             value={params.area === undefined ? "" : String(params.area)}
@@ -254,18 +254,18 @@ export default function Deliveries() {
     },
     {
       key: "dates",
-      label: "Created between",
+      label: t("deliveries:filters.dates"),
       filter: (
         <BlockStack gap="200">
           <TextField
-            label="From"
+            label={t("deliveries:filters.from")}
             type="date"
             autoComplete="off"
             value={params.from ?? ""}
             onChange={(value) => go({ from: value })}
           />
           <TextField
-            label="To"
+            label={t("deliveries:filters.to")}
             type="date"
             autoComplete="off"
             value={params.to ?? ""}
@@ -275,14 +275,16 @@ export default function Deliveries() {
       ),
     },
   ];
-  const governorateName = data.governorates.find((g) => g.id === params.governorate)?.name;
-  const areaName = data.areas.find((a) => a.id === params.area)?.name;
+  const governorateName = governorates.find((g) => g.id === params.governorate)?.name;
+  const areaName = areas.find((a) => a.id === params.area)?.name;
   const appliedFilters: IndexFiltersProps["appliedFilters"] = [
     ...(states.length > 0
       ? [
           {
             key: "state",
-            label: `State: ${states.map((s) => STATE_LABELS[s]).join(", ")}`,
+            label: t("deliveries:filters.appliedState", {
+              states: states.map((s) => stateLabel(s)).join(language === "ar" ? "، " : ", "),
+            }),
             onRemove: () => go({ state: undefined }),
           },
         ]
@@ -291,7 +293,8 @@ export default function Deliveries() {
       ? [
           {
             key: "cod",
-            label: params.cod === "cod" ? "Cash on delivery" : "Prepaid",
+            label:
+              params.cod === "cod" ? t("deliveries:filters.cod") : t("deliveries:filters.prepaid"),
             onRemove: () => go({ cod: undefined }),
           },
         ]
@@ -309,7 +312,10 @@ export default function Deliveries() {
       ? [
           {
             key: "dates",
-            label: `Created ${params.from ?? "…"} – ${params.to ?? "…"}`,
+            label: t("deliveries:filters.appliedDates", {
+              from: params.from ?? "…",
+              to: params.to ?? "…",
+            }),
             onRemove: () => go({ from: undefined, to: undefined }),
           },
         ]
@@ -336,20 +342,22 @@ export default function Deliveries() {
     navigation.state === "loading" && navigation.location.pathname.endsWith("/deliveries");
 
   return (
-    <Page title="Deliveries" fullWidth>
+    <Page title={t("deliveries:title")} fullWidth>
       <BlockStack gap="400">
-        {data.searchTruncated && (
-          <Banner tone="info">
-            More than 500 deliveries start with what you typed; type more of it to see the rest.
-          </Banner>
-        )}
+        {data.searchTruncated && <Banner tone="info">{t("deliveries:truncated")}</Banner>}
         {bulk.data?.outcomes && (
           <Banner
             tone={failed.length > 0 ? "warning" : "success"}
             title={
               bulk.data.intent === "cancel"
-                ? `Cancelled or being cancelled: ${outcomes.length - failed.length} of ${outcomes.length}`
-                : `Sent again: ${outcomes.length - failed.length} of ${outcomes.length}`
+                ? t("deliveries:bulk.cancelled", {
+                    done: outcomes.length - failed.length,
+                    total: outcomes.length,
+                  })
+                : t("deliveries:bulk.retried", {
+                    done: outcomes.length - failed.length,
+                    total: outcomes.length,
+                  })
             }
           >
             {failed.length > 0 && (
@@ -369,13 +377,13 @@ export default function Deliveries() {
             selected={selectedTab}
             onSelect={() => undefined}
             queryValue={query}
-            queryPlaceholder="Search by order, courier number, customer name or phone"
+            queryPlaceholder={t("deliveries:search")}
             onQueryChange={setQuery}
             onQueryClear={() => {
               setQuery("");
               go({ q: undefined });
             }}
-            sortOptions={SORT_OPTIONS}
+            sortOptions={sortOptions}
             sortSelected={[params.sort === "oldest" ? "created asc" : "created desc"]}
             onSort={(value) => go({ sort: value[0] === "created asc" ? "oldest" : undefined })}
             filters={filters}
@@ -398,33 +406,36 @@ export default function Deliveries() {
           />
           <IndexTable
             condensed={smDown}
-            resourceName={{ singular: "delivery", plural: "deliveries" }}
+            resourceName={{
+              singular: t("deliveries:resource.singular"),
+              plural: t("deliveries:resource.plural"),
+            }}
             itemCount={rows.length}
             selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
             onSelectionChange={handleSelectionChange}
             promotedBulkActions={[
-              { content: "Send again", onAction: () => submitBulk("retry") },
-              { content: "Cancel deliveries", onAction: () => setConfirmCancel(true) },
+              { content: t("deliveries:bulk.retry"), onAction: () => submitBulk("retry") },
+              { content: t("deliveries:bulk.cancel"), onAction: () => setConfirmCancel(true) },
             ]}
             emptyState={
               <EmptySearchResult
-                title="No deliveries here"
+                title={t("deliveries:empty.title")}
                 description={
                   params.q || appliedFilters.length > 0
-                    ? "Try another search or remove a filter."
-                    : "Deliveries appear here when orders are fulfilled or sent to the courier."
+                    ? t("deliveries:empty.filtered")
+                    : t("deliveries:empty.none")
                 }
                 withIllustration
               />
             }
             headings={[
-              { title: "Order" },
-              { title: "Customer" },
-              { title: "Area" },
-              { title: "Cash on delivery", alignment: "end" },
-              { title: "State" },
-              { title: "Courier number" },
-              { title: "Created" },
+              { title: t("deliveries:columns.order") },
+              { title: t("deliveries:columns.customer") },
+              { title: t("deliveries:columns.area") },
+              { title: t("deliveries:columns.cod"), alignment: "end" },
+              { title: t("deliveries:columns.state") },
+              { title: t("deliveries:columns.courierNumber") },
+              { title: t("deliveries:columns.created") },
             ]}
             pagination={{
               hasNext: data.next !== null,
@@ -446,21 +457,21 @@ export default function Deliveries() {
                     <BlockStack gap="100">
                       <InlineStack align="space-between" gap="200" wrap={false}>
                         <Text as="span" fontWeight="semibold">
-                          {d.orderName ?? "Order"}
+                          {d.orderName ?? t("deliveries:order")}
                         </Text>
                         <Text as="span" tone="subdued" variant="bodySm">
-                          {dateTime.format(new Date(d.createdAt))}
+                          {when(d.createdAt)}
                         </Text>
                       </InlineStack>
                       <Text as="span" variant="bodySm">
-                        {[d.customer, d.area].filter(Boolean).join(" · ") || "—"}
+                        {[d.customer, d.area?.[language]].filter(Boolean).join(" · ") || "—"}
                       </Text>
                       <InlineStack gap="200" blockAlign="center">
-                        <Badge tone={stateTone(d.state)}>{STATE_LABELS[d.state]}</Badge>
-                        {d.stuck && <Badge tone="warning">No movement for 3 days</Badge>}
+                        <Badge tone={stateTone(d.state)}>{stateLabel(d.state)}</Badge>
+                        {d.stuck && <Badge tone="warning">{t("deliveries:stuck")}</Badge>}
                         {d.cod && (
                           <Text as="span" variant="bodySm">
-                            {formatKwd(d.cod)}
+                            {kwd(d.cod)}
                           </Text>
                         )}
                       </InlineStack>
@@ -477,7 +488,7 @@ export default function Deliveries() {
                 >
                   <IndexTable.Cell>
                     <Text as="span" fontWeight="semibold">
-                      {d.orderName ?? "Order"}
+                      {d.orderName ?? t("deliveries:order")}
                     </Text>
                   </IndexTable.Cell>
                   <IndexTable.Cell>
@@ -490,21 +501,21 @@ export default function Deliveries() {
                   <IndexTable.Cell>
                     <Box maxWidth="160px">
                       <Text as="span" truncate>
-                        {d.area ?? "—"}
+                        {d.area?.[language] ?? "—"}
                       </Text>
                     </Box>
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <Text as="span" alignment="end" numeric>
-                      {d.cod ? formatKwd(d.cod) : "—"}
+                      {d.cod ? kwd(d.cod) : "—"}
                     </Text>
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <Box maxWidth="260px">
                       <BlockStack gap="100">
                         <InlineStack gap="100">
-                          <Badge tone={stateTone(d.state)}>{STATE_LABELS[d.state]}</Badge>
-                          {d.stuck && <Badge tone="warning">No movement for 3 days</Badge>}
+                          <Badge tone={stateTone(d.state)}>{stateLabel(d.state)}</Badge>
+                          {d.stuck && <Badge tone="warning">{t("deliveries:stuck")}</Badge>}
                         </InlineStack>
                         {d.reason && (
                           <Text as="span" tone="subdued" variant="bodySm" truncate>
@@ -517,7 +528,7 @@ export default function Deliveries() {
                   <IndexTable.Cell>{d.courierNumber ?? "—"}</IndexTable.Cell>
                   <IndexTable.Cell>
                     <Text as="span" variant="bodySm">
-                      {dateTime.format(new Date(d.createdAt))}
+                      {when(d.createdAt)}
                     </Text>
                   </IndexTable.Cell>
                 </IndexTable.Row>
@@ -529,19 +540,18 @@ export default function Deliveries() {
       <Modal
         open={confirmCancel}
         onClose={() => setConfirmCancel(false)}
-        title={`Cancel ${selectedResources.length} deliveries?`}
+        title={t("deliveries:bulk.confirmTitle", { count: selectedResources.length })}
         primaryAction={{
-          content: "Cancel deliveries",
+          content: t("deliveries:bulk.cancel"),
           destructive: true,
           onAction: () => submitBulk("cancel"),
         }}
-        secondaryActions={[{ content: "Keep them", onAction: () => setConfirmCancel(false) }]}
+        secondaryActions={[
+          { content: t("deliveries:bulk.keep"), onAction: () => setConfirmCancel(false) },
+        ]}
       >
         <Modal.Section>
-          <Text as="p">
-            Each one is cancelled at the courier if the courier has it; those not sent yet are not
-            sent. Delivered and returned parcels cannot be cancelled and are left as they are.
-          </Text>
+          <Text as="p">{t("deliveries:bulk.confirmBody")}</Text>
         </Modal.Section>
       </Modal>
     </Page>

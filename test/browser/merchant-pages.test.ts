@@ -141,7 +141,7 @@ async function overflows(page: Page): Promise<string[]> {
   });
 }
 
-async function open(path: string, width: number) {
+async function open(path: string, width: number, language: "en" | "ar" = "en") {
   const { getJwt, API_KEY, API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
   const { token } = await getJwt(SHOP_NAME, API_KEY, API_SECRET_KEY);
   const url = new URL(path, appUrl);
@@ -152,6 +152,7 @@ async function open(path: string, width: number) {
     Buffer.from(`admin.shopify.com/store/${SHOP_NAME}`).toString("base64"),
   );
   url.searchParams.set("id_token", token);
+  url.searchParams.set("locale", language);
   const page = await newAdminPage(browser);
   await page.setViewportSize({ width, height: 900 });
   page.on("pageerror", (error) => pageErrors.push(error.message));
@@ -189,7 +190,7 @@ describe("the merchant's pages in Chromium", () => {
       await page.close();
     });
 
-    it(`the deliveries list at ${width} px: columns, tabs, search, nothing wider than its card`, async () => {
+    it(`the deliveries list at ${width} px: columns, tabs, nothing wider than its card`, async () => {
       const page = await open("/app/deliveries", width);
       await expect.poll(() => page.getByText("#7700").count()).toBeGreaterThan(0);
       if (width === 1280) {
@@ -206,16 +207,31 @@ describe("the merchant's pages in Chromium", () => {
         }
       }
       // Area names come from the courier's ids, in the page's language.
-      expect(await page.getByText(AREAS[0]!.nameEn).count()).toBeGreaterThan(0);
+      expect(await page.getByText(AREAS[0]!.nameEn, { exact: true }).count()).toBeGreaterThan(0);
       await screenshot(page, `deliveries-en-${width}`);
       expect(await overflows(page)).toEqual([]);
-
-      await page.getByRole("tab", { name: "Needs attention" }).click();
-      await page.waitForURL(/tab=attention/);
+      await page.goto(page.url().replace("/app/deliveries?", "/app/deliveries?tab=attention&"));
       await expect.poll(() => page.getByText("Rejected by the courier").count()).toBeGreaterThan(0);
+      expect(await page.getByText("Delivered", { exact: true }).count()).toBe(0);
       await screenshot(page, `deliveries-attention-en-${width}`);
       expect(await overflows(page)).toEqual([]);
       await page.close();
+    });
+
+    it(`home and the list in Arabic at ${width} px: right to left, area names in Arabic`, async () => {
+      const home = await open("/app", width, "ar");
+      await expect.poll(() => home.getByRole("heading", { name: "توصيلات اليوم" }).count()).toBe(1);
+      expect(await home.locator("html").getAttribute("dir")).toBe("rtl");
+      await screenshot(home, `home-ar-${width}`);
+      expect(await overflows(home)).toEqual([]);
+      await home.close();
+      const list = await open("/app/deliveries", width, "ar");
+      await expect.poll(() => list.getByText("#7700").count()).toBeGreaterThan(0);
+      expect(await list.getByText(AREAS[0]!.nameAr, { exact: true }).count()).toBeGreaterThan(0);
+      expect(await list.getByText(AREAS[0]!.nameEn, { exact: true }).count()).toBe(0);
+      await screenshot(list, `deliveries-ar-${width}`);
+      expect(await overflows(list)).toEqual([]);
+      await list.close();
     });
   }
 
