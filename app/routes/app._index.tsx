@@ -7,7 +7,6 @@ import {
   Card,
   InlineGrid,
   InlineStack,
-  Layout,
   Page,
   Text,
 } from "@shopify/polaris";
@@ -129,129 +128,123 @@ export default function Home() {
 
   return (
     <Page title={t("home:title")}>
-      <Layout>
+      <BlockStack gap="400">
         {!setupDone && (
-          <Layout.Section>
-            <Card>
-              <BlockStack gap="300">
-                <InlineStack gap="200" blockAlign="center">
-                  <Text as="h2" variant="headingMd">
-                    {t("home:setup.title")}
-                  </Text>
-                  {connection === "failing" ? (
-                    <Badge tone="critical">{t("home:setup.failing")}</Badge>
-                  ) : (
-                    <Badge tone="attention">
-                      {t("home:setup.progress", {
-                        done: [steps.connected, steps.pickup, steps.firstSent].filter(Boolean)
-                          .length,
-                      })}
-                    </Badge>
-                  )}
-                </InlineStack>
-                {connectionError && (
-                  <Text as="p" tone="critical">
-                    {connectionError}
-                  </Text>
-                )}
-                <BlockStack gap="200">
-                  <Step
-                    number={1}
-                    done={steps.connected}
-                    to="/app/settings"
-                    doneLabel={t("home:setup.done")}
-                  >
-                    {t("home:setup.connect")}
-                  </Step>
-                  <Step
-                    number={2}
-                    done={steps.pickup}
-                    to="/app/pickup-locations"
-                    doneLabel={t("home:setup.done")}
-                  >
-                    {t("home:setup.pickup")}
-                  </Step>
-                  <Step
-                    number={3}
-                    done={steps.firstSent}
-                    to="/app/send"
-                    doneLabel={t("home:setup.done")}
-                  >
-                    {t("home:setup.send")}
-                  </Step>
-                </BlockStack>
-              </BlockStack>
-            </Card>
-          </Layout.Section>
-        )}
-        <Layout.Section>
-          <BlockStack gap="300">
-            <InlineGrid columns={{ xs: 2, md: 3, lg: 6 }} gap="300">
-              <Figure
-                label={t("home:figures.toSend")}
-                value={n(dashboard.toSend)}
-                to={list("tab=in_progress&state=pending,ready,creating,unknown")}
-              />
-              <Figure
-                label={t("home:figures.attention")}
-                value={n(dashboard.attention)}
-                to={list("tab=attention")}
-                tone="critical"
-              />
-              <Figure
-                label={t("home:figures.atCourier")}
-                value={n(dashboard.atCourier)}
-                to={list("tab=in_progress&state=created,picked_up,in_transit")}
-              />
-              <Figure
-                label={t("home:figures.outForDelivery")}
-                value={n(dashboard.outForDelivery)}
-                to={list("tab=out_for_delivery")}
-              />
-              <Figure
-                label={t("home:figures.deliveredToday")}
-                value={n(dashboard.deliveredToday)}
-                to={list("tab=delivered")}
-              />
-              <Figure
-                label={t("home:figures.failedOrReturnedToday")}
-                value={n(dashboard.failedOrReturnedToday)}
-                to={list("tab=failed_returned")}
-                tone="critical"
-              />
-            </InlineGrid>
-            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
-              <Figure
-                label={t("home:figures.cashToCollect")}
-                value={kwd(dashboard.cashToCollect)}
-                to={list("cod=cod&tab=in_progress")}
-              />
-              <Figure
-                label={t("home:figures.collectedToday")}
-                value={kwd(dashboard.collectedToday)}
-                to={list(`cod=cod&tab=delivered&from=${today}&to=${today}`)}
-              />
-            </InlineGrid>
-          </BlockStack>
-        </Layout.Section>
-        <Layout.Section>
           <Card>
             <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {t("home:chart.heading")}
-              </Text>
-              <OutcomeChart days={dashboard.series} labels={chartLabels(t, language)} />
+              <InlineStack gap="200" blockAlign="center">
+                <Text as="h2" variant="headingMd">
+                  {t("home:setup.title")}
+                </Text>
+                {connection === "failing" ? (
+                  <Badge tone="critical">{t("home:setup.failing")}</Badge>
+                ) : (
+                  <Badge tone="attention">
+                    {t("home:setup.progress", {
+                      done: [steps.connected, steps.pickup, steps.firstSent].filter(Boolean).length,
+                    })}
+                  </Badge>
+                )}
+              </InlineStack>
+              {connectionError && (
+                <Text as="p" tone="critical">
+                  {connectionError}
+                </Text>
+              )}
+              <BlockStack gap="200">
+                <Step
+                  number={1}
+                  done={steps.connected}
+                  to="/app/settings"
+                  doneLabel={t("home:setup.done")}
+                >
+                  {t("home:setup.connect")}
+                </Step>
+                <Step
+                  number={2}
+                  done={steps.pickup}
+                  to="/app/pickup-locations"
+                  doneLabel={t("home:setup.done")}
+                >
+                  {t("home:setup.pickup")}
+                </Step>
+                <Step
+                  number={3}
+                  done={steps.firstSent}
+                  to="/app/send"
+                  doneLabel={t("home:setup.done")}
+                >
+                  {t("home:setup.send")}
+                </Step>
+              </BlockStack>
             </BlockStack>
           </Card>
-        </Layout.Section>
-        <Layout.Section>
-          <Text as="p" tone="subdued" variant="bodySm">
-            {courierEnvironment === "production"
-              ? t("home:environment.production")
-              : t("home:environment.sandbox")}
-          </Text>
-        </Layout.Section>
-      </Layout>
+        )}
+
+        <BlockStack gap="300">
+          <InlineGrid columns={{ xs: 2, md: 3, lg: 6 }} gap="300">
+            <Figure
+              label={t("home:figures.toSend")}
+              value={n(dashboard.toSend)}
+              to={list("tab=in_progress&state=pending,ready,creating,unknown")}
+            />
+            <Figure
+              label={t("home:figures.attention")}
+              value={n(dashboard.attention)}
+              to={list("tab=attention")}
+              tone="critical"
+            />
+            <Figure
+              label={t("home:figures.atCourier")}
+              value={n(dashboard.atCourier)}
+              to={list("tab=in_progress&state=created,picked_up,in_transit")}
+            />
+            <Figure
+              label={t("home:figures.outForDelivery")}
+              value={n(dashboard.outForDelivery)}
+              to={list("tab=out_for_delivery")}
+            />
+            <Figure
+              label={t("home:figures.deliveredToday")}
+              value={n(dashboard.deliveredToday)}
+              to={list("tab=delivered")}
+            />
+            <Figure
+              label={t("home:figures.failedOrReturnedToday")}
+              value={n(dashboard.failedOrReturnedToday)}
+              to={list("tab=failed_returned")}
+              tone="critical"
+            />
+          </InlineGrid>
+          <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+            <Figure
+              label={t("home:figures.cashToCollect")}
+              value={kwd(dashboard.cashToCollect)}
+              to={list("cod=cod&tab=in_progress")}
+            />
+            <Figure
+              label={t("home:figures.collectedToday")}
+              value={kwd(dashboard.collectedToday)}
+              to={list(`cod=cod&tab=delivered&from=${today}&to=${today}`)}
+            />
+          </InlineGrid>
+        </BlockStack>
+
+        <Card>
+          <BlockStack gap="300">
+            <Text as="h2" variant="headingMd">
+              {t("home:chart.heading")}
+            </Text>
+            <OutcomeChart days={dashboard.series} labels={chartLabels(t, language)} />
+          </BlockStack>
+        </Card>
+
+        <Text as="p" tone="subdued" variant="bodySm">
+          {courierEnvironment === "production"
+            ? t("home:environment.production")
+            : t("home:environment.sandbox")}
+        </Text>
+      </BlockStack>
     </Page>
   );
 }
