@@ -130,7 +130,7 @@ export default function Deliveries() {
       directionLabel: t("deliveries:sort.oldest"),
     },
   ];
-  const stateLabel = (state: DeliveryState) => t(`states.${state}`);
+  const stateLabel = (state: DeliveryState) => t(`common:states.${state}`);
   const when = (at: string) => formatDateTime(at, language);
   const kwd = (amount: string) => formatKwd(amount, language);
   const { rows, params } = data;
@@ -182,11 +182,16 @@ export default function Deliveries() {
     return () => clearTimeout(timer);
   }, [query, params.q, go]);
 
-  const tabs = LIST_TABS.map((tab) => ({
-    id: `tab-${tab}`,
-    content: t(`deliveries:tabs.${tab}`),
-    onAction: () => go({ tab: tab === "all" ? undefined : tab }),
-  }));
+  // Stable between renders: Polaris's tabs measure themselves again whenever this array changes.
+  const tabs = useMemo(
+    () =>
+      LIST_TABS.map((tab) => ({
+        id: `tab-${tab}`,
+        content: t(`deliveries:tabs.${tab}`),
+        onAction: () => go({ tab: tab === "all" ? undefined : tab }),
+      })),
+    [t, go],
+  );
   const selectedTab = Math.max(0, LIST_TABS.indexOf(params.tab));
 
   const states = listStates(params.state);

@@ -212,6 +212,7 @@ describe("the merchant's pages in Chromium", () => {
       expect(await overflows(page)).toEqual([]);
       await page.close();
       const attention = await open("/app/deliveries?tab=attention", width);
+      await screenshot(attention, `deliveries-attention-en-${width}`);
       await expect
         .poll(() => attention.getByText("Rejected by the courier").count())
         .toBeGreaterThan(0);
