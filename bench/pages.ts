@@ -28,7 +28,7 @@ import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpe
 import Database from "better-sqlite3";
 import pg from "pg";
 import { AREAS, GOVERNORATES } from "../app/addresses";
-import { foldName } from "../app/models/delivery-list.server";
+import { foldName } from "../app/models/delivery-list";
 import { migratePostgres, readMigrations } from "../scripts/pg-migrate";
 import { launchBrowser, newAdminPage } from "../test/support/browser";
 import { TEST_ENCRYPTION_KEYS, TEST_SCOPES } from "../test/support/test-env";
