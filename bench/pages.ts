@@ -672,6 +672,7 @@ async function measure(
   const server: RunningServer = await startBuiltServer({
     root,
     port,
+    startTimeoutMs: 120_000,
     logFile: path.join(logDir, `${label.replace(/\W+/g, "-")}.log`),
     env: {
       NODE_ENV: undefined,
@@ -701,6 +702,9 @@ async function measure(
       );
     }
     return { p95Ms, vitals: v };
+  } catch (error) {
+    console.error(server.log().split("\n").slice(-40).join("\n"));
+    throw error;
   } finally {
     await server.stop();
   }

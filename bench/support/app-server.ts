@@ -72,6 +72,8 @@ export async function startBuiltServer(options: {
   nodeArgs?: string[];
   /** The tree whose server.js and build/ run (default this one). */
   root?: string;
+  /** How long to wait for /healthz (default 30 s; a loaded machine may need more). */
+  startTimeoutMs?: number;
 }): Promise<RunningServer> {
   const root = options.root ?? ROOT;
   const url = `http://127.0.0.1:${options.port}`;
@@ -119,7 +121,7 @@ export async function startBuiltServer(options: {
     },
   };
 
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {

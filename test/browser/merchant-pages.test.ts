@@ -159,6 +159,13 @@ async function open(path: string, width: number, language: "en" | "ar" = "en") {
   const response = await page.goto(url.href);
   expect(response?.status()).toBe(200);
   await page.waitForLoadState("networkidle");
+  // Hydrated: Polaris's tabs appear once they have measured themselves in the browser.
+  if (path.startsWith("/app/deliveries")) {
+    await page.waitForFunction(() => document.querySelectorAll('[role="tab"]').length > 0, null, {
+      timeout: 30_000,
+    });
+  }
+  await page.waitForTimeout(500);
   return page;
 }
 
