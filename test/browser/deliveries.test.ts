@@ -210,10 +210,12 @@ describe("deliveries in Chromium", () => {
       "/app/settings",
       pageErrors,
     );
-    await settings.getByRole("button", { name: "Turn on status pushes" }).click();
-    await expect.poll(() => settings.getByLabel("Webhook URL").count()).toBe(1);
-    const url = await settings.getByLabel("Webhook URL").inputValue();
-    const secret = await settings.getByLabel(/Signing secret/).inputValue();
+    await settings.getByRole("button", { name: "Turn on instant updates" }).click();
+    await expect
+      .poll(() => settings.getByLabel("Address for the courier's updates").count())
+      .toBe(1);
+    const url = await settings.getByLabel("Address for the courier's updates").inputValue();
+    const secret = await settings.getByLabel("Secret key for the courier").inputValue();
     expect(url).toMatch(new RegExp(`^${appUrl}/courier/webhooks/[A-Za-z0-9_-]{20,}$`));
     await screenshot(settings, "settings-tracking");
     await settings.close();
