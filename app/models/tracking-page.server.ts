@@ -6,6 +6,8 @@ import prisma from "../db.server";
  * the only key, and it is 128 random bits.
  */
 const PUBLIC_FIELDS = {
+  // The shop (never shown) finds the name and contact the merchant chose for the page.
+  shop: true,
   state: true,
   courierOrderNumber: true,
   events: {
