@@ -187,7 +187,13 @@ function LocationCard(props: {
             )}
           </InlineStack>
           <Text as="p" tone="subdued">
-            <span dir="auto">{location.addressText || t("noAddress")}</span>
+            {location.addressText ? (
+              <span dir="auto" translate="no">
+                {location.addressText}
+              </span>
+            ) : (
+              t("noAddress")
+            )}
           </Text>
           {result?.ok && <Banner tone="success">{t("saved")}</Banner>}
           {errors.form && <Banner tone="critical">{errors.form}</Banner>}

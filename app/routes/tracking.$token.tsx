@@ -44,6 +44,7 @@ export const meta: MetaFunction = ({ matches }) => [
 ];
 
 const STYLE = `
+body{margin:0}
 .tp{font-family:Inter,"Noto Sans Arabic",system-ui,sans-serif;color:#1a1a1a;background:#f1f1f1;min-height:100vh;margin:0;padding:16px}
 .tp-card{max-width:520px;margin:0 auto;background:#fff;border-radius:12px;padding:20px;box-shadow:0 1px 2px rgba(0,0,0,.12)}
 .tp-top{display:flex;justify-content:space-between;align-items:center;gap:12px}
@@ -80,7 +81,9 @@ export default function Tracking() {
       <style>{STYLE}</style>
       <main className="tp-card">
         <div className="tp-top">
-          <p className="tp-shop">{data.shopName ?? t("yourParcel")}</p>
+          <p className="tp-shop" translate={data.shopName ? "no" : undefined}>
+            {data.shopName ?? t("yourParcel")}
+          </p>
           <a className="tp-lang" href={`?lang=${other}`} lang={other} dir={directionOf(other)}>
             {t(`languageName.${other}`)}
           </a>
@@ -116,15 +119,15 @@ export default function Tracking() {
         </ol>
         {(data.phone || data.email) && (
           <div className="tp-contact">
-            <div>{t("contact", { shop: data.shopName ?? t("theShop") })}</div>
+            <div>{t("contact")}</div>
             {data.phone && (
-              <a href={`tel:${data.phone.replace(/\s/g, "")}`}>
-                <bdi dir="ltr">{data.phone}</bdi>
+              <a href={`tel:${data.phone.replace(/\s/g, "")}`} dir="ltr" translate="no">
+                {data.phone}
               </a>
             )}
             {data.email && (
-              <a href={`mailto:${data.email}`}>
-                <bdi dir="ltr">{data.email}</bdi>
+              <a href={`mailto:${data.email}`} dir="ltr" translate="no">
+                {data.email}
               </a>
             )}
           </div>
