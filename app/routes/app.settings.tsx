@@ -337,14 +337,17 @@ export default function Settings() {
                       label: t("connection.production"),
                       value: "production",
                       disabled: !data.productionAvailable,
-                      helpText: data.productionAvailable
-                        ? undefined
-                        : t("connection.productionMissing"),
                     },
                   ]}
                   selected={[environment]}
                   onChange={(selected) => setEnvironment(selected[0] ?? "sandbox")}
                 />
+                {/* Not a disabled choice's grey help text: too faint to read (axe). */}
+                {!data.productionAvailable && (
+                  <Text as="p" tone="subdued">
+                    {t("connection.productionMissing")}
+                  </Text>
+                )}
                 {data.key && (
                   <Text as="p">
                     {t("connection.savedKey")}{" "}
