@@ -178,7 +178,7 @@ function LocationCard(props: {
         <BlockStack gap="300">
           <InlineStack gap="200" blockAlign="center">
             <Text as="h2" variant="headingMd">
-              {location.name}
+              <bdi translate="no">{location.name}</bdi>
             </Text>
             {location.confirmedAt ? (
               <Badge tone="success">{t("confirmed")}</Badge>

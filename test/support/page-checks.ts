@@ -97,6 +97,12 @@ export async function englishCatalogStrings(
   page: Page,
   english: readonly string[],
 ): Promise<string[]> {
-  const text = await page.evaluate(() => document.body.innerText);
+  // Data (translate="no": a location's address, an order number) may contain such words.
+  const text = await page.evaluate(() => {
+    const copy = document.body.cloneNode(true) as HTMLElement;
+    for (const data of copy.querySelectorAll("[translate=no], [lang=en], script, style"))
+      data.remove();
+    return copy.textContent ?? "";
+  });
   return english.filter((phrase) => text.includes(phrase));
 }
