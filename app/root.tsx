@@ -70,10 +70,12 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useTranslation("errors");
   const page = errorPageFor(isRouteErrorResponse(error) ? error.status : 500);
+  const { i18n } = useTranslation();
+  const other = i18n.language === "ar" ? "en" : "ar";
   return (
     <main
       style={{
-        fontFamily: "Inter, system-ui, sans-serif",
+        fontFamily: 'Inter, "Noto Sans Arabic", system-ui, sans-serif',
         maxWidth: 560,
         margin: "64px auto",
         padding: "0 16px",
@@ -81,6 +83,11 @@ export function ErrorBoundary() {
     >
       <h1 style={{ fontSize: 22 }}>{t(`${page}.title`)}</h1>
       <p style={{ fontSize: 16 }}>{t(`${page}.body`)}</p>
+      <p style={{ fontSize: 14 }}>
+        <a href={`?lang=${other}`} lang={other} dir={directionOf(other)}>
+          {t("otherLanguage")}
+        </a>
+      </p>
     </main>
   );
 }

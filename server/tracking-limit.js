@@ -14,6 +14,9 @@ export function trackingRateLimit({ limit = TRACKING_LOOKUPS_PER_MINUTE } = {}) 
     standardHeaders: "draft-8",
     legacyHeaders: false,
     statusCode: 429,
-    message: "Too many tracking look-ups from your address. Try again in a minute.",
+    // Before any page runs, so in both of the page's languages.
+    message:
+      "Too many tracking look-ups from your address. Try again in a minute.\n" +
+      "طلبات تتبع كثيرة جدًا من عنوانك. حاول مرة أخرى بعد دقيقة.",
   });
 }

@@ -15,6 +15,10 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useLanguage } from "../i18n/language";
+import { translateMessage } from "../i18n/messages";
+import { areaName, governorateName } from "../i18n/place-names";
 import { fixDeliveryAddress } from "../deliveries/review.server";
 import { listDeliveries } from "../models/deliveries.server";
 import { getCourierAccount } from "../models/courier-account.server";
@@ -89,22 +93,20 @@ export default function AddressReview() {
     deliveryId?: string;
     notRemembered?: string;
   }>();
+  const { t } = useTranslation("review");
   return (
-    <Page title="Address review">
+    <Page title={t("title")}>
       <BlockStack gap="400">
-        {result?.ok && (
-          <Banner tone="success">Address placed; the delivery is on its way to the courier.</Banner>
-        )}
+        {result?.ok && <Banner tone="success">{t("placed")}</Banner>}
         {result?.ok && result.notRemembered && (
-          <Banner tone="warning">
-            The spelling was not remembered: {result.notRemembered}. Later orders written this way
-            will be asked about again.
+          <Banner tone="warning" title={t("notRemembered")}>
+            <span dir="auto">{translateMessage(t, result.notRemembered)}</span>
           </Banner>
         )}
         {data.queue.length === 0 ? (
           <Card>
-            <EmptyState heading="Nothing to review" image="">
-              <p>Addresses the app cannot place with confidence wait here for you.</p>
+            <EmptyState heading={t("emptyTitle")} image="">
+              <p>{t("empty")}</p>
             </EmptyState>
           </Card>
         ) : (
@@ -146,6 +148,8 @@ function ReviewCard(props: {
     apartment: item.parts.apartment ?? "",
   });
   const [remember, setRemember] = useState(true);
+  const { t } = useTranslation("review");
+  const language = useLanguage();
   const part = (name: keyof typeof parts, label: string) => (
     <TextField
       label={label}
@@ -162,23 +166,32 @@ function ReviewCard(props: {
         <BlockStack gap="300">
           <InlineStack gap="200" blockAlign="center">
             <Text as="h2" variant="headingMd">
-              {item.orderName ?? "Order"}
+              <bdi translate="no">{item.orderName ?? t("order")}</bdi>
             </Text>
           </InlineStack>
           <Text as="p">
-            Typed by the customer: <strong>{item.typed || "no address"}</strong>
+            {t("typed")}{" "}
+            <strong dir="auto" translate="no">
+              {item.typed || t("noAddress")}
+            </strong>
           </Text>
           {item.reason && (
             <Text as="p" tone="subdued">
-              {item.reason}
+              <span dir="auto">{translateMessage(t, item.reason)}</span>
             </Text>
           )}
-          {item.suggestion && <Text as="p">Suggestion: {item.suggestion}</Text>}
-          {props.error && <Banner tone="critical">{props.error}</Banner>}
+          {item.suggestion && (
+            <Text as="p">{t("suggestion", { area: areaName(item.suggestion, language) })}</Text>
+          )}
+          {props.error && (
+            <Banner tone="critical">
+              <span dir="auto">{translateMessage(t, props.error)}</span>
+            </Banner>
+          )}
           <FormLayout>
             <FormLayout.Group>
               <Select
-                label="Governance"
+                label={t("pickup:governorate")}
                 name="governanceId"
                 value={governanceId}
                 onChange={(value) => {
@@ -186,44 +199,48 @@ function ReviewCard(props: {
                   setAreaId("");
                 }}
                 options={[
-                  { label: "Choose…", value: "" },
-                  ...governances.map((g) => ({ label: g.name, value: String(g.id) })),
+                  { label: t("pickup:choose"), value: "" },
+                  ...governances.map((g) => ({
+                    label: governorateName(g.name, language),
+                    value: String(g.id),
+                  })),
                 ]}
               />
               <Select
-                label="Area"
+                label={t("pickup:area")}
                 name="areaId"
                 value={areaId}
                 onChange={setAreaId}
                 options={[
-                  { label: "Choose…", value: "" },
+                  { label: t("pickup:choose"), value: "" },
                   ...areas
                     .filter((a) => String(a.governanceId) === governanceId)
-                    .map((a) => ({ label: a.name, value: String(a.id) })),
+                    .map((a) => ({ label: areaName(a.name, language), value: String(a.id) }))
+                    .sort((a, b) => a.label.localeCompare(b.label, language)),
                 ]}
               />
             </FormLayout.Group>
             <FormLayout.Group condensed>
-              {part("block", "Block")}
-              {part("street", "Street")}
-              {part("avenue", "Avenue")}
-              {part("house", "House")}
+              {part("block", t("pickup:block"))}
+              {part("street", t("pickup:street"))}
+              {part("avenue", t("pickup:avenue"))}
+              {part("house", t("house"))}
             </FormLayout.Group>
             <FormLayout.Group condensed>
-              {part("building", "Building")}
-              {part("floor", "Floor")}
-              {part("apartment", "Apartment")}
+              {part("building", t("pickup:building"))}
+              {part("floor", t("pickup:floor"))}
+              {part("apartment", t("apartment"))}
             </FormLayout.Group>
           </FormLayout>
           <Checkbox
-            label="Remember this spelling for future orders"
+            label={t("remember")}
             name="remember"
             checked={remember}
             onChange={setRemember}
           />
           <div>
             <Button submit variant="primary" loading={busy} disabled={!areaId}>
-              Send with this address
+              {t("send")}
             </Button>
           </div>
         </BlockStack>

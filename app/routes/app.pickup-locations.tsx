@@ -15,6 +15,10 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useLanguage } from "../i18n/language";
+import { translateMessage } from "../i18n/messages";
+import { areaName, governorateName } from "../i18n/place-names";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import { getCourierAccount } from "../models/courier-account.server";
 import { confirmPickupLocation, listPickupLocations } from "../models/pickup-locations.server";
@@ -105,20 +109,23 @@ type ActionData = { ok: boolean; locationId?: string; errors: Record<string, str
 
 export default function PickupLocations() {
   const data = useLoaderData<typeof loader>();
+  const { t } = useTranslation("pickup");
   const result = useActionData<ActionData>();
   return (
-    <Page title="Pickup locations" backAction={{ url: "/app/settings" }}>
+    <Page
+      title={t("title")}
+      backAction={{ url: "/app/settings", content: t("common:nav.settings") }}
+    >
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
             {!data.connected && (
-              <Banner tone="warning" title="Connect the courier first">
-                The courier&apos;s governances and areas come with your API key. Add it in Settings,
-                then come back to map your locations.
+              <Banner tone="warning" title={t("notConnectedTitle")}>
+                {t("notConnected")}
               </Banner>
             )}
             {data.connected && data.locations.length === 0 && (
-              <Banner tone="info">No active location ships online orders.</Banner>
+              <Banner tone="info">{t("noLocations")}</Banner>
             )}
             {data.locations.map((location) => (
               <LocationCard
@@ -149,10 +156,19 @@ function LocationCard(props: {
   const [values, setValues] = useState(location.values);
   const set = (field: keyof PickupFormValues) => (value: string) =>
     setValues((v) => ({ ...v, [field]: value }));
-  const errors = result?.errors ?? {};
+  const { t } = useTranslation("pickup");
+  const language = useLanguage();
+  const errors = Object.fromEntries(
+    Object.entries(result?.errors ?? {}).map(([field, message]) => [
+      field,
+      translateMessage(t, message),
+    ]),
+  );
+  // Names in the page's language, sorted as its readers would look for them.
   const areaOptions = areas
     .filter((a) => a.governanceId === Number(values.governanceId))
-    .map((a) => ({ label: a.name, value: String(a.id) }));
+    .map((a) => ({ label: areaName(a.name, language), value: String(a.id) }))
+    .sort((a, b) => a.label.localeCompare(b.label, language));
 
   return (
     <Card>
@@ -162,32 +178,41 @@ function LocationCard(props: {
         <BlockStack gap="300">
           <InlineStack gap="200" blockAlign="center">
             <Text as="h2" variant="headingMd">
-              {location.name}
+              <bdi translate="no">{location.name}</bdi>
             </Text>
             {location.confirmedAt ? (
-              <Badge tone="success">Confirmed</Badge>
+              <Badge tone="success">{t("confirmed")}</Badge>
             ) : (
-              <Badge tone="attention">Not confirmed</Badge>
+              <Badge tone="attention">{t("notConfirmed")}</Badge>
             )}
           </InlineStack>
           <Text as="p" tone="subdued">
-            {location.addressText || "No address in Shopify"}
+            {location.addressText ? (
+              <span dir="auto" translate="no">
+                {location.addressText}
+              </span>
+            ) : (
+              t("noAddress")
+            )}
           </Text>
-          {result?.ok && <Banner tone="success">Pickup address confirmed.</Banner>}
+          {result?.ok && <Banner tone="success">{t("saved")}</Banner>}
           {errors.form && <Banner tone="critical">{errors.form}</Banner>}
-          {!location.confirmedAt && location.proposalReasons.length > 0 && (
-            <Text as="p" tone="subdued">
-              Proposed from the location&apos;s address: {location.proposalReasons.join("; ")}.
+          {!location.confirmedAt && (
+            <Text as="p" tone={location.proposalConfident ? "subdued" : "caution"}>
+              {location.proposalConfident ? t("proposed") : t("proposedUnsure")}
             </Text>
           )}
           <FormLayout>
             <FormLayout.Group>
               <Select
-                label="Governance"
+                label={t("governorate")}
                 name="governanceId"
                 options={[
-                  { label: "Choose…", value: "" },
-                  ...governances.map((g) => ({ label: g.name, value: String(g.id) })),
+                  { label: t("choose"), value: "" },
+                  ...governances.map((g) => ({
+                    label: governorateName(g.name, language),
+                    value: String(g.id),
+                  })),
                 ]}
                 value={values.governanceId === null ? "" : String(values.governanceId)}
                 onChange={(value) =>
@@ -200,9 +225,9 @@ function LocationCard(props: {
                 error={errors.governanceId}
               />
               <Select
-                label="Area"
+                label={t("area")}
                 name="areaId"
-                options={[{ label: "Choose…", value: "" }, ...areaOptions]}
+                options={[{ label: t("choose"), value: "" }, ...areaOptions]}
                 value={values.areaId === null ? "" : String(values.areaId)}
                 onChange={(value) =>
                   setValues((v) => ({ ...v, areaId: value ? Number(value) : null }))
@@ -212,7 +237,7 @@ function LocationCard(props: {
             </FormLayout.Group>
             <FormLayout.Group condensed>
               <TextField
-                label="Block"
+                label={t("block")}
                 name="block"
                 value={values.block}
                 onChange={set("block")}
@@ -220,7 +245,7 @@ function LocationCard(props: {
                 error={errors.block}
               />
               <TextField
-                label="Street"
+                label={t("street")}
                 name="street"
                 value={values.street}
                 onChange={set("street")}
@@ -228,7 +253,7 @@ function LocationCard(props: {
                 error={errors.street}
               />
               <TextField
-                label="Avenue (jaddah)"
+                label={t("avenue")}
                 name="avenue"
                 value={values.avenue}
                 onChange={set("avenue")}
@@ -238,7 +263,7 @@ function LocationCard(props: {
             </FormLayout.Group>
             <FormLayout.Group condensed>
               <TextField
-                label="Building"
+                label={t("building")}
                 name="building"
                 value={values.building}
                 onChange={set("building")}
@@ -246,7 +271,7 @@ function LocationCard(props: {
                 error={errors.building}
               />
               <TextField
-                label="Floor"
+                label={t("floor")}
                 name="floor"
                 value={values.floor}
                 onChange={set("floor")}
@@ -256,7 +281,7 @@ function LocationCard(props: {
             </FormLayout.Group>
             <FormLayout.Group>
               <TextField
-                label="Contact name"
+                label={t("contactName")}
                 name="contactName"
                 value={values.contactName}
                 onChange={set("contactName")}
@@ -264,7 +289,7 @@ function LocationCard(props: {
                 error={errors.contactName}
               />
               <TextField
-                label="Contact phone"
+                label={t("contactPhone")}
                 name="contactPhone"
                 type="tel"
                 value={values.contactPhone}
@@ -276,7 +301,7 @@ function LocationCard(props: {
           </FormLayout>
           <div>
             <Button submit variant="primary" loading={submitting}>
-              Confirm pickup address
+              {t("confirm")}
             </Button>
           </div>
         </BlockStack>

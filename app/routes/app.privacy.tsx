@@ -11,6 +11,10 @@ import {
   Text,
 } from "@shopify/polaris";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { formatDateTime } from "../i18n/format";
+import { useLanguage } from "../i18n/language";
+import { translateMessage } from "../i18n/messages";
 import { listComplianceRequests } from "../models/privacy.server";
 import { authenticate } from "../shopify.server";
 
@@ -29,28 +33,24 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   };
 };
 
-const TOPIC_LABELS: Record<string, string> = {
-  "customers/data_request": "Data request",
-  "customers/redact": "Erasure",
-  "shop/redact": "Shop erasure",
+const TOPICS: Record<string, string> = {
+  "customers/data_request": "dataRequest",
+  "customers/redact": "erasure",
+  "shop/redact": "shopErasure",
 };
-
-const when = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "Asia/Kuwait",
-});
 
 export default function Privacy() {
   const { requests } = useLoaderData<typeof loader>();
   const [error, setError] = useState<string | null>(null);
+  const { t } = useTranslation("privacy");
+  const language = useLanguage();
 
   // A fetch, not a link: App Bridge adds the session token to the app's own fetches.
   const download = async (id: string) => {
     setError(null);
     const response = await fetch(`/app/privacy-export/${encodeURIComponent(id)}`);
     if (!response.ok) {
-      setError("The data could not be put together. Reload the page and try again.");
+      setError(t("downloadFailed"));
       return;
     }
     const url = URL.createObjectURL(await response.blob());
@@ -63,12 +63,10 @@ export default function Privacy() {
   };
 
   return (
-    <Page title="Privacy requests">
+    <Page title={t("title")}>
       <BlockStack gap="400">
         <Text as="p" tone="subdued">
-          Shopify forwards your customers&apos; requests to see or erase their data. Erasures are
-          carried out as they arrive. For a data request, download what this app holds on the
-          customer&apos;s orders and send it to them.
+          {t("intro")}
         </Text>
         {error ? (
           <Banner tone="critical" onDismiss={() => setError(null)}>
@@ -77,33 +75,39 @@ export default function Privacy() {
         ) : null}
         <Card padding="0">
           {requests.length === 0 ? (
-            <EmptyState heading="No privacy requests" image="">
-              <p>Customers&apos; data and erasure requests appear here.</p>
+            <EmptyState heading={t("emptyTitle")} image="">
+              <p>{t("empty")}</p>
             </EmptyState>
           ) : (
             <IndexTable
-              resourceName={{ singular: "request", plural: "requests" }}
+              resourceName={{ singular: t("request"), plural: t("requests") }}
               itemCount={requests.length}
               selectable={false}
               headings={[
-                { title: "Received" },
-                { title: "Kind" },
-                { title: "Customer" },
-                { title: "Orders" },
-                { title: "Outcome" },
-                { title: "" },
+                { title: t("received") },
+                { title: t("kind") },
+                { title: t("customer") },
+                { title: t("orders") },
+                { title: t("outcome") },
+                { title: t("actions") },
               ]}
             >
               {requests.map((r, index) => (
                 <IndexTable.Row id={r.id} key={r.id} position={index}>
-                  <IndexTable.Cell>{when.format(new Date(r.receivedAt))}</IndexTable.Cell>
-                  <IndexTable.Cell>{TOPIC_LABELS[r.topic] ?? r.topic}</IndexTable.Cell>
-                  <IndexTable.Cell>{r.customerId ?? "—"}</IndexTable.Cell>
+                  <IndexTable.Cell>{formatDateTime(r.receivedAt, language)}</IndexTable.Cell>
+                  <IndexTable.Cell>
+                    {TOPICS[r.topic] ? t(`topic.${TOPICS[r.topic]}`) : r.topic}
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <bdi translate="no">{r.customerId ?? "—"}</bdi>
+                  </IndexTable.Cell>
                   <IndexTable.Cell>{r.orders}</IndexTable.Cell>
-                  <IndexTable.Cell>{r.outcome ?? "—"}</IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <span dir="auto">{r.outcome ? translateMessage(t, r.outcome) : "—"}</span>
+                  </IndexTable.Cell>
                   <IndexTable.Cell>
                     {r.topic === "customers/data_request" ? (
-                      <Button onClick={() => void download(r.id)}>Download data</Button>
+                      <Button onClick={() => void download(r.id)}>{t("download")}</Button>
                     ) : null}
                   </IndexTable.Cell>
                 </IndexTable.Row>

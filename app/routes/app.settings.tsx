@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { SaveBar, useAppBridge } from "@shopify/app-bridge-react";
 import {
+  Badge,
   Banner,
   BlockStack,
   Button,
@@ -9,16 +11,20 @@ import {
   ChoiceList,
   FormLayout,
   InlineStack,
-  Badge,
   Layout,
   Page,
   Select,
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import type { TFunction } from "i18next";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { env } from "../env.server";
+import { formatDateTime } from "../i18n/format";
+import { useLanguage } from "../i18n/language";
+import { translateMessage } from "../i18n/messages";
 import { getCachedMasterData, getCourierAccount } from "../models/courier-account.server";
 import {
   connectCourier,
@@ -27,6 +33,7 @@ import {
   type ConnectionOutcome,
 } from "../services/courier-connection.server";
 import { getShopSettings, saveDeliveryOptions } from "../models/shop.server";
+import { readTrackingPageContact, saveTrackingPageContact } from "../models/tracking-page.server";
 import {
   createPushCredentials,
   listStatusMappings,
@@ -36,18 +43,51 @@ import {
   saveStatusMappings,
 } from "../models/tracking.server";
 import {
-  SHOPIFY_EVENT_LABELS,
   SHOPIFY_EVENT_STATUSES,
   TRACKED_STATES,
   type ShopifyEventStatus,
 } from "../deliveries/tracking";
-import { STATE_LABELS } from "../deliveries/states";
 import { resumeDeliveriesAfterConnection } from "../deliveries/runner.server";
 import { kickTrackingSync } from "../deliveries/sync-runner.server";
 import { authenticate } from "../shopify.server";
 
-const environmentField = z.enum(["sandbox", "production"], {
-  error: "Choose sandbox or production.",
+const environmentField = z.enum(["sandbox", "production"], { error: "errors.environment" });
+
+const checkbox = z
+  .string()
+  .optional()
+  .transform((value) => value !== undefined);
+const optionalText = (max: number, error: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, error)
+    .optional()
+    .transform((value) => value || null);
+
+/** The one form of everything that is a setting, saved from the save bar. */
+const settingsForm = z.looseObject({
+  intent: z.literal("save"),
+  // A checked box is sent (Polaris sends an empty value), an unchecked one is not.
+  autoSend: checkbox,
+  notifyCustomer: checkbox,
+  markCodPaid: checkbox,
+  paymentCodeCod: optionalText(50, "errors.paymentCode"),
+  paymentCodePrepaid: optionalText(50, "errors.paymentCode"),
+  preparationMinutes: z.coerce
+    .number({ error: "errors.preparationNumber" })
+    .int("errors.preparationWhole")
+    .min(0, "errors.preparationNegative")
+    .max(10_080, "errors.preparationWeek"),
+  trackingShopName: optionalText(100, "errors.shopName"),
+  trackingContactPhone: optionalText(30, "errors.phone").refine(
+    (value) => value === null || /^\+?[0-9 ]{6,20}$/.test(value),
+    "errors.phone",
+  ),
+  trackingContactEmail: optionalText(200, "errors.email").refine(
+    (value) => value === null || /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value),
+    "errors.email",
+  ),
 });
 
 const settingsAction = z.discriminatedUnion("intent", [
@@ -57,45 +97,11 @@ const settingsAction = z.discriminatedUnion("intent", [
     apiKey: z.string().optional(),
   }),
   z.object({ intent: z.literal("refresh-master-data") }),
-  z.object({
-    intent: z.literal("delivery-options"),
-    // A checked box is sent (Polaris sends an empty value), an unchecked one is not.
-    autoSend: z
-      .string()
-      .optional()
-      .transform((value) => value !== undefined),
-    notifyCustomer: z
-      .string()
-      .optional()
-      .transform((value) => value !== undefined),
-    paymentCodeCod: z
-      .string()
-      .trim()
-      .max(50, "Payment codes are at most 50 characters.")
-      .optional(),
-    paymentCodePrepaid: z
-      .string()
-      .trim()
-      .max(50, "Payment codes are at most 50 characters.")
-      .optional(),
-    preparationMinutes: z.coerce
-      .number({ error: "Preparation time must be a number of minutes." })
-      .int("Preparation time must be whole minutes.")
-      .min(0, "Preparation time cannot be negative.")
-      .max(10_080, "Preparation time is at most a week (10080 minutes)."),
-  }),
   z.object({ intent: z.literal("remove-key") }),
-  z.object({
-    intent: z.literal("tracking-options"),
-    markCodPaid: z
-      .string()
-      .optional()
-      .transform((value) => value !== undefined),
-  }),
   z.object({ intent: z.literal("push-on") }),
   z.object({ intent: z.literal("push-off") }),
   // Fields `state:<code>` and `shopify:<code>` per courier status, read by statusMappingForm.
-  z.looseObject({ intent: z.literal("status-mapping") }),
+  settingsForm,
 ]);
 
 const mappedState = z.enum([...TRACKED_STATES, "unchanged"]);
@@ -114,8 +120,8 @@ function statusMappingForm(fields: Record<string, unknown>) {
     const state = value === "" ? null : mappedState.safeParse(value);
     const shopify = fields[`shopify:${code}`];
     const event = shopify === "" || shopify === undefined ? null : shopifyStatus.safeParse(shopify);
-    if (state && !state.success) return { error: `Choose what "${code}" means in the app.` };
-    if (event && !event.success) return { error: `Choose a Shopify status for "${code}".` };
+    if (state && !state.success) return { error: "errors.mappingState", code };
+    if (event && !event.success) return { error: "errors.mappingShopify", code };
     entries.push({
       code,
       state: state ? state.data : null,
@@ -124,9 +130,6 @@ function statusMappingForm(fields: Record<string, unknown>) {
   }
   return { entries };
 }
-
-const UNREADABLE_PUSH_SECRET =
-  "The signing secret can no longer be read (the app's encryption keys changed): choose New URL and secret, and give the courier the new ones.";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -142,7 +145,6 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
         ? {
             url: `${env().SHOPIFY_APP_URL}/courier/webhooks/${push.token}`,
             secret: push.secret,
-            problem: push.secret === null ? UNREADABLE_PUSH_SECRET : null,
           }
         : null,
       mappings: mappings.map((m) => ({
@@ -161,6 +163,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       paymentCodePrepaid: settings?.paymentCodePrepaid ?? "",
       preparationMinutes: settings?.preparationMinutes ?? 120,
     },
+    trackingPage: await readTrackingPageContact(session.shop),
     courierEnvironment: account.environment,
     productionAvailable: Boolean(env().COURIER_PRODUCTION_URL),
     key: account.keyHint
@@ -182,17 +185,17 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export type SettingsActionResult =
   | ConnectionOutcome
   | { ok: true; removed: true }
-  | { ok: true; saved: "delivery-options" | "tracking-options" | "status-mapping" | "push-off" }
-  | { ok: true; saved: "push-on" }
-  | { ok: false; error: string; section: "tracking" };
+  | { ok: true; saved: "settings" | "push-on" | "push-off" | "master-data" }
+  // A catalog key of the settings page, and what it names.
+  | { ok: false; errorKey: string; code?: string };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const parsed = settingsAction.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
-    const outcome: ConnectionOutcome = {
+    const outcome: SettingsActionResult = {
       ok: false,
-      error: parsed.error.issues[0]?.message ?? "Invalid form.",
+      errorKey: parsed.error.issues[0]?.message ?? "errors.form",
     };
     return Response.json(outcome, { status: 400 });
   }
@@ -205,29 +208,33 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       apiKey: form.apiKey,
     });
     if (outcome.ok) await resumeDeliveriesAfterConnection(session.shop);
-  } else if (form.intent === "delivery-options") {
-    await saveDeliveryOptions(session.shop, {
-      autoSend: form.autoSend,
-      notifyCustomer: form.notifyCustomer,
-      paymentCodeCod: form.paymentCodeCod || null,
-      paymentCodePrepaid: form.paymentCodePrepaid || null,
-      preparationMinutes: form.preparationMinutes,
-    });
-    outcome = { ok: true, saved: "delivery-options" };
-  } else if (form.intent === "refresh-master-data") {
-    outcome = await refreshCourierMasterData(session.shop);
-  } else if (form.intent === "tracking-options") {
-    await saveMarkCodPaid(session.shop, form.markCodPaid);
-    outcome = { ok: true, saved: "tracking-options" };
-  } else if (form.intent === "status-mapping") {
+  } else if (form.intent === "save") {
     const mapping = statusMappingForm(form);
     if ("error" in mapping) {
-      outcome = { ok: false, error: mapping.error ?? "Invalid mapping.", section: "tracking" };
+      outcome = { ok: false, errorKey: mapping.error ?? "errors.form", code: mapping.code };
     } else {
-      const { deliveries } = await saveStatusMappings(session.shop, mapping.entries);
-      if (deliveries > 0) kickTrackingSync();
-      outcome = { ok: true, saved: "status-mapping" };
+      await saveDeliveryOptions(session.shop, {
+        autoSend: form.autoSend,
+        notifyCustomer: form.notifyCustomer,
+        paymentCodeCod: form.paymentCodeCod,
+        paymentCodePrepaid: form.paymentCodePrepaid,
+        preparationMinutes: form.preparationMinutes,
+      });
+      await saveMarkCodPaid(session.shop, form.markCodPaid);
+      await saveTrackingPageContact(session.shop, {
+        shopName: form.trackingShopName,
+        phone: form.trackingContactPhone,
+        email: form.trackingContactEmail,
+      });
+      if (mapping.entries.length > 0) {
+        const { deliveries } = await saveStatusMappings(session.shop, mapping.entries);
+        if (deliveries > 0) kickTrackingSync();
+      }
+      outcome = { ok: true, saved: "settings" };
     }
+  } else if (form.intent === "refresh-master-data") {
+    const refreshed = await refreshCourierMasterData(session.shop);
+    outcome = refreshed.ok ? { ok: true, saved: "master-data" } : refreshed;
   } else if (form.intent === "push-on") {
     await createPushCredentials(session.shop);
     outcome = { ok: true, saved: "push-on" };
@@ -241,106 +248,146 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
 };
 
-const dateTime = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "Asia/Kuwait",
-});
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
-const SAVED_MESSAGES = {
-  "delivery-options": "Delivery options saved.",
-  "tracking-options": "Tracking options saved.",
-  "status-mapping":
-    "Status mapping saved. Deliveries now on a status you changed follow it within a minute.",
-  "push-on": "Status pushes are on: give the courier the URL and secret below.",
-  "push-off": "Status pushes are off. Tracking continues by asking the courier.",
-} as const;
-
-function successMessage(result: Extract<SettingsActionResult, { ok: true }>): string {
-  if ("saved" in result) return SAVED_MESSAGES[result.saved];
-  if ("removed" in result)
-    return "The API key was removed. Deliveries cannot be sent until you add one.";
-  const where = result.environment === "production" ? "production" : "sandbox";
-  return `Connected to the courier's ${where}: ${result.governances} governances and ${result.areas} areas found.`;
+/** The values of the one settings form, as the page edits them. */
+function formValues(data: LoaderData) {
+  return {
+    ...data.deliveryOptions,
+    preparationMinutes: String(data.deliveryOptions.preparationMinutes),
+    markCodPaid: data.tracking.markCodPaid,
+    trackingShopName: data.trackingPage.shopName ?? "",
+    trackingContactPhone: data.trackingPage.phone ?? "",
+    trackingContactEmail: data.trackingPage.email ?? "",
+    mappings: Object.fromEntries(
+      data.tracking.mappings.map((m) => [
+        m.code,
+        { state: m.state ?? "", shopify: m.shopifyStatus ?? "" },
+      ]),
+    ),
+  };
 }
+type FormValues = ReturnType<typeof formValues>;
 
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<SettingsActionResult>();
   const navigation = useNavigation();
+  const submit = useSubmit();
+  const shopify = useAppBridge();
+  const { t } = useTranslation("settings");
+  const language = useLanguage();
   const busyIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const [environment, setEnvironment] = useState<string>(data.courierEnvironment);
   const [apiKey, setApiKey] = useState("");
+  const saved = useMemo(() => formValues(data), [data]);
+  const [values, setValues] = useState(saved);
+  // After a save (or anything else that reloads the page's data) the form shows what is stored.
+  useEffect(() => setValues(saved), [saved]);
+  const dirty = JSON.stringify(values) !== JSON.stringify(saved);
+  const formRef = useRef<HTMLFormElement>(null);
+
   // Once the courier accepted it, the key leaves the page: it is stored, and shown masked only.
   useEffect(() => {
-    if (result?.ok) setApiKey("");
-  }, [result]);
+    if (!result?.ok) return;
+    setApiKey("");
+    shopify.toast.show(successMessage(t, result));
+  }, [result, shopify, t]);
+
+  const error = result && !result.ok ? errorText(t, result) : null;
+  const set =
+    <K extends keyof FormValues>(key: K) =>
+    (value: FormValues[K]) =>
+      setValues((v) => ({ ...v, [key]: value }));
 
   return (
-    <Page title="Settings" backAction={{ url: "/app" }}>
+    <Page title={t("title")} backAction={{ url: "/app", content: t("common:nav.home") }}>
+      <SaveBar id="settings-save-bar" open={dirty}>
+        <button
+          variant="primary"
+          onClick={() => submit(formRef.current)}
+          loading={busyIntent === "save" ? "" : undefined}
+        >
+          {t("common:actions.save")}
+        </button>
+        <button onClick={() => setValues(saved)}>{t("common:actions.discard")}</button>
+      </SaveBar>
       <Layout>
+        {error && (
+          <Layout.Section>
+            <Banner tone="critical" title={error.title}>
+              {error.detail && <DetailText text={error.detail} />}
+            </Banner>
+          </Layout.Section>
+        )}
         <Layout.AnnotatedSection
-          title="Courier connection"
-          description="Paste the API key the courier issued you. Use the sandbox while you test; switch to production once the courier has approved your account."
+          title={t("connection.title")}
+          description={t("connection.description")}
         >
           <Card>
             <Form method="post">
               <input type="hidden" name="intent" value="connect" />
               <BlockStack gap="400">
-                {result?.ok && !("saved" in result) && (
-                  <Banner tone="success">{successMessage(result)}</Banner>
-                )}
-                {result && !result.ok && !("section" in result) && (
-                  <Banner tone="critical" title="The connection did not work">
-                    {result.error}
-                  </Banner>
-                )}
                 <ChoiceList
-                  title="Environment"
+                  title={t("connection.environment")}
                   name="courierEnvironment"
                   choices={[
-                    { label: "Sandbox (testing)", value: "sandbox" },
+                    { label: t("connection.sandbox"), value: "sandbox" },
                     {
-                      label: "Production (live deliveries)",
+                      label: t("connection.production"),
                       value: "production",
                       disabled: !data.productionAvailable,
-                      helpText: data.productionAvailable
-                        ? undefined
-                        : "Not configured by the app's operator yet.",
                     },
                   ]}
                   selected={[environment]}
                   onChange={(selected) => setEnvironment(selected[0] ?? "sandbox")}
                 />
+                {/* Not a disabled choice's grey help text: too faint to read (axe). */}
+                {!data.productionAvailable && (
+                  <Text as="p" tone="subdued">
+                    {t("connection.productionMissing")}
+                  </Text>
+                )}
                 {data.key && (
                   <Text as="p">
-                    Saved API key:{" "}
+                    {t("connection.savedKey")}{" "}
                     <Text as="span" fontWeight="semibold">
-                      {data.key.hint}
+                      <bdi translate="no">{data.key.hint}</bdi>
                     </Text>
-                    {data.key.setAt && ` (saved ${dateTime.format(new Date(data.key.setAt))})`}
+                    {data.key.setAt &&
+                      ` ${t("connection.savedAt", { at: formatDateTime(data.key.setAt, language) })}`}
                   </Text>
                 )}
                 <TextField
-                  label={data.key ? "Replace the API key (optional)" : "API key"}
+                  label={data.key ? t("connection.replaceKey") : t("connection.key")}
                   name="apiKey"
                   type="password"
                   value={apiKey}
                   onChange={setApiKey}
                   autoComplete="off"
-                  helpText="Stored encrypted. It is never shown again; you can replace it at any time."
+                  helpText={t("connection.keyHelp")}
                 />
                 <InlineStack gap="300">
                   <Button submit variant="primary" loading={busyIntent === "connect"}>
-                    Test connection and save
+                    {t("connection.test")}
                   </Button>
                 </InlineStack>
-                {data.lastCheck && (
+                {/* The latest check, unless this visit's own attempt just failed (shown above). */}
+                {data.lastCheck && !error && (
                   <Text as="p" tone={data.lastCheck.error ? "critical" : "subdued"}>
-                    Last checked {dateTime.format(new Date(data.lastCheck.at))}
                     {data.lastCheck.error
-                      ? `: ${data.lastCheck.error}`
-                      : ": the connection worked."}
+                      ? t("connection.lastCheckFailed", {
+                          at: formatDateTime(data.lastCheck.at, language),
+                        })
+                      : t("connection.lastCheckWorked", {
+                          at: formatDateTime(data.lastCheck.at, language),
+                        })}
+                    {data.lastCheck.error && (
+                      <>
+                        {" "}
+                        <DetailText text={translateMessage(t, data.lastCheck.error)} />
+                      </>
+                    )}
                   </Text>
                 )}
               </BlockStack>
@@ -348,16 +395,17 @@ export default function Settings() {
           </Card>
         </Layout.AnnotatedSection>
 
-        <Layout.AnnotatedSection
-          title="Courier master data"
-          description="Governances and areas as the courier names them, used to place addresses. Fetched with your key."
-        >
+        <Layout.AnnotatedSection title={t("areas.title")} description={t("areas.description")}>
           <Card>
             <BlockStack gap="300">
               <Text as="p">
                 {data.masterData
-                  ? `${data.masterData.governances} governances and ${data.masterData.areas} areas, fetched ${dateTime.format(new Date(data.masterData.fetchedAt))}.`
-                  : "Not fetched yet: test the connection first."}
+                  ? t("areas.summary", {
+                      governorates: data.masterData.governances,
+                      areas: data.masterData.areas,
+                      at: formatDateTime(data.masterData.fetchedAt, language),
+                    })
+                  : t("areas.notFetched")}
               </Text>
               <InlineStack gap="300">
                 <Form method="post">
@@ -367,7 +415,7 @@ export default function Settings() {
                     disabled={!data.key}
                     loading={busyIntent === "refresh-master-data"}
                   >
-                    Refresh master data
+                    {t("areas.refresh")}
                   </Button>
                 </Form>
                 {data.key && (
@@ -379,7 +427,7 @@ export default function Settings() {
                       variant="plain"
                       loading={busyIntent === "remove-key"}
                     >
-                      Remove the API key
+                      {t("areas.removeKey")}
                     </Button>
                   </Form>
                 )}
@@ -387,315 +435,278 @@ export default function Settings() {
             </BlockStack>
           </Card>
         </Layout.AnnotatedSection>
-        <DeliveryOptionsSection options={data.deliveryOptions} result={result} />
-        <TrackingSection tracking={data.tracking} result={result} />
+
+        <Form method="post" id="settings-form" ref={formRef} style={{ display: "contents" }}>
+          <input type="hidden" name="intent" value="save" />
+          <Layout.AnnotatedSection
+            title={t("deliveries.title")}
+            description={t("deliveries.description")}
+          >
+            <Card>
+              <BlockStack gap="400">
+                <Checkbox
+                  label={t("deliveries.autoSend")}
+                  name="autoSend"
+                  checked={values.autoSend}
+                  onChange={set("autoSend")}
+                />
+                <FormLayout>
+                  <FormLayout.Group>
+                    <TextField
+                      label={t("deliveries.codeCod")}
+                      name="paymentCodeCod"
+                      value={values.paymentCodeCod}
+                      onChange={set("paymentCodeCod")}
+                      autoComplete="off"
+                    />
+                    <TextField
+                      label={t("deliveries.codePrepaid")}
+                      name="paymentCodePrepaid"
+                      value={values.paymentCodePrepaid}
+                      onChange={set("paymentCodePrepaid")}
+                      autoComplete="off"
+                    />
+                  </FormLayout.Group>
+                  <TextField
+                    label={t("deliveries.preparation")}
+                    name="preparationMinutes"
+                    type="number"
+                    min={0}
+                    value={values.preparationMinutes}
+                    onChange={set("preparationMinutes")}
+                    autoComplete="off"
+                  />
+                </FormLayout>
+                <Checkbox
+                  label={t("deliveries.notifyCustomer")}
+                  name="notifyCustomer"
+                  checked={values.notifyCustomer}
+                  onChange={set("notifyCustomer")}
+                />
+                <Checkbox
+                  label={t("deliveries.markCodPaid")}
+                  name="markCodPaid"
+                  checked={values.markCodPaid}
+                  onChange={set("markCodPaid")}
+                />
+              </BlockStack>
+            </Card>
+          </Layout.AnnotatedSection>
+          <Layout.AnnotatedSection
+            title={t("trackingPage.title")}
+            description={t("trackingPage.description")}
+          >
+            <Card>
+              <FormLayout>
+                <TextField
+                  label={t("trackingPage.shopName")}
+                  name="trackingShopName"
+                  value={values.trackingShopName}
+                  onChange={set("trackingShopName")}
+                  autoComplete="organization"
+                />
+                <FormLayout.Group>
+                  <TextField
+                    label={t("trackingPage.phone")}
+                    name="trackingContactPhone"
+                    type="tel"
+                    value={values.trackingContactPhone}
+                    onChange={set("trackingContactPhone")}
+                    autoComplete="tel"
+                  />
+                  <TextField
+                    label={t("trackingPage.email")}
+                    name="trackingContactEmail"
+                    type="email"
+                    value={values.trackingContactEmail}
+                    onChange={set("trackingContactEmail")}
+                    autoComplete="email"
+                  />
+                </FormLayout.Group>
+              </FormLayout>
+            </Card>
+          </Layout.AnnotatedSection>
+          <StatusMappingSection
+            tracking={data.tracking}
+            choices={values.mappings}
+            onChange={(code, choice) =>
+              setValues((v) => ({ ...v, mappings: { ...v.mappings, [code]: choice } }))
+            }
+          />
+        </Form>
+        <PushSection push={data.tracking.push} busyIntent={busyIntent} />
       </Layout>
     </Page>
   );
 }
 
-function DeliveryOptionsSection(props: {
-  options: ReturnType<typeof useLoaderData<typeof loader>>["deliveryOptions"];
-  result: SettingsActionResult | undefined;
+/** Text from the courier or a service, which may be in English on an Arabic page. */
+function DetailText({ text }: { text: string }) {
+  return <span dir="auto">{text}</span>;
+}
+
+function successMessage(t: TFunction, result: Extract<SettingsActionResult, { ok: true }>): string {
+  if ("saved" in result) return t(`saved.${result.saved}`);
+  if ("removed" in result) return t("saved.keyRemoved");
+  return t("saved.connected", {
+    environment: t(`common:environment.${result.environment}`),
+    governorates: result.governances,
+    areas: result.areas,
+  });
+}
+
+function errorText(t: TFunction, result: Extract<SettingsActionResult, { ok: false }>) {
+  if ("errorKey" in result)
+    return { title: t(result.errorKey, { code: result.code ?? "" }), detail: null };
+  return { title: t("connection.failed"), detail: translateMessage(t, result.error) };
+}
+
+type Choice = { state: string; shopify: string };
+
+function StatusMappingSection(props: {
+  tracking: LoaderData["tracking"];
+  choices: Record<string, Choice>;
+  onChange: (code: string, choice: Choice) => void;
 }) {
-  const [options, setOptions] = useState(props.options);
-  const navigation = useNavigation();
-  const saving =
-    navigation.state !== "idle" && navigation.formData?.get("intent") === "delivery-options";
-  const saved =
-    props.result?.ok && "saved" in props.result && props.result.saved === "delivery-options";
+  const { tracking, choices, onChange } = props;
+  const { t } = useTranslation("settings");
+  const unmapped = tracking.mappings.filter((m) => !m.state);
+  const stateChoices = [
+    { label: t("mapping.notMapped"), value: "" },
+    ...TRACKED_STATES.map((state) => ({ label: t(`common:states.${state}`), value: state })),
+    { label: t("mapping.unchanged"), value: "unchanged" },
+  ];
+  const shopifyChoices = [
+    { label: t("mapping.noShopifyEvent"), value: "" },
+    ...SHOPIFY_EVENT_STATUSES.map((status) => ({
+      label: t(`shopifyStatus.${status}`),
+      value: status,
+    })),
+  ];
   return (
-    <Layout.AnnotatedSection
-      title="Deliveries"
-      description="When fulfilled orders go to the courier, and how they are paid. The courier publishes no payment codes: use the ones it gave you."
-    >
+    <Layout.AnnotatedSection title={t("mapping.title")} description={t("mapping.description")}>
       <Card>
-        <Form method="post">
-          <input type="hidden" name="intent" value="delivery-options" />
-          <BlockStack gap="400">
-            {saved && <Banner tone="success">Delivery options saved.</Banner>}
-            <Checkbox
-              label="Send to the courier automatically when an order is fulfilled"
-              name="autoSend"
-              checked={options.autoSend}
-              onChange={(autoSend) => setOptions((o) => ({ ...o, autoSend }))}
-            />
-            <FormLayout>
-              <FormLayout.Group>
-                <TextField
-                  label="Payment code for cash on delivery"
-                  name="paymentCodeCod"
-                  value={options.paymentCodeCod}
-                  onChange={(paymentCodeCod) => setOptions((o) => ({ ...o, paymentCodeCod }))}
-                  autoComplete="off"
-                />
-                <TextField
-                  label="Payment code for prepaid orders"
-                  name="paymentCodePrepaid"
-                  value={options.paymentCodePrepaid}
-                  onChange={(paymentCodePrepaid) =>
-                    setOptions((o) => ({ ...o, paymentCodePrepaid }))
-                  }
-                  autoComplete="off"
-                />
-              </FormLayout.Group>
-              <TextField
-                label="Preparation time before pickup (minutes)"
-                name="preparationMinutes"
-                type="number"
-                min={0}
-                value={String(options.preparationMinutes)}
-                onChange={(value) =>
-                  setOptions((o) => ({ ...o, preparationMinutes: Number(value) }))
-                }
-                autoComplete="off"
-              />
-            </FormLayout>
-            <Checkbox
-              label="Let Shopify email the customer the tracking number"
-              name="notifyCustomer"
-              checked={options.notifyCustomer}
-              onChange={(notifyCustomer) => setOptions((o) => ({ ...o, notifyCustomer }))}
-            />
-            <div>
-              <Button submit loading={saving}>
-                Save delivery options
-              </Button>
-            </div>
-          </BlockStack>
-        </Form>
+        <BlockStack gap="300">
+          {unmapped.length > 0 && (
+            <Banner tone="warning" title={t("mapping.unmappedTitle")}>
+              <span dir="auto">{unmapped.map((m) => m.name ?? m.code).join("، ")}</span>{" "}
+              {t("mapping.unmappedBody")}
+            </Banner>
+          )}
+          {tracking.mappings.length === 0 ? (
+            <Text as="p" tone="subdued">
+              {t("mapping.none")}
+            </Text>
+          ) : (
+            <BlockStack gap="400">
+              {tracking.mappings.map((m) => {
+                const choice = choices[m.code] ?? { state: "", shopify: "" };
+                return (
+                  <div key={m.code} data-status={m.code}>
+                    <BlockStack gap="200">
+                      <InlineStack gap="200" blockAlign="center">
+                        <Text as="span" variant="bodyMd" fontWeight="semibold">
+                          <span dir="auto">{m.name ?? m.code}</span>
+                        </Text>
+                        {!m.state ? (
+                          <Badge tone="critical">{t("mapping.notMapped")}</Badge>
+                        ) : m.source === "merchant" ? (
+                          <Badge tone="info">{t("mapping.yourChoice")}</Badge>
+                        ) : null}
+                      </InlineStack>
+                      <FormLayout>
+                        <FormLayout.Group condensed>
+                          <Select
+                            label={t("mapping.inApp", { status: m.name ?? m.code })}
+                            name={`state:${m.code}`}
+                            options={stateChoices}
+                            value={choice.state}
+                            onChange={(state) => onChange(m.code, { ...choice, state })}
+                          />
+                          <Select
+                            label={t("mapping.onShopify", { status: m.name ?? m.code })}
+                            name={`shopify:${m.code}`}
+                            options={shopifyChoices}
+                            value={choice.shopify}
+                            onChange={(shopify) => onChange(m.code, { ...choice, shopify })}
+                          />
+                        </FormLayout.Group>
+                      </FormLayout>
+                    </BlockStack>
+                  </div>
+                );
+              })}
+            </BlockStack>
+          )}
+        </BlockStack>
       </Card>
     </Layout.AnnotatedSection>
   );
 }
 
-type TrackingData = ReturnType<typeof useLoaderData<typeof loader>>["tracking"];
-
-const STATE_CHOICES = [
-  { label: "Not mapped", value: "" },
-  ...TRACKED_STATES.map((state) => ({ label: STATE_LABELS[state], value: state })),
-  { label: "No change (Shopify event only)", value: "unchanged" },
-];
-const SHOPIFY_CHOICES = [
-  { label: "No Shopify event", value: "" },
-  ...SHOPIFY_EVENT_STATUSES.map((status) => ({
-    label: SHOPIFY_EVENT_LABELS[status],
-    value: status,
-  })),
-];
-
-function TrackingSection(props: {
-  tracking: TrackingData;
-  result: SettingsActionResult | undefined;
+function PushSection(props: {
+  push: LoaderData["tracking"]["push"];
+  busyIntent: FormDataEntryValue | null | undefined;
 }) {
-  const { tracking, result } = props;
-  const navigation = useNavigation();
-  const busy = (intent: string) =>
-    navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
-  const [markCodPaid, setMarkCodPaid] = useState(tracking.markCodPaid);
-  const [choices, setChoices] = useState(() =>
-    Object.fromEntries(
-      tracking.mappings.map((m) => [
-        m.code,
-        { state: m.state ?? "", shopify: m.shopifyStatus ?? "" },
-      ]),
-    ),
-  );
-  useEffect(() => {
-    setChoices(
-      Object.fromEntries(
-        tracking.mappings.map((m) => [
-          m.code,
-          { state: m.state ?? "", shopify: m.shopifyStatus ?? "" },
-        ]),
-      ),
-    );
-  }, [tracking.mappings]);
-  const unmapped = tracking.mappings.filter((m) => !m.state);
-  const saved = result?.ok && "saved" in result ? result.saved : null;
+  const { push, busyIntent } = props;
+  const { t } = useTranslation("settings");
   return (
-    <Layout.AnnotatedSection
-      title="Tracking"
-      description="How the courier's statuses show in the app and on the customer's Shopify shipment. The app asks the courier about every active delivery, sooner when it is out for delivery; status pushes from the courier make it immediate."
-    >
-      <BlockStack gap="400">
-        <Card>
-          <Form method="post">
-            <input type="hidden" name="intent" value="status-mapping" />
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Courier statuses
-              </Text>
-              {saved === "status-mapping" && (
-                <Banner tone="success">{SAVED_MESSAGES[saved]}</Banner>
-              )}
-              {unmapped.length > 0 && (
-                <Banner tone="warning" title="Some courier statuses are not mapped">
-                  {unmapped.map((m) => m.name ?? m.code).join(", ")}: deliveries that reach them
-                  keep their state and nothing is sent to Shopify until you choose what they mean.
-                </Banner>
-              )}
-              {tracking.mappings.length === 0 ? (
-                <Text as="p" tone="subdued">
-                  No courier statuses yet. They are read when you connect or refresh the master
-                  data, and learned as tracking meets them.
-                </Text>
-              ) : (
-                <table
-                  className="status-mapping"
-                  style={{ width: "100%", borderCollapse: "collapse" }}
-                >
-                  <thead>
-                    <tr>
-                      <th style={{ textAlign: "start" }}>Courier status</th>
-                      <th style={{ textAlign: "start" }}>In the app</th>
-                      <th style={{ textAlign: "start" }}>On Shopify</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {tracking.mappings.map((m) => (
-                      <tr key={m.code} data-status={m.code}>
-                        <td style={{ padding: "4px 8px 4px 0" }}>
-                          <BlockStack gap="100">
-                            <Text as="span" variant="bodyMd" fontWeight="medium">
-                              <span dir="auto">{m.name ?? m.code}</span>
-                            </Text>
-                            <InlineStack gap="100">
-                              <Text as="span" tone="subdued" variant="bodySm">
-                                {m.code}
-                              </Text>
-                              {!m.state ? (
-                                <Badge tone="critical">Not mapped</Badge>
-                              ) : m.source === "merchant" ? (
-                                <Badge tone="info">Your choice</Badge>
-                              ) : null}
-                            </InlineStack>
-                          </BlockStack>
-                        </td>
-                        <td style={{ padding: "4px 8px 4px 0" }}>
-                          <Select
-                            label={`In the app: ${m.code}`}
-                            labelHidden
-                            name={`state:${m.code}`}
-                            options={STATE_CHOICES}
-                            value={choices[m.code]?.state ?? ""}
-                            onChange={(state) =>
-                              setChoices((c) => ({
-                                ...c,
-                                [m.code]: { shopify: "", ...c[m.code], state },
-                              }))
-                            }
-                          />
-                        </td>
-                        <td style={{ padding: "4px 0" }}>
-                          <Select
-                            label={`On Shopify: ${m.code}`}
-                            labelHidden
-                            name={`shopify:${m.code}`}
-                            options={SHOPIFY_CHOICES}
-                            value={choices[m.code]?.shopify ?? ""}
-                            onChange={(shopify) =>
-                              setChoices((c) => ({
-                                ...c,
-                                [m.code]: { state: "", ...c[m.code], shopify },
-                              }))
-                            }
-                          />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
-              {tracking.mappings.length > 0 && (
-                <div>
-                  <Button submit loading={busy("status-mapping")}>
-                    Save status mapping
-                  </Button>
-                </div>
-              )}
-            </BlockStack>
-          </Form>
-        </Card>
-        <Card>
-          <Form method="post">
-            <input type="hidden" name="intent" value="tracking-options" />
-            <BlockStack gap="300">
-              {saved === "tracking-options" && (
-                <Banner tone="success">{SAVED_MESSAGES[saved]}</Banner>
-              )}
-              <Checkbox
-                label="Mark cash-on-delivery orders paid in Shopify once the courier delivers them"
-                name="markCodPaid"
-                checked={markCodPaid}
-                onChange={setMarkCodPaid}
+    <Layout.AnnotatedSection title={t("push.title")} description={t("push.description")}>
+      <Card>
+        <BlockStack gap="300">
+          {push ? (
+            <>
+              <TextField
+                label={t("push.url")}
+                value={push.url}
+                readOnly
+                autoComplete="off"
+                helpText={t("push.urlHelp")}
               />
-              <div>
-                <Button submit loading={busy("tracking-options")}>
-                  Save tracking options
-                </Button>
-              </div>
-            </BlockStack>
-          </Form>
-        </Card>
-        <Card>
-          <BlockStack gap="300">
-            <Text as="h2" variant="headingMd">
-              Status pushes from the courier
-            </Text>
-            {(saved === "push-on" || saved === "push-off") && (
-              <Banner tone="success">{SAVED_MESSAGES[saved]}</Banner>
-            )}
-            {tracking.push ? (
-              <>
+              {push.secret === null ? (
+                <Banner tone="warning">{t("push.unreadable")}</Banner>
+              ) : (
                 <TextField
-                  label="Webhook URL"
-                  value={tracking.push.url}
+                  label={t("push.secret")}
+                  value={push.secret}
                   readOnly
                   autoComplete="off"
+                  helpText={t("push.secretHelp")}
                 />
-                {tracking.push.secret === null ? (
-                  <Banner tone="warning">{tracking.push.problem}</Banner>
-                ) : (
-                  <TextField
-                    label="Signing secret (HMAC-SHA256 of the body, header X-Courier-Signature)"
-                    value={tracking.push.secret}
-                    readOnly
-                    autoComplete="off"
-                  />
-                )}
-                <InlineStack gap="200">
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="push-on" />
-                    <Button submit loading={busy("push-on")}>
-                      New URL and secret
-                    </Button>
-                  </Form>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="push-off" />
-                    <Button submit tone="critical" variant="plain" loading={busy("push-off")}>
-                      Turn off pushes
-                    </Button>
-                  </Form>
-                </InlineStack>
-              </>
-            ) : (
-              <BlockStack gap="200">
-                <Text as="p">
-                  Off: the app asks the courier for each active delivery. Turn pushes on to get a
-                  URL and secret for the courier, so changes show at once.
-                </Text>
+              )}
+              <InlineStack gap="200">
                 <Form method="post">
                   <input type="hidden" name="intent" value="push-on" />
-                  <Button submit loading={busy("push-on")}>
-                    Turn on status pushes
+                  <Button submit loading={busyIntent === "push-on"}>
+                    {t("push.renew")}
                   </Button>
                 </Form>
-              </BlockStack>
-            )}
-          </BlockStack>
-        </Card>
-      </BlockStack>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="push-off" />
+                  <Button
+                    submit
+                    tone="critical"
+                    variant="plain"
+                    loading={busyIntent === "push-off"}
+                  >
+                    {t("push.off")}
+                  </Button>
+                </Form>
+              </InlineStack>
+            </>
+          ) : (
+            <BlockStack gap="200">
+              <Text as="p">{t("push.offText")}</Text>
+              <Form method="post">
+                <input type="hidden" name="intent" value="push-on" />
+                <Button submit loading={busyIntent === "push-on"}>
+                  {t("push.on")}
+                </Button>
+              </Form>
+            </BlockStack>
+          )}
+        </BlockStack>
+      </Card>
     </Layout.AnnotatedSection>
   );
 }

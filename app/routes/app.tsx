@@ -1,4 +1,9 @@
-import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import {
+  data,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
@@ -6,6 +11,8 @@ import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { useTranslation } from "react-i18next";
 import { env } from "../env.server";
+import { tFor } from "../i18n/instance";
+import { languageFromMatches } from "../i18n/language";
 import { POLARIS_TRANSLATIONS } from "../i18n/polaris";
 import { ensureShopInstalled } from "../models/shop.server";
 import { staffLanguage } from "../models/staff-language.server";
@@ -30,6 +37,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     { headers: embeddedPageHeaders(session.shop) },
   );
 };
+
+// Every admin page has a title (axe: document-title), in the page's language.
+export const meta: MetaFunction = ({ matches }) => [
+  { title: tFor(languageFromMatches(matches))("appName") },
+];
 
 export default function AppLayout() {
   const { apiKey, appBridgeUrl, locale } = useLoaderData<typeof loader>();

@@ -1,47 +1,36 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { z } from "zod";
-import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
-import { findDeliveryForTrackingPage } from "../models/tracking-page.server";
+import { useTranslation } from "react-i18next";
+import { directionOf, LANGUAGES } from "../i18n/config";
+import { formatDateTime } from "../i18n/format";
+import { visitorLanguage } from "../i18n/i18next.server";
+import { tFor } from "../i18n/instance";
+import { languageFromMatches } from "../i18n/language";
+import {
+  findDeliveryForTrackingPage,
+  readTrackingPageContact,
+} from "../models/tracking-page.server";
+import { trackingSteps } from "../tracking-page/steps";
 
 /**
  * The public tracking page behind the URL on the Shopify fulfillment: /tracking/<token>, 128
- * random bits (ADR 0012); server.js limits how many links one client may try. The page shows the
- * parcel's progress only — no name, address or phone.
+ * random bits (ADR 0012); server.js limits how many links one client may try. It shows the
+ * parcel's journey, the shop's name and contact, in the shopper's language (their browser's, or
+ * the one they switch to with ?lang=) — never the customer's name, address or phone.
  */
-export const loader = async ({ params }: LoaderFunctionArgs) => {
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const delivery = await findDeliveryForTrackingPage(params.token ?? "");
-  if (!delivery?.courierOrderNumber)
-    throw new Response("Unknown tracking number.", { status: 404 });
+  if (!delivery?.courierOrderNumber) throw new Response("Unknown tracking link.", { status: 404 });
+  const contact = await readTrackingPageContact(delivery.shop);
   return {
+    locale: await visitorLanguage(request),
     number: delivery.courierOrderNumber,
-    state: STATE_LABELS[delivery.state as DeliveryState] ?? delivery.state,
-    steps: delivery.events.flatMap((e) => {
-      if (e.kind === "tracking")
-        return [{ at: e.at.toISOString(), message: "Handed to the courier." }];
-      if (e.kind === "created" || e.kind === "reconciled")
-        return [{ at: e.at.toISOString(), message: "Booked with the courier." }];
-      if (e.kind !== "courier_status") return [];
-      // The courier's own words for the status (Arabic in the sandbox), at the time it happened.
-      const data = courierStep.safeParse(JSON.parse(e.data ?? "{}"));
-      if (!data.success) return [];
-      const label = STATE_LABELS[data.data.state as DeliveryState] ?? data.data.status;
-      return [
-        {
-          at: data.data.at ?? e.at.toISOString(),
-          message: data.data.name ? `${label} — ${data.data.name}` : label,
-        },
-      ];
-    }),
+    shopName: contact.shopName,
+    phone: contact.phone,
+    email: contact.email,
+    ...trackingSteps(delivery.events, delivery.state),
   };
 };
-
-const courierStep = z.object({
-  status: z.string(),
-  name: z.string().nullish(),
-  state: z.string().nullish(),
-  at: z.string().nullish(),
-});
 
 export const headers = () => ({
   // The link is the key: it must not leave in a Referer header, nor be kept by shared caches.
@@ -49,37 +38,101 @@ export const headers = () => ({
   "Cache-Control": "private, no-store",
 });
 
-export const meta: MetaFunction = () => [
-  { title: "Parcel tracking" },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: tFor(languageFromMatches(matches), "tracking")("title") },
   { name: "robots", content: "noindex" },
 ];
 
-const when = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "Asia/Kuwait",
-});
+const STYLE = `
+body{margin:0}
+.tp{font-family:Inter,"Noto Sans Arabic",system-ui,sans-serif;color:#1a1a1a;background:#f1f1f1;min-height:100vh;margin:0;padding:16px}
+.tp-card{max-width:520px;margin:0 auto;background:#fff;border-radius:12px;padding:20px;box-shadow:0 1px 2px rgba(0,0,0,.12)}
+.tp-top{display:flex;justify-content:space-between;align-items:center;gap:12px}
+.tp-shop{font-size:15px;font-weight:600;margin:0}
+.tp-lang{font-size:14px;color:#005bd3}
+.tp h1{font-size:24px;line-height:1.3;margin:16px 0 4px}
+.tp-number{color:#616161;font-size:14px;margin:0}
+.tp-outcome{border-radius:8px;padding:12px 14px;margin:16px 0 0;font-size:16px;font-weight:600}
+.tp-outcome.good{background:#cdfee1;color:#0c5132}
+.tp-outcome.bad{background:#fee9e8;color:#8e1f0b}
+.tp ol{list-style:none;margin:20px 0 0;padding:0}
+.tp li{position:relative;padding:0 0 18px;padding-inline-start:28px}
+.tp li::before{content:"";position:absolute;inset-inline-start:5px;top:4px;width:12px;height:12px;border-radius:50%;background:#8a8a8a}
+.tp li::after{content:"";position:absolute;inset-inline-start:10px;top:18px;bottom:0;width:2px;background:#e3e3e3}
+.tp li:last-child::after{display:none}
+.tp li.now::before{background:#005bd3;box-shadow:0 0 0 4px #e0f0ff}
+.tp li.ahead{color:#616161}
+.tp li.ahead::before{background:#fff;border:2px solid #b5b5b5;width:8px;height:8px}
+.tp-step{font-size:16px;font-weight:600;display:block}
+.tp li.ahead .tp-step{font-weight:400}
+.tp-when{font-size:14px;color:#616161}
+.tp-contact{border-top:1px solid #e3e3e3;margin-top:8px;padding-top:16px;font-size:15px}
+.tp-contact a{display:inline-block;margin-inline-end:16px;margin-top:8px;color:#005bd3;font-weight:600}
+`;
 
 export default function Tracking() {
-  const { number, state, steps } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation("tracking");
+  const language = i18n.language === "ar" ? "ar" : "en";
+  const other = LANGUAGES.find((l) => l !== language)!;
+  const current = data.done.at(-1)?.step;
   return (
-    <main
-      style={{
-        fontFamily: "system-ui, sans-serif",
-        maxWidth: 560,
-        margin: "40px auto",
-        padding: "0 16px",
-      }}
-    >
-      <h1 style={{ fontSize: 22 }}>Parcel {number}</h1>
-      <p style={{ fontSize: 18 }}>{state}</p>
-      <ol>
-        {steps.map((step) => (
-          <li key={step.at + step.message}>
-            {when.format(new Date(step.at))}: {step.message}
-          </li>
-        ))}
-      </ol>
-    </main>
+    <div className="tp">
+      <style>{STYLE}</style>
+      <main className="tp-card">
+        <div className="tp-top">
+          <p className="tp-shop" translate={data.shopName ? "no" : undefined}>
+            {data.shopName ?? t("yourParcel")}
+          </p>
+          <a className="tp-lang" href={`?lang=${other}`} lang={other} dir={directionOf(other)}>
+            {t(`languageName.${other}`)}
+          </a>
+        </div>
+        <h1>{current ? t(`headline.${current}`) : t("headline.booked")}</h1>
+        <p className="tp-number">
+          {t("number")} <bdi translate="no">{data.number}</bdi>
+        </p>
+        {data.outcome && (
+          <p className={`tp-outcome ${data.outcome === "delivered" ? "good" : "bad"}`}>
+            {t(`outcome.${data.outcome}`)}
+          </p>
+        )}
+        <ol aria-label={t("stepsLabel")}>
+          {data.done.map((step) => (
+            <li
+              key={step.step}
+              className={step.step === current ? "now" : undefined}
+              aria-current={step.step === current ? "step" : undefined}
+            >
+              <span className="tp-step">{t(`step.${step.step}`)}</span>
+              <span className="tp-when">
+                <bdi>{formatDateTime(step.at, language)}</bdi>
+              </span>
+            </li>
+          ))}
+          {data.ahead.map((step) => (
+            <li key={step} className="ahead">
+              <span className="tp-step">{t(`step.${step}`)}</span>
+              <span className="tp-when">{t("notYet")}</span>
+            </li>
+          ))}
+        </ol>
+        {(data.phone || data.email) && (
+          <div className="tp-contact">
+            <div>{t("contact")}</div>
+            {data.phone && (
+              <a href={`tel:${data.phone.replace(/\s/g, "")}`} dir="ltr" translate="no">
+                {data.phone}
+              </a>
+            )}
+            {data.email && (
+              <a href={`mailto:${data.email}`} dir="ltr" translate="no">
+                {data.email}
+              </a>
+            )}
+          </div>
+        )}
+      </main>
+    </div>
   );
 }

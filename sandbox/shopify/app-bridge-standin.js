@@ -1,6 +1,7 @@
 // A local stand-in for Shopify's App Bridge script (cdn.shopify.com/shopifycloud/app-bridge.js),
 // for browser tests and the offline demo only. Like the real one it exposes `window.shopify` and
-// adds the session token to the app's own fetches; it draws toasts as plain elements.
+// adds the session token to the app's own fetches; it draws toasts as plain elements and the
+// contextual save bar (<ui-save-bar>) as a bar over the top of the page with its buttons.
 (function () {
   const KEY = "app-bridge-standin:id_token";
   const params = new URLSearchParams(window.location.search);
@@ -30,11 +31,46 @@
     },
   };
 
+  // <ui-save-bar>: hidden until show(); its <button> children are the bar's actions, as in the
+  // admin, where a page cannot be left silently while it is shown.
+  if (!customElements.get("ui-save-bar")) {
+    customElements.define(
+      "ui-save-bar",
+      class extends HTMLElement {
+        show() {
+          this.setAttribute("data-shown", "");
+          this.dispatchEvent(new Event("show"));
+        }
+        hide() {
+          if (!this.hasAttribute("data-shown")) return;
+          this.removeAttribute("data-shown");
+          this.dispatchEvent(new Event("hide"));
+        }
+        toggle() {
+          if (this.hasAttribute("data-shown")) this.hide();
+          else this.show();
+        }
+        get showing() {
+          return this.hasAttribute("data-shown");
+        }
+      },
+    );
+  }
+  window.shopify.saveBar = {
+    show: async (id) => document.getElementById(id)?.show(),
+    hide: async (id) => document.getElementById(id)?.hide(),
+    toggle: async (id) => document.getElementById(id)?.toggle(),
+    leaveConfirmation: async () => {},
+  };
+
   // The admin draws <ui-nav-menu> beside the app; the stand-in draws it as a bar above the page.
   const style = document.createElement("style");
   style.textContent =
     "ui-nav-menu{display:flex;gap:20px;padding:10px 20px;background:#1a1a1a;font:14px system-ui,sans-serif}" +
-    "ui-nav-menu a{color:#e3e3e3;text-decoration:none}ui-nav-menu a[rel=home]{font-weight:600;color:#fff}";
+    "ui-nav-menu a{color:#e3e3e3;text-decoration:none}ui-nav-menu a[rel=home]{font-weight:600;color:#fff}" +
+    "ui-save-bar{display:none}ui-save-bar[data-shown]{display:flex;gap:8px;justify-content:flex-end;position:sticky;top:0;z-index:600;padding:8px 16px;background:#1a1a1a}" +
+    "ui-save-bar button{font:14px system-ui,sans-serif;padding:6px 12px;border-radius:8px;border:1px solid #8a8a8a;background:#fff;color:#1a1a1a}" +
+    "ui-save-bar button[variant=primary]{background:#fff;font-weight:600}";
   document.head.appendChild(style);
 
   const originalFetch = window.fetch.bind(window);

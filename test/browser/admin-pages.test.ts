@@ -79,10 +79,10 @@ describe("the embedded admin in Chromium", () => {
     await page.getByRole("link", { name: "Settings" }).first().click();
     await page.waitForURL(/\/app\/settings/);
     await expect.poll(() => page.getByRole("heading", { name: "Settings" }).count()).toBe(1);
-    expect(await page.getByText("Not fetched yet").isVisible()).toBe(true);
-    expect(await page.getByLabel("Production (live deliveries)").isDisabled()).toBe(true);
+    expect(await page.getByText("Not read yet").isVisible()).toBe(true);
+    expect(await page.getByLabel("Live: real parcels").isDisabled()).toBe(true);
 
-    await page.getByLabel("Sandbox (testing)").check();
+    await page.getByLabel("Test (sandbox): no real parcels").check();
     await page.getByLabel("API key").fill("not-the-right-key");
     await page.getByRole("button", { name: "Test connection and save" }).click();
     await expect.poll(() => page.getByText("The connection did not work").count()).toBe(1);
@@ -95,13 +95,17 @@ describe("the embedded admin in Chromium", () => {
 
     await page.getByLabel("API key").fill(SANDBOX_KEY);
     await page.getByRole("button", { name: "Test connection and save" }).click();
+    // Success is a toast, and the failure's banner is gone.
     await expect
       .poll(() =>
         page
-          .getByText(/Connected to the courier's sandbox: 6 governances and \d+ areas found/)
+          .locator("[data-standin-toast]")
+          .getByText(/Connected to the courier's test environment: 6 governorates and \d+ areas/)
           .count(),
       )
       .toBe(1);
+    expect(await page.getByText("The connection did not work").count()).toBe(0);
+    expect(await page.getByText(/Last checked .*: the connection worked\./).count()).toBe(1);
     expect(await page.getByText("Saved API key:").innerText()).toContain(
       `••••••••${SANDBOX_KEY.slice(-4)}`,
     );
@@ -119,29 +123,39 @@ describe("the embedded admin in Chromium", () => {
   it("shows the courier's statuses with what they mean, and keeps the merchant's changes", async () => {
     const page = await openEmbedded("/app/settings");
     // Read from the courier's master data when the key was tested (previous test).
-    await expect.poll(() => page.locator("tr[data-status]").count()).toBe(10);
-    expect(await page.getByText("Some courier statuses are not mapped").count()).toBe(0);
-    expect(await page.getByLabel("In the app: delivery_failed").inputValue()).toBe("failed");
-    expect(await page.getByLabel("On Shopify: delivery_failed").inputValue()).toBe(
-      "ATTEMPTED_DELIVERY",
-    );
-    expect(await page.getByLabel("On Shopify: assigned").inputValue()).toBe("CONFIRMED");
+    await expect.poll(() => page.locator("div[data-status]").count()).toBe(10);
+    expect(await page.getByText("Some courier statuses have no meaning yet").count()).toBe(0);
+    const inApp = (code: string) => page.locator(`select[name="state:${code}"]`);
+    const onShopify = (code: string) => page.locator(`select[name="shopify:${code}"]`);
+    expect(await inApp("delivery_failed").inputValue()).toBe("failed");
+    expect(await onShopify("delivery_failed").inputValue()).toBe("ATTEMPTED_DELIVERY");
+    expect(await onShopify("assigned").inputValue()).toBe("CONFIRMED");
+    // Nothing is edited yet: no save bar.
+    expect(await page.locator("ui-save-bar[data-shown]").count()).toBe(0);
 
     // A status the courier started using that nothing recognizes: shown, not guessed.
     await prisma.courierStatusMapping.create({
       data: { shop, code: "held_at_customs", name: "محجوز في الجمارك", source: "unmapped" },
     });
     await page.reload();
-    await expect.poll(() => page.getByText("Some courier statuses are not mapped").count()).toBe(1);
-    await page.getByLabel("In the app: held_at_customs").selectOption("unchanged");
-    await page.getByLabel("On Shopify: held_at_customs").selectOption("DELAYED");
-    await page.getByLabel("On Shopify: assigned").selectOption("");
-    await page.getByRole("button", { name: "Save status mapping" }).click();
     await expect
-      .poll(() => page.getByText("Status mapping saved.", { exact: false }).count())
+      .poll(() => page.getByText("Some courier statuses have no meaning yet").count())
       .toBe(1);
-    // The page's data is read again after the save.
-    await expect.poll(() => page.getByText("Some courier statuses are not mapped").count()).toBe(0);
+    await inApp("held_at_customs").selectOption("unchanged");
+    await onShopify("held_at_customs").selectOption("DELAYED");
+    await onShopify("assigned").selectOption("");
+    // An edit shows the save bar; its Save sends the whole form at once.
+    await expect.poll(() => page.locator("ui-save-bar[data-shown]").count()).toBe(1);
+    await screenshot(page, "settings-unsaved");
+    await page.locator("ui-save-bar button[variant=primary]").click();
+    await expect
+      .poll(() => page.locator("[data-standin-toast]").getByText("Settings saved").count())
+      .toBe(1);
+    // The page's data is read again after the save, and the bar goes away.
+    await expect
+      .poll(() => page.getByText("Some courier statuses have no meaning yet").count())
+      .toBe(0);
+    await expect.poll(() => page.locator("ui-save-bar[data-shown]").count()).toBe(0);
     await screenshot(page, "settings-status-mapping");
     const rows = await prisma.courierStatusMapping.findMany({
       where: { shop, code: { in: ["held_at_customs", "assigned", "accepted"] } },

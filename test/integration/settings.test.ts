@@ -124,7 +124,8 @@ describe("the settings page's courier connection", () => {
       apiKey: SANDBOX_KEY,
     });
     expect(status).toBe(400);
-    expect(body.error).toBe("Choose sandbox or production.");
+    // A catalog key; the page shows its words in the merchant's language.
+    expect(body.errorKey).toBe("errors.environment");
   });
 
   it("reports the courier being down as such and remembers the failed check of a stored key", async () => {
@@ -177,17 +178,21 @@ describe("the settings page's courier connection", () => {
     await expect(readCourierApiKey(other)).rejects.toThrow(/does not decrypt/);
   });
 
-  it("saves the delivery options, and explains a bad preparation time", async () => {
+  it("saves every setting in one go, and explains a bad preparation time", async () => {
     await installShop(shop);
     const saved = await post({
-      intent: "delivery-options",
+      intent: "save",
       // What a checked Polaris checkbox sends: its empty value.
       autoSend: "",
       paymentCodeCod: "COD",
       paymentCodePrepaid: "PP",
       preparationMinutes: "90",
+      markCodPaid: "",
+      trackingShopName: "Dar Al Oud",
+      trackingContactPhone: "+965 2222 3333",
+      trackingContactEmail: "",
     });
-    expect(saved).toEqual({ status: 200, body: { ok: true, saved: "delivery-options" } });
+    expect(saved).toEqual({ status: 200, body: { ok: true, saved: "settings" } });
     const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
     expect(row).toMatchObject({
       autoSend: true,
@@ -195,10 +200,14 @@ describe("the settings page's courier connection", () => {
       paymentCodeCod: "COD",
       paymentCodePrepaid: "PP",
       preparationMinutes: 90,
+      markCodPaid: true,
+      trackingShopName: "Dar Al Oud",
+      trackingContactPhone: "+965 2222 3333",
+      trackingContactEmail: null,
     });
-    const bad = await post({ intent: "delivery-options", preparationMinutes: "-5" });
+    const bad = await post({ intent: "save", preparationMinutes: "-5" });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toBe("Preparation time cannot be negative.");
+    expect(bad.body.errorKey).toBe("errors.preparationNegative");
     expect(
       (await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).preparationMinutes,
     ).toBe(90);
@@ -206,6 +215,16 @@ describe("the settings page's courier connection", () => {
       autoSend: true,
       preparationMinutes: 90,
     });
+  });
+
+  it("refuses a contact phone with letters in it, saying how to write it", async () => {
+    await installShop(shop);
+    const bad = await post({
+      intent: "save",
+      preparationMinutes: "60",
+      trackingContactPhone: "call me",
+    });
+    expect(bad).toEqual({ status: 400, body: { ok: false, errorKey: "errors.phone" } });
   });
 
   it("needs a session token", async () => {

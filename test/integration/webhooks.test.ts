@@ -112,6 +112,7 @@ async function seedShop(name: string) {
   await prisma.courierCircuit.create({
     data: { shop: name, environment: "sandbox", circuit: "create", state: "open", failures: 5 },
   });
+  await prisma.staffLanguage.create({ data: { shop: name, userId: "1", language: "ar" } });
   await prisma.delivery.create({
     data: {
       shop: name,

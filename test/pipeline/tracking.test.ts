@@ -192,18 +192,26 @@ describe("tracking sync", () => {
       new Request(`https://app.example/tracking/${done.trackingToken}`),
       { token: done.trackingToken },
     );
-    const { state, steps } = (await page.json()) as { state: string; steps: { message: string }[] };
-    expect(state).toBe("Delivered");
-    expect(steps.map((s) => s.message)).toEqual([
-      "Booked with the courier.",
-      "Handed to the courier.",
-      "Created at the courier — تم قبول الطلب",
-      "Created at the courier — تم تعيين السائق",
-      "Picked up — تم الاستلام من المرسل",
-      "In transit — في الطريق",
-      "Out for delivery — خرج للتوصيل",
-      "Delivered — تم التوصيل",
+    const story = (await page.json()) as {
+      done: { step: string; at: string }[];
+      ahead: string[];
+      outcome: string | null;
+    };
+    // Each step once, in the order of the parcel's journey: booked (once, however many timeline
+    // entries say so), then picked up; the app's own tracking-number bookkeeping is no step.
+    expect(story.done.map((s) => s.step)).toEqual([
+      "booked",
+      "picked_up",
+      "in_transit",
+      "out_for_delivery",
+      "delivered",
     ]);
+    expect(story.outcome).toBe("delivered");
+    expect(story.ahead).toEqual([]);
+    // What the page may show: the parcel and the shop's own contact (none set here), no customer.
+    expect(Object.keys(story).sort()).toEqual(
+      ["ahead", "done", "email", "locale", "number", "outcome", "phone", "shopName"].sort(),
+    );
 
     // Final: never asked again.
     const before = tracks();

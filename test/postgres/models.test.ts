@@ -189,6 +189,7 @@ describe("the models on PostgreSQL", () => {
       await prisma.courierCircuit.create({
         data: { shop: s, environment: "sandbox", circuit: "other", state: "open", failures: 5 },
       });
+      await prisma.staffLanguage.create({ data: { shop: s, userId: "1", language: "ar" } });
       await prisma.courierMasterData.create({
         data: {
           shop: s,

@@ -40,10 +40,13 @@ export async function launchBrowser(): Promise<Browser> {
  */
 export async function newAdminPage(browser: Browser): Promise<Page> {
   // Shopify's library answers "HeadlessChrome" as a bot (410), so the page says it is Chrome.
-  const page = await browser.newPage({
+  // A context of its own (closed with the page), as axe-core's Playwright runner requires.
+  const context = await browser.newContext({
     viewport: { width: 1280, height: 900 },
     userAgent: HUMAN_USER_AGENT,
   });
+  const page = await context.newPage();
+  page.on("close", () => void context.close());
   await page.route(
     (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
     (route) => {

@@ -29,6 +29,8 @@ const SAME_IN_BOTH = new Set([
   "common:language.names.en",
   "common:language.names.ar",
   "errors:otherLanguage",
+  "tracking:languageName.en",
+  "tracking:languageName.ar",
 ]);
 
 describe("the English and Arabic catalogs", () => {

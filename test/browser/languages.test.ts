@@ -1,0 +1,274 @@
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaClient } from "@prisma/client";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
+import { resources } from "../../app/i18n/config";
+import { createCourierClient, fetchMasterData } from "../../app/courier";
+import { parseEnv } from "../../app/env.server";
+import { sealSecret } from "../../app/security/secret-box";
+import { launchBrowser, newAdminPage, openEmbeddedPage, screenshot } from "../support/browser";
+import {
+  englishCatalogStrings,
+  latinTextOnArabicPage,
+  overflowingElements,
+  seriousAccessibilityViolations,
+} from "../support/page-checks";
+import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
+
+const appUrl = inject("appUrl");
+const standInUrl = inject("standInUrl");
+const SHOP_NAME = "browser-shop";
+const shop = `${SHOP_NAME}.myshopify.com`;
+const prisma = new PrismaClient({
+  adapter: new PrismaBetterSQLite3({ url: inject("appDatabaseFile") }),
+});
+let browser: Browser;
+let trackingToken = "";
+
+const WIDTHS = [1280, 390] as const;
+// Names that stay as they are in an Arabic sentence.
+const BRAND_WORDS = ["Shopify", "API", "WhatsApp", "English", "name@example.com", "jaddah"];
+// Protocol words and raw codes a merchant should never read.
+const PROTOCOL_WORDS =
+  /HMAC|ApiKey|Authorization|[Gg]overnance|picked_up|out_for_delivery|needs_address/;
+
+const catalogs = resources as Record<string, Record<string, Catalog>>;
+/** English catalog sentences (not shared with Arabic, no placeholders): none may show in Arabic. */
+const ENGLISH_PHRASES = Object.entries(catalogs.en!).flatMap(([namespace, catalog]) => {
+  const arabic = leafKeys(catalogs.ar?.[namespace] ?? {});
+  return [...leafKeys(catalog)]
+    .filter(([key, value]) => arabic.get(key) !== value && !value.includes("{{"))
+    .map(([, value]) => value)
+    .filter((value) => value.length >= 6 && /[A-Za-z]{3}/.test(value));
+});
+
+async function standIn(path: string, body?: unknown) {
+  const response = await fetch(`${standInUrl}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`stand-in ${path}: ${response.status}`);
+  return response.json();
+}
+
+/** An admin page as Shopify's admin opens it for a staff member using `language`. */
+async function openAdmin(path: string, language: "en" | "ar", width: number): Promise<Page> {
+  const url = new URL(path, "http://x");
+  url.searchParams.set("locale", language === "ar" ? "ar" : "en-US");
+  const errors: string[] = [];
+  const page = await openEmbeddedPage(
+    browser,
+    appUrl,
+    SHOP_NAME,
+    url.pathname + url.search,
+    errors,
+  );
+  await page.setViewportSize({ width, height: 900 });
+  return page;
+}
+
+async function checkPage(page: Page, name: string, language: "en" | "ar", width: number) {
+  await page.waitForLoadState("networkidle");
+  expect(await page.getAttribute("html", "lang")).toBe(language);
+  expect(await page.getAttribute("html", "dir")).toBe(language === "ar" ? "rtl" : "ltr");
+  await screenshot(page, `i18n-${name}-${language}-${width}`);
+  expect(await overflowingElements(page), `${name} ${language} ${width}`).toEqual([]);
+  const text = await page.evaluate(() => document.body.innerText);
+  expect(text).not.toMatch(PROTOCOL_WORDS);
+  if (language === "ar") {
+    expect(await englishCatalogStrings(page, ENGLISH_PHRASES), name).toEqual([]);
+    expect(await latinTextOnArabicPage(page, BRAND_WORDS), name).toEqual([]);
+  }
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  await (await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app")).close();
+  const masterData = await fetchMasterData(
+    createCourierClient({ baseUrl: inject("courierSandboxUrl"), apiKey: SANDBOX_KEY }),
+  );
+  const keys = parseEnv(testEnvironment()).ENCRYPTION_KEYS;
+  const settings = {
+    courierEnvironment: "sandbox",
+    courierApiKeySealed: sealSecret(SANDBOX_KEY, `shop:${shop}|courier-api-key`, keys),
+    courierApiKeyHint: "••••••••-key",
+    courierCheckedAt: new Date(),
+    trackingShopName: "Dar Al Oud",
+    trackingContactPhone: "+965 2222 3333",
+  };
+  await prisma.shopSettings.upsert({
+    where: { shop },
+    create: { shop, ...settings },
+    update: settings,
+  });
+  await prisma.courierMasterData.upsert({
+    where: { shop_environment: { shop, environment: "sandbox" } },
+    create: {
+      shop,
+      environment: "sandbox",
+      governances: JSON.stringify(masterData.governances),
+      areas: JSON.stringify(masterData.areas),
+      fetchedAt: new Date(),
+    },
+    update: {},
+  });
+  if (((await standIn("/__standin/locations")) as unknown[]).length === 0) {
+    await standIn("/__standin/locations", {
+      name: "Salmiya Shop",
+      address: {
+        address1: "Salem Al Mubarak Street, Block 10",
+        city: "Salmiya",
+        provinceCode: "HA",
+        countryCode: "KW",
+      },
+    });
+  }
+  const at = (minutes: number) => new Date(Date.now() - (120 - minutes) * 60_000);
+  const delivery = await prisma.delivery.create({
+    data: {
+      shop,
+      orderId: "gid://shopify/Order/9901",
+      orderName: "#9901",
+      fulfillmentId: "gid://shopify/Fulfillment/9901",
+      source: "webhook",
+      state: "out_for_delivery",
+      environment: "sandbox",
+      reference: "SHPFY-i18n-9901",
+      courierOrderNumber: "KW990001",
+      events: {
+        create: [
+          { shop, at: at(0), kind: "created", message: "Created at the courier." },
+          { shop, at: at(1), kind: "tracking", message: "Tracking number on the fulfillment." },
+          {
+            shop,
+            at: at(30),
+            kind: "courier_status",
+            message: "Courier status",
+            data: JSON.stringify({
+              status: "picked_up",
+              state: "picked_up",
+              at: at(29).toISOString(),
+            }),
+          },
+          {
+            shop,
+            at: at(90),
+            kind: "courier_status",
+            message: "Courier status",
+            data: JSON.stringify({
+              status: "out_for_delivery",
+              state: "out_for_delivery",
+              at: at(90).toISOString(),
+            }),
+          },
+        ],
+      },
+    },
+  });
+  trackingToken = delivery.trackingToken;
+  await prisma.delivery.create({
+    data: {
+      shop,
+      orderId: "gid://shopify/Order/9902",
+      orderName: "#9902",
+      fulfillmentId: "gid://shopify/Fulfillment/9902",
+      source: "webhook",
+      state: "needs_address",
+      environment: "sandbox",
+      reference: "SHPFY-i18n-9902",
+      addressMatch: JSON.stringify({
+        input: {
+          address1: "near the co-op, behind the mosque",
+          address2: null,
+          city: "Salmiya",
+          provinceCode: "HA",
+        },
+        area: "Salmiya",
+        parts: { block: null },
+      }),
+    },
+  });
+});
+
+afterAll(async () => {
+  await prisma.staffLanguage.deleteMany({ where: { shop } });
+  await browser?.close();
+  await prisma.$disconnect();
+});
+
+const ADMIN_PAGES = [
+  ["settings", "/app/settings"],
+  ["language", "/app/language"],
+  ["pickup-locations", "/app/pickup-locations"],
+  ["address-review", "/app/address-review"],
+] as const;
+
+describe("pages in English and Arabic", () => {
+  for (const [name, path] of ADMIN_PAGES) {
+    for (const language of ["en", "ar"] as const) {
+      it(`shows ${name} in ${language} at 1280 and 390 px, nothing overflowing`, async () => {
+        for (const width of WIDTHS) {
+          const page = await openAdmin(path, language, width);
+          await checkPage(page, name, language, width);
+          if (width === 1280) expect(await seriousAccessibilityViolations(page)).toEqual([]);
+          await page.close();
+        }
+      });
+    }
+  }
+
+  for (const language of ["en", "ar"] as const) {
+    it(`shows the shoppers' tracking page in ${language}, and a wrong link's page`, async () => {
+      for (const width of WIDTHS) {
+        const page = await newAdminPage(browser);
+        await page.setViewportSize({ width, height: 800 });
+        await page.setExtraHTTPHeaders({
+          "Accept-Language": language === "ar" ? "ar-KW,ar;q=0.9" : "en-GB,en;q=0.9",
+        });
+        expect((await page.goto(`${appUrl}/tracking/${trackingToken}`))?.status()).toBe(200);
+        await checkPage(page, "tracking", language, width);
+        const steps = await page.locator("ol li .tp-step").allInnerTexts();
+        expect(steps).toEqual(
+          language === "en"
+            ? [
+                "Booked with the courier",
+                "Picked up from the shop",
+                "Out for delivery",
+                "Delivered",
+              ]
+            : ["سُجّلت لدى شركة التوصيل", "استُلمت من المتجر", "خرجت للتوصيل", "تم التوصيل"],
+        );
+        expect(await page.locator("li[aria-current=step] .tp-step").innerText()).toBe(steps[2]);
+        expect(await page.getByText("Dar Al Oud", { exact: true }).count()).toBe(1);
+        if (width === 1280) expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+        expect((await page.goto(`${appUrl}/tracking/not-a-real-link`))?.status()).toBe(404);
+        await checkPage(page, "tracking-wrong-link", language, width);
+        expect(await page.locator("h1").innerText()).toBe(
+          language === "en" ? "Page not found" : "الصفحة غير موجودة",
+        );
+        await page.close();
+      }
+    });
+  }
+
+  it("switches a staff member's language and keeps it over Shopify's", async () => {
+    const page = await openAdmin("/app/language", "en", 1280);
+    await page.getByRole("button", { name: "العربية" }).click();
+    await expect.poll(() => page.getAttribute("html", "dir")).toBe("rtl");
+    await expect.poll(() => page.getByRole("heading", { name: "اللغة" }).count()).toBe(1);
+    await expect
+      .poll(() => page.locator("[data-standin-toast]").getByText("تم حفظ اللغة").count())
+      .toBe(1);
+    await page.close();
+    // Shopify's admin still says English; the staff member's choice wins.
+    const again = await openAdmin("/app/settings", "en", 1280);
+    expect(await again.getAttribute("html", "lang")).toBe("ar");
+    expect(await again.getByRole("heading", { name: "الإعدادات" }).count()).toBe(1);
+    await again.close();
+    const row = await prisma.staffLanguage.findFirstOrThrow({ where: { shop } });
+    expect(row).toMatchObject({ language: "ar", chosen: true });
+  });
+});

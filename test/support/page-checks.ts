@@ -1,0 +1,108 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+
+/**
+ * Elements wider than the viewport, or sticking out of the card they sit in (Polaris cards, the
+ * tracking page's card), unless something between them scrolls or clips on purpose. Polaris's
+ * visually hidden labels (one pixel, clipped) are not drawn and do not count.
+ */
+export async function overflowingElements(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const viewport = document.documentElement.clientWidth;
+    const describe = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+    const drawn = (el: Element) => {
+      const rect = el.getBoundingClientRect();
+      if (rect.width <= 1 || rect.height <= 1) return null;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden" || style.display === "none") return null;
+      return rect;
+    };
+    const clipsBetween = (el: Element, stop: Element | null) => {
+      for (let node = el.parentElement; node && node !== stop; node = node.parentElement) {
+        const overflow = getComputedStyle(node).overflowX;
+        if (overflow !== "visible") return true;
+      }
+      return false;
+    };
+    const problems: string[] = [];
+    for (const el of document.body.querySelectorAll("*")) {
+      if (el.closest("ui-nav-menu, ui-save-bar, script, style")) continue;
+      const rect = drawn(el);
+      if (!rect) continue;
+      if ((rect.right > viewport + 1 || rect.left < -1) && !clipsBetween(el, null))
+        problems.push(
+          `wider than the page: ${describe(el)} (${Math.round(rect.left)}–${Math.round(rect.right)} of ${viewport})`,
+        );
+      const card = el.parentElement?.closest(".Polaris-Card, .Polaris-ShadowBevel, .tp-card");
+      if (!card) continue;
+      const box = card.getBoundingClientRect();
+      if ((rect.right > box.right + 1 || rect.left < box.left - 1) && !clipsBetween(el, card))
+        problems.push(`outside its card: ${describe(el)}`);
+    }
+    return problems.slice(0, 10);
+  });
+}
+
+/** Serious and critical accessibility violations axe-core finds (the admin's own frame aside). */
+export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .exclude("ui-nav-menu")
+    .exclude("ui-save-bar")
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")})`,
+    );
+}
+
+/**
+ * Visible text in Latin letters on an Arabic page: every text node not inside an element that
+ * says it is data (translate="no": order numbers, what a customer typed) or another language
+ * (lang="en"), minus brand and unit names that stay as they are.
+ */
+export async function latinTextOnArabicPage(
+  page: Page,
+  allowed: readonly string[],
+): Promise<string[]> {
+  return page.evaluate((allowedWords) => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (
+        !parent ||
+        parent.closest("script, style, ui-nav-menu, ui-save-bar, [translate=no], [lang=en]")
+      )
+        continue;
+      if (parent.closest("[aria-hidden=true]")) continue;
+      const style = getComputedStyle(parent);
+      if (style.display === "none" || style.visibility === "hidden") continue;
+      let text = node.textContent ?? "";
+      for (const word of allowedWords) text = text.split(word).join("");
+      const latin = text.match(/[A-Za-z]{2,}/g);
+      if (latin) found.push(`${(node.textContent ?? "").trim().slice(0, 60)}`);
+    }
+    return found;
+  }, allowed);
+}
+
+/** Visible strings of the English catalogs (four letters or more) found on the page. */
+export async function englishCatalogStrings(
+  page: Page,
+  english: readonly string[],
+): Promise<string[]> {
+  // Data (translate="no": a location's address, an order number) may contain such words.
+  const text = await page.evaluate(() => {
+    const copy = document.body.cloneNode(true) as HTMLElement;
+    for (const data of copy.querySelectorAll("[translate=no], [lang=en], script, style"))
+      data.remove();
+    return copy.textContent ?? "";
+  });
+  return english.filter((phrase) => text.includes(phrase));
+}
