@@ -59,6 +59,8 @@ describe("admin routes with a valid session token", () => {
     expect(await response.json()).toEqual({
       apiKey: process.env.SHOPIFY_API_KEY,
       appBridgeUrl: null,
+      // The staff member's language (ADR 0040): no choice stored and no Shopify locale given.
+      locale: "en",
     });
     // Framed by the admin of the shop whose session token this is.
     expect(response.headers.get("Content-Security-Policy")).toContain(
