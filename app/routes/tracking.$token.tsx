@@ -120,14 +120,16 @@ export default function Tracking() {
         {(data.phone || data.email) && (
           <div className="tp-contact">
             <div>{t("contact")}</div>
+            {/* The number reads left to right inside its own isolate; the link itself keeps the
+                page's direction, so it starts where the line above starts. */}
             {data.phone && (
-              <a href={`tel:${data.phone.replace(/\s/g, "")}`} dir="ltr" translate="no">
-                {data.phone}
+              <a href={`tel:${data.phone.replace(/\s/g, "")}`} translate="no">
+                <bdi dir="ltr">{data.phone}</bdi>
               </a>
             )}
             {data.email && (
-              <a href={`mailto:${data.email}`} dir="ltr" translate="no">
-                {data.email}
+              <a href={`mailto:${data.email}`} translate="no">
+                <bdi dir="ltr">{data.email}</bdi>
               </a>
             )}
           </div>

@@ -9,6 +9,7 @@ import { parseEnv } from "../../app/env.server";
 import { sealSecret } from "../../app/security/secret-box";
 import { launchBrowser, newAdminPage, openEmbeddedPage, screenshot } from "../support/browser";
 import {
+  charactersLeftToRight,
   englishCatalogStrings,
   latinTextOnArabicPage,
   overflowingElements,
@@ -242,6 +243,20 @@ describe("pages in English and Arabic", () => {
         );
         expect(await page.locator("li[aria-current=step] .tp-step").innerText()).toBe(steps[2]);
         expect(await page.getByText("Dar Al Oud", { exact: true }).count()).toBe(1);
+        // Numbers read left to right in both languages, the Arabic page's order around them
+        // notwithstanding: the shop's phone and the tracking number.
+        expect(await charactersLeftToRight(page, ".tp-contact a[href^='tel:']")).toBe(
+          "+96522223333",
+        );
+        expect(await charactersLeftToRight(page, ".tp-number bdi")).toBe("KW990001");
+        // The phone starts where the line above it starts (the right edge in Arabic).
+        const edges = await page.evaluate(() => {
+          const line = document.querySelector(".tp-contact > div")!.getBoundingClientRect();
+          const phone = document.querySelector(".tp-contact a")!.getBoundingClientRect();
+          return { line: [line.left, line.right], phone: [phone.left, phone.right] };
+        });
+        const side = language === "ar" ? 1 : 0;
+        expect(Math.abs(edges.phone[side]! - edges.line[side]!)).toBeLessThanOrEqual(1);
         if (width === 1280) expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
         expect((await page.goto(`${appUrl}/tracking/not-a-real-link`))?.status()).toBe(404);

@@ -106,3 +106,30 @@ export async function englishCatalogStrings(
   });
   return english.filter((phrase) => text.includes(phrase));
 }
+
+/**
+ * The characters of an element's text in the order the eye meets them from left to right
+ * (spaces left out): "+96522223333" for a phone laid out left to right, "33332222965+" for one
+ * the right-to-left page around it has reordered.
+ */
+export async function charactersLeftToRight(page: Page, selector: string): Promise<string> {
+  return page.locator(selector).evaluate((element) => {
+    const found: [string, number][] = [];
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      for (let i = 0; i < text.length; i += 1) {
+        if (/\s/.test(text[i]!)) continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getBoundingClientRect();
+        found.push([text[i]!, box.left + box.width / 2]);
+      }
+    }
+    return found
+      .sort((a, b) => a[1] - b[1])
+      .map(([character]) => character)
+      .join("");
+  });
+}
