@@ -44,6 +44,23 @@ async function openEmbedded(path: string): Promise<Page> {
 beforeAll(async () => {
   // The first page load installs the shop: token exchange with the Shopify stand-in.
   browser = await launchBrowser();
+  // The browser test files share one shop and run in an order of vitest's choosing: these tests
+  // start from a shop whose courier is not connected yet, whatever a file before them left.
+  await prisma.$transaction([
+    prisma.courierMasterData.deleteMany({ where: { shop } }),
+    prisma.courierStatusMapping.deleteMany({ where: { shop } }),
+    prisma.shopSettings.updateMany({
+      where: { shop },
+      data: {
+        courierEnvironment: "sandbox",
+        courierApiKeySealed: null,
+        courierApiKeyHint: null,
+        courierApiKeySetAt: null,
+        courierCheckedAt: null,
+        courierCheckError: null,
+      },
+    }),
+  ]);
 });
 
 afterAll(async () => {
@@ -63,11 +80,19 @@ describe("the embedded admin in Chromium", () => {
     );
 
     const page = await openEmbedded("/app");
+    // Home is the day's dashboard; a shop whose courier is not connected sees the setup list.
     await expect
-      .poll(() => page.getByRole("heading", { name: "Courier deliveries" }).count())
+      .poll(() => page.getByRole("heading", { name: "Today's deliveries" }).count())
       .toBe(1);
-    expect(await page.getByText("Get started").isVisible()).toBe(true);
-    expect(await page.getByText(`${shop} sends deliveries`).isVisible()).toBe(true);
+    expect(await page.getByText("Set up deliveries").isVisible()).toBe(true);
+    expect(
+      await page
+        .getByRole("link", { name: "Connect your courier account in Settings" })
+        .getAttribute("href"),
+    ).toBe("/app/settings");
+    expect(await page.getByText("Deliveries go to the courier's test service").isVisible()).toBe(
+      true,
+    );
     const file = await screenshot(page, "home");
     expect(fs.statSync(file).size).toBeGreaterThan(5_000);
     expect(pageErrors).toEqual([]);
@@ -105,7 +130,10 @@ describe("the embedded admin in Chromium", () => {
       )
       .toBe(1);
     expect(await page.getByText("The connection did not work").count()).toBe(0);
-    expect(await page.getByText(/Last checked .*: the connection worked\./).count()).toBe(1);
+    // The toast comes with the action's answer; the page's data is read again just after it.
+    await expect
+      .poll(() => page.getByText(/Last checked .*: the connection worked\./).count())
+      .toBe(1);
     expect(await page.getByText("Saved API key:").innerText()).toContain(
       `••••••••${SANDBOX_KEY.slice(-4)}`,
     );

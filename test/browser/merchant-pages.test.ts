@@ -34,16 +34,16 @@ async function seed() {
     governanceId: GOVERNORATES.findIndex((g) => g.code === a.governorateCode) + 1,
     raw: {},
   }));
+  // These lists (the rows below use their ids), whatever another file of this shop left.
+  const lists = {
+    governances: JSON.stringify(governances),
+    areas: JSON.stringify(areas),
+    fetchedAt: new Date(),
+  };
   await prisma.courierMasterData.upsert({
     where: { shop_environment: { shop, environment: "sandbox" } },
-    create: {
-      shop,
-      environment: "sandbox",
-      governances: JSON.stringify(governances),
-      areas: JSON.stringify(areas),
-      fetchedAt: new Date(),
-    },
-    update: {},
+    create: { shop, environment: "sandbox", ...lists },
+    update: lists,
   });
   const now = Date.now();
   const states = [
@@ -141,6 +141,15 @@ async function overflows(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * How many rows show an area's name: in its own column at a desktop width, and at a phone's
+ * width on the condensed row's line "customer · area".
+ */
+async function areaShown(page: Page, name: string, width: number): Promise<number> {
+  if (width > 600) return page.getByText(name, { exact: true }).count();
+  return page.getByText(new RegExp(`· ${name}$`)).count();
+}
+
 async function open(path: string, width: number, language: "en" | "ar" = "en") {
   const { getJwt, API_KEY, API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
   const { token } = await getJwt(SHOP_NAME, API_KEY, API_SECRET_KEY);
@@ -214,7 +223,7 @@ describe("the merchant's pages in Chromium", () => {
         }
       }
       // Area names come from the courier's ids, in the page's language.
-      expect(await page.getByText(AREAS[0]!.nameEn, { exact: true }).count()).toBeGreaterThan(0);
+      expect(await areaShown(page, AREAS[0]!.nameEn, width)).toBeGreaterThan(0);
       await screenshot(page, `deliveries-en-${width}`);
       expect(await overflows(page)).toEqual([]);
       await page.close();
@@ -243,8 +252,8 @@ describe("the merchant's pages in Chromium", () => {
       await home.close();
       const list = await open("/app/deliveries", width, "ar");
       await expect.poll(() => list.getByText("#7700").count()).toBeGreaterThan(0);
-      expect(await list.getByText(AREAS[0]!.nameAr, { exact: true }).count()).toBeGreaterThan(0);
-      expect(await list.getByText(AREAS[0]!.nameEn, { exact: true }).count()).toBe(0);
+      expect(await areaShown(list, AREAS[0]!.nameAr, width)).toBeGreaterThan(0);
+      expect(await areaShown(list, AREAS[0]!.nameEn, width)).toBe(0);
       await screenshot(list, `deliveries-ar-${width}`);
       expect(await overflows(list)).toEqual([]);
       await list.close();

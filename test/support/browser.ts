@@ -46,7 +46,9 @@ export async function newAdminPage(browser: Browser): Promise<Page> {
     userAgent: HUMAN_USER_AGENT,
   });
   const page = await context.newPage();
-  page.on("close", () => void context.close());
+  // Closing the page closes its context; when the browser itself is closing meanwhile (the end
+  // of a file), that close fails and there is nothing left to close.
+  page.on("close", () => void context.close().catch(() => undefined));
   await page.route(
     (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
     (route) => {
