@@ -18,6 +18,7 @@ import {
   IndexFilters,
   IndexTable,
   InlineStack,
+  Link,
   Modal,
   Page,
   Select,
@@ -109,6 +110,20 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   }
   return Response.json({ intent, outcomes });
 };
+
+/**
+ * The order as a link to its delivery's page: keyboards and screen readers reach it, and
+ * Polaris makes the whole row open it (dataPrimaryLink) unless rows are being selected.
+ */
+function OrderLink(props: { id: string; name: string | null; fallback: string }) {
+  return (
+    <Link url={`/app/deliveries/${props.id}`} dataPrimaryLink monochrome removeUnderline>
+      <Text as="span" fontWeight="semibold">
+        {props.name ? <bdi translate="no">{props.name}</bdi> : props.fallback}
+      </Text>
+    </Link>
+  );
+}
 
 export default function Deliveries() {
   const { t } = useTranslation(["deliveries"]);
@@ -456,14 +471,11 @@ export default function Deliveries() {
                   key={d.id}
                   position={index}
                   selected={selectedResources.includes(d.id)}
-                  onClick={() => navigate(`/app/deliveries/${d.id}`)}
                 >
                   <Box padding="300">
                     <BlockStack gap="100">
                       <InlineStack align="space-between" gap="200" wrap={false}>
-                        <Text as="span" fontWeight="semibold">
-                          {d.orderName ?? t("deliveries:order")}
-                        </Text>
+                        <OrderLink id={d.id} name={d.orderName} fallback={t("deliveries:order")} />
                         <Text as="span" tone="subdued" variant="bodySm">
                           {when(d.createdAt)}
                         </Text>
@@ -489,12 +501,9 @@ export default function Deliveries() {
                   key={d.id}
                   position={index}
                   selected={selectedResources.includes(d.id)}
-                  onClick={() => navigate(`/app/deliveries/${d.id}`)}
                 >
                   <IndexTable.Cell>
-                    <Text as="span" fontWeight="semibold">
-                      {d.orderName ?? t("deliveries:order")}
-                    </Text>
+                    <OrderLink id={d.id} name={d.orderName} fallback={t("deliveries:order")} />
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     <Box maxWidth="180px">
