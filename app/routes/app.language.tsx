@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useAppBridge } from "@shopify/app-bridge-react";
-import { BlockStack, Button, Card, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { BlockStack, Button, Card, InlineStack, Page, Text } from "@shopify/polaris";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { languageOf, LANGUAGES } from "../i18n/config";
@@ -37,37 +37,33 @@ export default function LanguagePage() {
 
   return (
     <Page title={t("language.title")} backAction={{ url: "/app", content: t("nav.home") }}>
-      <Layout>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="400">
-              <Text as="p">{t("language.intro")}</Text>
-              <Text as="p" fontWeight="semibold">
-                {t("language.current", { language: t(`language.names.${language}`) })}
-              </Text>
-              <InlineStack gap="300">
-                {LANGUAGES.map((code) => (
-                  <Form method="post" key={code} lang={code}>
-                    <input type="hidden" name="language" value={code} />
-                    <Button
-                      submit
-                      variant={code === language ? "primary" : "secondary"}
-                      pressed={code === language}
-                      disabled={!canRemember}
-                      loading={navigation.formData?.get("language") === code}
-                    >
-                      {t(`language.names.${code}`)}
-                    </Button>
-                  </Form>
-                ))}
-              </InlineStack>
-              <Text as="p" tone="subdued">
-                {canRemember ? t("language.fromShopify") : t("language.noUser")}
-              </Text>
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-      </Layout>
+      <Card>
+        <BlockStack gap="400">
+          <Text as="p">{t("language.intro")}</Text>
+          <Text as="p" fontWeight="semibold">
+            {t("language.current", { language: t(`language.names.${language}`) })}
+          </Text>
+          <InlineStack gap="300">
+            {LANGUAGES.map((code) => (
+              <Form method="post" key={code} lang={code}>
+                <input type="hidden" name="language" value={code} />
+                <Button
+                  submit
+                  variant={code === language ? "primary" : "secondary"}
+                  pressed={code === language}
+                  disabled={!canRemember}
+                  loading={navigation.formData?.get("language") === code}
+                >
+                  {t(`language.names.${code}`)}
+                </Button>
+              </Form>
+            ))}
+          </InlineStack>
+          <Text as="p" tone="subdued">
+            {canRemember ? t("language.fromShopify") : t("language.noUser")}
+          </Text>
+        </BlockStack>
+      </Card>
     </Page>
   );
 }

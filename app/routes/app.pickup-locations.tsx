@@ -8,7 +8,6 @@ import {
   Card,
   FormLayout,
   InlineStack,
-  Layout,
   Page,
   Select,
   Text,
@@ -116,29 +115,25 @@ export default function PickupLocations() {
       title={t("title")}
       backAction={{ url: "/app/settings", content: t("common:nav.settings") }}
     >
-      <Layout>
-        <Layout.Section>
-          <BlockStack gap="400">
-            {!data.connected && (
-              <Banner tone="warning" title={t("notConnectedTitle")}>
-                {t("notConnected")}
-              </Banner>
-            )}
-            {data.connected && data.locations.length === 0 && (
-              <Banner tone="info">{t("noLocations")}</Banner>
-            )}
-            {data.locations.map((location) => (
-              <LocationCard
-                key={location.id}
-                location={location}
-                governances={data.governances}
-                areas={data.areas}
-                result={result?.locationId === location.id ? result : undefined}
-              />
-            ))}
-          </BlockStack>
-        </Layout.Section>
-      </Layout>
+      <BlockStack gap="400">
+        {!data.connected && (
+          <Banner tone="warning" title={t("notConnectedTitle")}>
+            {t("notConnected")}
+          </Banner>
+        )}
+        {data.connected && data.locations.length === 0 && (
+          <Banner tone="info">{t("noLocations")}</Banner>
+        )}
+        {data.locations.map((location) => (
+          <LocationCard
+            key={location.id}
+            location={location}
+            governances={data.governances}
+            areas={data.areas}
+            result={result?.locationId === location.id ? result : undefined}
+          />
+        ))}
+      </BlockStack>
     </Page>
   );
 }

@@ -11,7 +11,6 @@ import {
   ChoiceList,
   FormLayout,
   InlineStack,
-  Layout,
   Page,
   Select,
   Text,
@@ -20,6 +19,7 @@ import {
 import type { TFunction } from "i18next";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { AnnotatedSection } from "../components/annotated-section";
 import { z } from "zod";
 import { env } from "../env.server";
 import { formatDateTime } from "../i18n/format";
@@ -312,15 +312,14 @@ export default function Settings() {
         </button>
         <button onClick={() => setValues(saved)}>{t("common:actions.discard")}</button>
       </SaveBar>
-      <Layout>
+      <BlockStack gap="400">
         {error && (
-          <Layout.Section>
-            <Banner tone="critical" title={error.title}>
-              {error.detail && <DetailText text={error.detail} />}
-            </Banner>
-          </Layout.Section>
+          <Banner tone="critical" title={error.title}>
+            {error.detail && <DetailText text={error.detail} />}
+          </Banner>
         )}
-        <Layout.AnnotatedSection
+        <AnnotatedSection
+          first
           title={t("connection.title")}
           description={t("connection.description")}
         >
@@ -393,9 +392,9 @@ export default function Settings() {
               </BlockStack>
             </Form>
           </Card>
-        </Layout.AnnotatedSection>
+        </AnnotatedSection>
 
-        <Layout.AnnotatedSection title={t("areas.title")} description={t("areas.description")}>
+        <AnnotatedSection title={t("areas.title")} description={t("areas.description")}>
           <Card>
             <BlockStack gap="300">
               <Text as="p">
@@ -434,14 +433,11 @@ export default function Settings() {
               </InlineStack>
             </BlockStack>
           </Card>
-        </Layout.AnnotatedSection>
+        </AnnotatedSection>
 
         <Form method="post" id="settings-form" ref={formRef} style={{ display: "contents" }}>
           <input type="hidden" name="intent" value="save" />
-          <Layout.AnnotatedSection
-            title={t("deliveries.title")}
-            description={t("deliveries.description")}
-          >
+          <AnnotatedSection title={t("deliveries.title")} description={t("deliveries.description")}>
             <Card>
               <BlockStack gap="400">
                 <Checkbox
@@ -491,8 +487,8 @@ export default function Settings() {
                 />
               </BlockStack>
             </Card>
-          </Layout.AnnotatedSection>
-          <Layout.AnnotatedSection
+          </AnnotatedSection>
+          <AnnotatedSection
             title={t("trackingPage.title")}
             description={t("trackingPage.description")}
           >
@@ -525,7 +521,7 @@ export default function Settings() {
                 </FormLayout.Group>
               </FormLayout>
             </Card>
-          </Layout.AnnotatedSection>
+          </AnnotatedSection>
           <StatusMappingSection
             tracking={data.tracking}
             choices={values.mappings}
@@ -535,7 +531,7 @@ export default function Settings() {
           />
         </Form>
         <PushSection push={data.tracking.push} busyIntent={busyIntent} />
-      </Layout>
+      </BlockStack>
     </Page>
   );
 }
@@ -584,7 +580,7 @@ function StatusMappingSection(props: {
     })),
   ];
   return (
-    <Layout.AnnotatedSection title={t("mapping.title")} description={t("mapping.description")}>
+    <AnnotatedSection title={t("mapping.title")} description={t("mapping.description")}>
       <Card>
         <BlockStack gap="300">
           {unmapped.length > 0 && (
@@ -640,7 +636,7 @@ function StatusMappingSection(props: {
           )}
         </BlockStack>
       </Card>
-    </Layout.AnnotatedSection>
+    </AnnotatedSection>
   );
 }
 
@@ -651,7 +647,7 @@ function PushSection(props: {
   const { push, busyIntent } = props;
   const { t } = useTranslation("settings");
   return (
-    <Layout.AnnotatedSection title={t("push.title")} description={t("push.description")}>
+    <AnnotatedSection title={t("push.title")} description={t("push.description")}>
       <Card>
         <BlockStack gap="300">
           {push ? (
@@ -707,6 +703,6 @@ function PushSection(props: {
           )}
         </BlockStack>
       </Card>
-    </Layout.AnnotatedSection>
+    </AnnotatedSection>
   );
 }

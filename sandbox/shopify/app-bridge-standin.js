@@ -63,11 +63,12 @@
     leaveConfirmation: async () => {},
   };
 
-  // The admin draws <ui-nav-menu> beside the app; the stand-in draws it as a bar above the page.
+  // The admin draws <ui-nav-menu> beside the app; the stand-in draws it as a bar above the page,
+  // wrapping on a phone's width so it never makes the page wider than the screen.
   const style = document.createElement("style");
   style.textContent =
-    "ui-nav-menu{display:flex;gap:20px;padding:10px 20px;background:#1a1a1a;font:14px system-ui,sans-serif}" +
-    "ui-nav-menu a{color:#e3e3e3;text-decoration:none}ui-nav-menu a[rel=home]{font-weight:600;color:#fff}" +
+    "ui-nav-menu{display:flex;flex-wrap:wrap;gap:8px 20px;padding:10px 20px;background:#1a1a1a;font:14px system-ui,sans-serif}" +
+    "ui-nav-menu a{color:#e3e3e3;text-decoration:none;white-space:nowrap}ui-nav-menu a[rel=home]{font-weight:600;color:#fff}" +
     "ui-save-bar{display:none}ui-save-bar[data-shown]{display:flex;gap:8px;justify-content:flex-end;position:sticky;top:0;z-index:600;padding:8px 16px;background:#1a1a1a}" +
     "ui-save-bar button{font:14px system-ui,sans-serif;padding:6px 12px;border-radius:8px;border:1px solid #8a8a8a;background:#fff;color:#1a1a1a}" +
     "ui-save-bar button[variant=primary]{background:#fff;font-weight:600}";
