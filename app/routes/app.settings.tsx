@@ -18,7 +18,7 @@ import {
 } from "@shopify/polaris";
 import type { TFunction } from "i18next";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import { AnnotatedSection } from "../components/annotated-section";
 import { z } from "zod";
 import { env } from "../env.server";
@@ -559,6 +559,28 @@ function errorText(t: TFunction, result: Extract<SettingsActionResult, { ok: fal
 
 type Choice = { state: string; shopify: string };
 
+/** "“<status>” in the app": the courier's word marked as data, the sentence in the page's words. */
+function StatusLabel(props: { i18nKey: "mapping.inApp" | "mapping.onShopify"; status: string }) {
+  const { t } = useTranslation("settings");
+  return (
+    <Trans
+      t={t}
+      i18nKey={props.i18nKey}
+      values={{ status: props.status }}
+      components={{ data: <span dir="auto" translate="no" /> }}
+    />
+  );
+}
+
+/**
+ * A courier status as the merchant reads it: the courier's own name for it, or, for a status
+ * met in tracking before the courier named it, its code as words ("out_for_delivery" → "out for
+ * delivery"), never the raw code.
+ */
+function statusName(m: { code: string; name: string | null }): string {
+  return m.name ?? m.code.replace(/[_-]+/g, " ").trim();
+}
+
 function StatusMappingSection(props: {
   tracking: LoaderData["tracking"];
   choices: Record<string, Choice>;
@@ -566,6 +588,7 @@ function StatusMappingSection(props: {
 }) {
   const { tracking, choices, onChange } = props;
   const { t } = useTranslation("settings");
+  const language = useLanguage();
   const unmapped = tracking.mappings.filter((m) => !m.state);
   const stateChoices = [
     { label: t("mapping.notMapped"), value: "" },
@@ -585,7 +608,9 @@ function StatusMappingSection(props: {
         <BlockStack gap="300">
           {unmapped.length > 0 && (
             <Banner tone="warning" title={t("mapping.unmappedTitle")}>
-              <span dir="auto">{unmapped.map((m) => m.name ?? m.code).join("، ")}</span>{" "}
+              <span dir="auto" translate="no">
+                {unmapped.map(statusName).join(language === "ar" ? "، " : ", ")}
+              </span>{" "}
               {t("mapping.unmappedBody")}
             </Banner>
           )}
@@ -602,7 +627,9 @@ function StatusMappingSection(props: {
                     <BlockStack gap="200">
                       <InlineStack gap="200" blockAlign="center">
                         <Text as="span" variant="bodyMd" fontWeight="semibold">
-                          <span dir="auto">{m.name ?? m.code}</span>
+                          <span dir="auto" translate="no">
+                            {statusName(m)}
+                          </span>
                         </Text>
                         {!m.state ? (
                           <Badge tone="critical">{t("mapping.notMapped")}</Badge>
@@ -613,14 +640,16 @@ function StatusMappingSection(props: {
                       <FormLayout>
                         <FormLayout.Group condensed>
                           <Select
-                            label={t("mapping.inApp", { status: m.name ?? m.code })}
+                            label={<StatusLabel i18nKey="mapping.inApp" status={statusName(m)} />}
                             name={`state:${m.code}`}
                             options={stateChoices}
                             value={choice.state}
                             onChange={(state) => onChange(m.code, { ...choice, state })}
                           />
                           <Select
-                            label={t("mapping.onShopify", { status: m.name ?? m.code })}
+                            label={
+                              <StatusLabel i18nKey="mapping.onShopify" status={statusName(m)} />
+                            }
                             name={`shopify:${m.code}`}
                             options={shopifyChoices}
                             value={choice.shopify}

@@ -32,7 +32,7 @@ const WIDTHS = [1280, 390] as const;
 const BRAND_WORDS = ["Shopify", "API", "WhatsApp", "English", "name@example.com", "jaddah"];
 // Protocol words and raw codes a merchant should never read.
 const PROTOCOL_WORDS =
-  /HMAC|ApiKey|Authorization|[Gg]overnance|picked_up|out_for_delivery|needs_address/;
+  /HMAC|ApiKey|Authorization|[Gg]overnance|picked_up|out_for_delivery|needs_address|at_the_hub/;
 
 const catalogs = resources as Record<string, Record<string, Catalog>>;
 /** English catalog sentences (not shared with Arabic, no placeholders): none may show in Arabic. */
@@ -114,6 +114,12 @@ beforeAll(async () => {
     where: { shop_environment: { shop, environment: "sandbox" } },
     create: { shop, environment: "sandbox", ...lists },
     update: lists,
+  });
+  // A status met in tracking before the courier named it: Settings shows it in words, not code.
+  await prisma.courierStatusMapping.upsert({
+    where: { shop_code: { shop, code: "at_the_hub" } },
+    create: { shop, code: "at_the_hub", name: null, state: "in_transit", source: "default" },
+    update: { name: null },
   });
   if (((await standIn("/__standin/locations")) as unknown[]).length === 0) {
     await standIn("/__standin/locations", {
