@@ -18,6 +18,7 @@ import { getCourierAccount } from "../models/courier-account.server";
 import { authenticate } from "../shopify.server";
 import { useTranslation } from "react-i18next";
 import { formatKwd, formatNumber } from "../i18n/format";
+import { translateMessage } from "../i18n/messages";
 import { useLanguage } from "../i18n/language";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -148,7 +149,7 @@ export default function Home() {
               </InlineStack>
               {connectionError && (
                 <Text as="p" tone="critical">
-                  {connectionError}
+                  <span dir="auto">{translateMessage(t, connectionError)}</span>
                 </Text>
               )}
               <BlockStack gap="200">

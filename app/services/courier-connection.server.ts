@@ -1,8 +1,13 @@
 import {
+  CourierAuthError,
+  CourierCircuitOpenError,
   createCourierClient,
+  CourierTimeoutError,
+  CourierUnavailableError,
   fetchMasterData,
   isCourierError,
   type CourierClient,
+  type CourierError,
 } from "../courier";
 import { env } from "../env.server";
 import {
@@ -47,6 +52,24 @@ export function environmentMissing(environment: CourierEnvironment): string {
   return environment === "production"
     ? "Production is not available yet: the app's operator has not configured the courier's production address."
     : "The sandbox is not available: the app's operator has not configured the courier's sandbox address. Choose production.";
+}
+
+/**
+ * A failed check in the merchant's words (a sentence of the `messages` catalog): whether the key
+ * was refused or the courier did not answer, without the call's HTTP status, endpoint or header
+ * names. Those stay in the server's log, for support.
+ */
+export function connectionProblem(shop: string, error: CourierError): string {
+  console.warn(`Courier connection check failed for ${shop}: ${error.name}: ${error.message}`);
+  if (error instanceof CourierAuthError)
+    return "The courier did not accept this API key. Check that the whole key was pasted and that it is for the chosen environment (test or live); if it still fails, ask the courier to confirm the key is active.";
+  if (
+    error instanceof CourierUnavailableError ||
+    error instanceof CourierTimeoutError ||
+    error instanceof CourierCircuitOpenError
+  )
+    return "The courier is not answering right now. Try again in a few minutes.";
+  return "The courier's answer could not be used. Try again in a few minutes; if it keeps failing, contact the app's support.";
 }
 
 /** What an API key must look like before it is worth a call to the courier. */
@@ -100,9 +123,10 @@ export async function connectCourier(input: {
     };
   } catch (error) {
     if (!isCourierError(error)) throw error;
+    const problem = connectionProblem(shop, error);
     // A rejected new key is not kept; a stored key that stopped working is remembered as failing.
-    if (!newApiKey) await recordFailedCheck(shop, error.message, at);
-    return { ok: false, error: error.message };
+    if (!newApiKey) await recordFailedCheck(shop, problem, at);
+    return { ok: false, error: problem };
   }
 }
 
@@ -130,8 +154,9 @@ export async function refreshCourierMasterData(
     };
   } catch (error) {
     if (!isCourierError(error)) throw error;
-    await recordFailedCheck(shop, error.message, now);
-    return { ok: false, error: error.message };
+    const problem = connectionProblem(shop, error);
+    await recordFailedCheck(shop, problem, now);
+    return { ok: false, error: problem };
   }
 }
 

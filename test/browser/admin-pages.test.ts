@@ -114,6 +114,7 @@ describe("the embedded admin in Chromium", () => {
     const refusal = await page.locator(".Polaris-Banner").first().innerText();
     expect(refusal).toMatch(/key/i);
     expect(refusal).not.toContain("not-the-right-key");
+    expect(refusal).not.toMatch(/HTTP|Authorization|ApiKey|governance/);
     await screenshot(page, "settings-bad-key");
     const afterRefusal = await prisma.shopSettings.findUnique({ where: { shop } });
     expect(afterRefusal?.courierApiKeySealed ?? null).toBeNull();

@@ -57,6 +57,8 @@ describe("the settings page's courier connection", () => {
     expect(body.ok).toBe(false);
     expect(body.error).toMatch(/key/i);
     expect(body.error).not.toContain("not-the-right-key");
+    // The merchant's words: not the call's status, header or endpoint.
+    expect(body.error).not.toMatch(/HTTP|\d{3}|Authorization|ApiKey|governance/);
     const row = await prisma.shopSettings.findUnique({ where: { shop } });
     expect(row?.courierApiKeySealed ?? null).toBeNull();
     expect(await prisma.courierMasterData.count({ where: { shop } })).toBe(0);
