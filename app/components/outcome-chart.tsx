@@ -1,4 +1,4 @@
-import { BlockStack, InlineStack, Text } from "@shopify/polaris";
+import { BlockStack, InlineStack, Text, useBreakpoints } from "@shopify/polaris";
 import type { TFunction } from "i18next";
 import type { Language } from "../i18n/config";
 
@@ -63,7 +63,13 @@ export function chartLabels(t: TFunction, language: Language): ChartLabels {
 export function OutcomeChart({ days, labels }: { days: ChartDay[]; labels: ChartLabels }) {
   const width = 700;
   const height = 200;
-  const pad = { top: 12, bottom: 24, left: 4, right: 4 };
+  // The SVG scales to its card: on a phone (about half the width) its day labels are drawn
+  // twice as large, every fourth day from the third (none cut at the edges), so they stay
+  // readable (12 px text would be 6 px there).
+  const { smDown } = useBreakpoints();
+  const fontSize = smDown ? 24 : 12;
+  const labelled = (i: number) => (smDown ? i % 4 === 2 : i % 2 === 0);
+  const pad = { top: 12, bottom: fontSize + 12, left: 4, right: 4 };
   const plotH = height - pad.top - pad.bottom;
   const slot = (width - pad.left - pad.right) / Math.max(1, days.length);
   const maxCount = Math.max(1, ...days.map((d) => d.delivered + d.failed + d.returned));
@@ -104,12 +110,12 @@ export function OutcomeChart({ days, labels }: { days: ChartDay[]; labels: Chart
                   <rect key={kind} x={x} y={top} width={w} height={h} fill={COLORS[kind]} />
                 ) : null;
               })}
-              {i % 2 === 0 && (
+              {labelled(i) && (
                 <text
                   x={pad.left + slot * i + slot / 2}
                   y={height - 6}
                   textAnchor="middle"
-                  fontSize="12"
+                  fontSize={fontSize}
                   fill="currentColor"
                 >
                   {labels.day(d.date)}
