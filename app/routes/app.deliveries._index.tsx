@@ -37,6 +37,7 @@ import { DELIVERY_STATES, type DeliveryState } from "../deliveries/states";
 import { isStuck } from "../models/deliveries.server";
 import { useTranslation } from "react-i18next";
 import { formatDateTime, formatKwd } from "../i18n/format";
+import { translateMessage } from "../i18n/messages";
 import { useLanguage } from "../i18n/language";
 import { encodeCursor, LIST_TABS } from "../models/delivery-list";
 import { listDeliveryPage } from "../models/delivery-list.server";
@@ -122,6 +123,21 @@ function OrderLink(props: { id: string; name: string | null; fallback: string })
         {props.name ? <bdi translate="no">{props.name}</bdi> : props.fallback}
       </Text>
     </Link>
+  );
+}
+
+/**
+ * "customer · area" on a phone's row, each isolated: a name in Latin letters on an Arabic page
+ * (or the reverse) stays first in reading order instead of trading places with the area.
+ */
+function CustomerAndArea(props: { customer: string | null; area: string | null }) {
+  if (!props.customer && !props.area) return <>—</>;
+  return (
+    <>
+      {props.customer && <bdi translate="no">{props.customer}</bdi>}
+      {props.customer && props.area && " · "}
+      {props.area && <bdi>{props.area}</bdi>}
+    </>
   );
 }
 
@@ -481,7 +497,7 @@ export default function Deliveries() {
                         </Text>
                       </InlineStack>
                       <Text as="span" variant="bodySm">
-                        {[d.customer, d.area?.[language]].filter(Boolean).join(" · ") || "—"}
+                        <CustomerAndArea customer={d.customer} area={d.area?.[language] ?? null} />
                       </Text>
                       <InlineStack gap="200" blockAlign="center">
                         <Badge tone={stateTone(d.state)}>{stateLabel(d.state)}</Badge>
@@ -531,10 +547,14 @@ export default function Deliveries() {
                           <Badge tone={stateTone(d.state)}>{stateLabel(d.state)}</Badge>
                           {d.stuck && <Badge tone="warning">{t("deliveries:stuck")}</Badge>}
                         </InlineStack>
+                        {/* In its own direction: an English reason on an Arabic page is cut at
+                            its end, not its start. */}
                         {d.reason && (
-                          <Text as="span" tone="subdued" variant="bodySm" truncate>
-                            {d.reason}
-                          </Text>
+                          <div dir="auto">
+                            <Text as="span" tone="subdued" variant="bodySm" truncate>
+                              {translateMessage(t, d.reason)}
+                            </Text>
+                          </div>
                         )}
                       </BlockStack>
                     </Box>
