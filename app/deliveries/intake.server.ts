@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { commitIntake, type IntakeShop } from "../models/delivery-intake.server";
-import { deliveryReference } from "./request";
+import { deliveryReference } from "./domain/request";
 
 /** The fields of Shopify's fulfillments/create webhook the app reads (REST shape). */
 export const fulfillmentWebhook = z.object({

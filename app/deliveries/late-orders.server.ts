@@ -5,7 +5,7 @@ import {
   recordLateCourierOrder,
   type LateCourierOrder,
 } from "../models/deliveries.server";
-import { courierFailure, courierReply } from "./courier-answers";
+import { courierFailure, courierReply } from "./domain/courier-answers";
 
 /**
  * A create that landed after its worker lost the delivery (ADR 0017): the worker was held up past

@@ -23,9 +23,9 @@ import { loadCourierDirectory } from "../services/courier-directory.server";
 import { fetchDeliveryFulfillment } from "../shopify/fulfillments";
 import type { AdminGraphql } from "../shopify/graphql";
 import { searchHistory, type HistoryAnswer } from "./history";
-import { kickDeliveryWorker } from "./runner.server";
-import { notesCarryReference } from "./request";
-import { buildAndQueue } from "./worker.server";
+import { kickDeliveryWorker } from "./drain-loop.server";
+import { notesCarryReference } from "./domain/request";
+import { buildAndQueue } from "./steps/prepare.server";
 
 /** The merchant's answers: an address placed by hand, or "send again" after a rejection. */
 

@@ -22,10 +22,10 @@ import {
   whenShopifyAllows,
   type FulfillmentOrderOutcome,
 } from "../shopify/sending";
-import { BULK_LIMIT, SEND_BATCH } from "./limits";
-import { currencyCodesProblem, packageWeightKg, parcelCharge } from "./request";
-import { kickDeliveryWorker } from "./runner.server";
-import { STATE_LABELS, type DeliveryState } from "./states";
+import { BULK_LIMIT, SEND_BATCH } from "./domain/limits";
+import { currencyCodesProblem, packageWeightKg, parcelCharge } from "./domain/request";
+import { kickDeliveryWorker } from "./drain-loop.server";
+import { STATE_LABELS, type DeliveryState } from "./domain/states";
 
 /**
  * "Send to courier" from the app, for one order or a selection: the app fulfils the order in

@@ -31,7 +31,7 @@ import {
   shopifyFailureMessage,
 } from "../shopify/fulfillment-events";
 import { ShopifyReplyError, type AdminGraphql } from "../shopify/graphql";
-import { isFinal, type DeliveryState } from "./states";
+import { isFinal, type DeliveryState } from "./domain/states";
 import {
   nextSyncDelayMs,
   SHOPIFY_EVENT_LABELS,
@@ -41,7 +41,7 @@ import {
   recognizeStatus,
   type CourierEvent,
   type StatusMeaning,
-} from "./tracking";
+} from "./domain/tracking";
 
 /**
  * The tracking sync: follows every created delivery at the courier until it is final and tells

@@ -7,8 +7,8 @@ import {
   FINAL_STATES,
   isFinal,
   type DeliveryState,
-} from "../deliveries/states";
-import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
+} from "../deliveries/domain/states";
+import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/domain/tracking";
 import { newRowId, sqliteTime } from "./delivery-intake.server";
 
 /**

@@ -1,8 +1,8 @@
 import type { Prisma } from "@prisma/client";
 import prisma, { eraseFromDisk } from "../db.server";
 import { requestCancel } from "./deliveries.server";
-import { redactDeliveryRequest } from "../deliveries/redaction";
-import type { DeliveryState } from "../deliveries/states";
+import { redactDeliveryRequest } from "../deliveries/domain/redaction";
+import type { DeliveryState } from "../deliveries/domain/states";
 
 /**
  * The GDPR side of the data model. Every table that holds a shop's rows is listed in

@@ -17,9 +17,9 @@ import {
 import { useState } from "react";
 import { cancelDelivery } from "../deliveries/cancel.server";
 import { markDeliveryCreated, retryDelivery } from "../deliveries/review.server";
-import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
+import { STATE_LABELS, type DeliveryState } from "../deliveries/domain/states";
 import { readOwedEvent } from "../deliveries/sync.server";
-import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/tracking";
+import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/domain/tracking";
 import { findBalanceCollector, getDelivery, isStuck } from "../models/deliveries.server";
 import { authenticate } from "../shopify.server";
 

@@ -20,7 +20,7 @@ import {
   DELIVERY_STATES,
   STATE_LABELS,
   type DeliveryState,
-} from "../deliveries/states";
+} from "../deliveries/domain/states";
 import { isStuck, listDeliveries } from "../models/deliveries.server";
 import { authenticate } from "../shopify.server";
 

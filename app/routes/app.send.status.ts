@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { BULK_LIMIT } from "../deliveries/limits";
+import { BULK_LIMIT } from "../deliveries/domain/limits";
 import { readSendStatuses } from "../deliveries/send.server";
 import { authenticate } from "../shopify.server";
 

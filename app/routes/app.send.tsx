@@ -23,7 +23,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
-import { BULK_LIMIT, SEND_BATCH } from "../deliveries/limits";
+import { BULK_LIMIT, SEND_BATCH } from "../deliveries/domain/limits";
 import {
   listSendableOrders,
   quoteOrder,

@@ -40,10 +40,10 @@ import {
   SHOPIFY_EVENT_STATUSES,
   TRACKED_STATES,
   type ShopifyEventStatus,
-} from "../deliveries/tracking";
-import { STATE_LABELS } from "../deliveries/states";
+} from "../deliveries/domain/tracking";
+import { STATE_LABELS } from "../deliveries/domain/states";
 import { resumeDeliveriesAfterConnection } from "../deliveries/runner.server";
-import { kickTrackingSync } from "../deliveries/sync-runner.server";
+import { kickTrackingSync } from "../deliveries/drain-loop.server";
 import { authenticate } from "../shopify.server";
 
 const environmentField = z.enum(["sandbox", "production"], {

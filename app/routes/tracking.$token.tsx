@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
+import { STATE_LABELS, type DeliveryState } from "../deliveries/domain/states";
 import { findDeliveryForTrackingPage } from "../models/tracking-page.server";
 
 /**

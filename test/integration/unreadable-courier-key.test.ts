@@ -3,7 +3,7 @@ import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { productionDependencies } from "../../app/deliveries/runner.server";
 import { quoteOrder } from "../../app/deliveries/send.server";
-import { MAX_STEP_FAILURES } from "../../app/deliveries/worker.server";
+import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
 import { resetEnvForTests } from "../../app/env.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";
 import { createPushCredentials } from "../../app/models/tracking.server";

@@ -3,7 +3,7 @@ import { signPush } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { runTrackingSync } from "../../app/deliveries/sync.server";
-import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/worker.server";
+import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/domain/lease-policy";
 import { isStuck, listDeliveries } from "../../app/models/deliveries.server";
 import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";

@@ -10,7 +10,7 @@ import { unauthenticated } from "../../app/shopify.server";
 import { adminApi } from "./admin-api";
 import { installShop } from "./shopify";
 import { SANDBOX_KEY } from "./test-env";
-import { trackingLink } from "../../app/deliveries/tracking-link";
+import { trackingLink } from "../../app/deliveries/domain/tracking-link";
 
 /**
  * A shop ready to send deliveries: installed, connected to the courier sandbox, automatic sending

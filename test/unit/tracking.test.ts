@@ -7,7 +7,7 @@ import {
 } from "@shopify/shopify-api";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canMove } from "../../app/deliveries/states";
+import { canMove } from "../../app/deliveries/domain/states";
 import {
   nextSyncDelayMs,
   parseCourierTime,
@@ -17,7 +17,7 @@ import {
   type CourierEvent,
   type StatusMeaning,
   type TrackingSnapshot,
-} from "../../app/deliveries/tracking";
+} from "../../app/deliveries/domain/tracking";
 import { shopifyFailureKind, shopifyFailureMessage } from "../../app/shopify/fulfillment-events";
 import { ShopifyReplyError } from "../../app/shopify/graphql";
 

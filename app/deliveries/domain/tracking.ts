@@ -1,4 +1,4 @@
-import { normalizeArabic } from "../addresses";
+import { normalizeArabic } from "../../addresses/normalize";
 import { isFinal, type DeliveryState } from "./states";
 
 /**

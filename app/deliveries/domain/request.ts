@@ -1,13 +1,7 @@
-import type { AddressParts } from "../addresses";
-import {
-  buildCreateOrderBody,
-  formatKuwaitDateTime,
-  isCourierError,
-  parseKuwaitDateTime,
-  roundKwd,
-  type CourierValidationError,
-  type CreateOrderBody,
-} from "../courier";
+import type { AddressParts } from "../../addresses";
+import { isCourierError, type CourierValidationError } from "../../courier/errors";
+import { formatKuwaitDateTime, parseKuwaitDateTime, roundKwd } from "../../courier/format";
+import { buildCreateOrderBody, type CreateOrderBody } from "../../courier/requests";
 
 /**
  * Building the courier's create request: a pure function of the order, the shop's settings, the

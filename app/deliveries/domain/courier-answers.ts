@@ -1,4 +1,4 @@
-import type { CourierError } from "../courier";
+import type { CourierError } from "../../courier/errors";
 
 /**
  * What the courier answered, kept on the timeline event for the merchant (ADR 0006): ids,
