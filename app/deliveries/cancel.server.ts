@@ -11,7 +11,7 @@ import {
 import { courierClientFor } from "../services/courier-connection.server";
 import { lateCommitWaitMs } from "./domain/courier-timing";
 import { leaseMsFor } from "./domain/lease-policy";
-import type { DeliveryState } from "./domain/states";
+import { parseState } from "./domain/states";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import {
   carryOutCancel,
@@ -52,7 +52,7 @@ export async function cancelDelivery(
 ): Promise<CancelOutcome> {
   const delivery = await prisma.delivery.findFirst({ where: { shop, id: deliveryId } });
   if (!delivery) return { ok: false, error: "No such delivery." };
-  const state = delivery.state as DeliveryState;
+  const state = parseState(delivery.state);
   if (state === "cancelled") return { ok: true, state: "cancelled" };
   if (FINAL.includes(state) || !(await requestCancel(shop, deliveryId, why, clock(actor)))) {
     const error = `A delivery that is ${state.replaceAll("_", " ")} can no longer be cancelled.`;

@@ -1,10 +1,7 @@
 import type { Delivery } from "@prisma/client";
 import { isCourierError, type CourierClient } from "../courier";
-import {
-  addDeliveryEvent,
-  recordLateCourierOrder,
-  type LateCourierOrder,
-} from "../models/deliveries.server";
+import { addDeliveryEvent } from "../models/deliveries.server";
+import { recordLateCourierOrder, type LateCourierOrder } from "../models/delivery-state.server";
 import { courierFailure, courierReply } from "./domain/courier-answers";
 
 /**

@@ -15,7 +15,8 @@ import {
 import prisma from "../db.server";
 import { rememberAreaSpelling } from "../models/area-overrides.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
-import { getDelivery, StaleDeliveryError, transition } from "../models/deliveries.server";
+import { getDelivery } from "../models/deliveries.server";
+import { StaleDeliveryError, transition } from "../models/delivery-state.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";

@@ -4,11 +4,8 @@ import { isCourierError } from "../courier";
 import prisma from "../db.server";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
-import {
-  addDeliveryEvent,
-  closeCancelRequest,
-  findBalanceCollector,
-} from "../models/deliveries.server";
+import { addDeliveryEvent, findBalanceCollector } from "../models/deliveries.server";
+import { recordSendIntent, skipIntent } from "../models/delivery-state.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
@@ -25,7 +22,7 @@ import {
 import { BULK_LIMIT, SEND_BATCH } from "./domain/limits";
 import { currencyCodesProblem, packageWeightKg, parcelCharge } from "./domain/request";
 import { kickDeliveryWorker } from "./drain-loop.server";
-import { STATE_LABELS, type DeliveryState } from "./domain/states";
+import { parseState, STATE_LABELS, type DeliveryState } from "./domain/states";
 
 /**
  * "Send to courier" from the app, for one order or a selection: the app fulfils the order in
@@ -186,7 +183,7 @@ async function sendOne(
     }
     if (outcome) {
       // Nothing was fulfilled: the intent is given up, so the order can be sent again.
-      await giveUpIntent(shop, deliveryId, message);
+      await skipIntent(shop, deliveryId, message);
       return fail(message, deliveryId);
     }
     // Kept, not given up: if Shopify did fulfil the order, its fulfillments/create webhook
@@ -266,7 +263,7 @@ async function writeIntent(
     if (
       isWaitingForShopify(row) &&
       row.createdAt < graceEnded &&
-      (await giveUpIntent(
+      (await skipIntent(
         shop,
         row.id,
         "The app stopped before Shopify answered, and Shopify had not fulfilled the order.",
@@ -279,29 +276,18 @@ async function writeIntent(
       ok: false,
       error: isWaitingForShopify(row)
         ? "This order is already being sent."
-        : `This order was already sent to the courier (${STATE_LABELS[row.state as DeliveryState] ?? row.state}).`,
+        : `This order was already sent to the courier (${STATE_LABELS[parseState(row.state)]}).`,
     };
   }
   try {
-    const intent = await prisma.delivery.create({
-      data: {
-        shop,
-        orderId: order.id,
-        orderName: order.name,
-        fulfillmentId: null,
-        locationId: chosen.locationId,
-        source,
-        state: "pending",
-        environment,
-        reference: earlier.length === 0 ? base : `${base}-r${earlier.length + 1}`,
-        events: {
-          create: {
-            shop,
-            kind: "received",
-            message: `Sent to the courier from the app (${source}).`,
-          },
-        },
-      },
+    const intent = await recordSendIntent({
+      shop,
+      orderId: order.id,
+      orderName: order.name,
+      locationId: chosen.locationId,
+      source,
+      environment,
+      reference: earlier.length === 0 ? base : `${base}-r${earlier.length + 1}`,
     });
     return { ok: true, deliveryId: intent.id };
   } catch (error) {
@@ -320,45 +306,6 @@ export function intentReference(shop: string, fulfillmentOrderId: string): strin
 
 function isWaitingForShopify(row: Pick<Delivery, "state" | "fulfillmentId">): boolean {
   return row.state === "pending" && row.fulfillmentId === null;
-}
-
-/**
- * An intent whose fulfillment order Shopify did not fulfil becomes a skipped row that says why;
- * it no longer holds the order. Only while it still waits for its fulfillment (and, when given,
- * was written before `writtenBefore`): a webhook attaching it first wins. False when someone else
- * moved it first.
- */
-async function giveUpIntent(
-  shop: string,
-  deliveryId: string,
-  reason: string,
-  writtenBefore?: Date,
-): Promise<boolean> {
-  return prisma.$transaction(async (tx) => {
-    const { count } = await tx.delivery.updateMany({
-      where: {
-        id: deliveryId,
-        shop,
-        state: "pending",
-        fulfillmentId: null,
-        ...(writtenBefore ? { createdAt: { lt: writtenBefore } } : {}),
-      },
-      data: { state: "skipped", stateReason: reason, nextAttemptAt: null },
-    });
-    if (count === 0) return false;
-    const at = new Date();
-    await tx.deliveryEvent.create({
-      data: {
-        shop,
-        deliveryId,
-        at,
-        kind: "skipped",
-        message: `Not sent: ${reason} The order can be sent again.`,
-      },
-    });
-    await closeCancelRequest(tx, shop, deliveryId, "skipped", at);
-    return true;
-  });
 }
 
 /** The intent gets its fulfillment (unless the webhook brought it first) and becomes due. */
@@ -407,7 +354,7 @@ export function sendStatusOf(
     "id" | "orderId" | "state" | "stateReason" | "fulfillmentId" | "courierOrderNumber"
   >,
 ): SendStatus {
-  const state = row.state as DeliveryState;
+  const state = parseState(row.state);
   const status = (progress: SendProgress, message: string, settled = true): SendStatus => ({
     deliveryId: row.id,
     orderId: row.orderId,

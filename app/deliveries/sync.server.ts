@@ -7,12 +7,8 @@ import {
   type CourierClient,
   type Tracking,
 } from "../courier";
-import {
-  releaseLease,
-  renewLease,
-  StaleDeliveryError,
-  transition,
-} from "../models/deliveries.server";
+import { releaseLease, renewLease } from "../models/deliveries.server";
+import { StaleDeliveryError, transition } from "../models/delivery-state.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import {
   claimDueTracking,
@@ -31,7 +27,7 @@ import {
   shopifyFailureMessage,
 } from "../shopify/fulfillment-events";
 import { ShopifyReplyError, type AdminGraphql } from "../shopify/graphql";
-import { isFinal, type DeliveryState } from "./domain/states";
+import { isFinal, parseState } from "./domain/states";
 import {
   nextSyncDelayMs,
   SHOPIFY_EVENT_LABELS,
@@ -181,7 +177,7 @@ export async function runTrackingSync(
 /** One look at the courier for a leased delivery. */
 async function syncOne(delivery: Delivery, context: ShopContext, deps: SyncDependencies) {
   await withLease(delivery, context, deps, async (current) => {
-    if (isFinal(current.state as DeliveryState)) return current;
+    if (isFinal(parseState(current.state))) return current;
     const client = await context.courier(current.environment as CourierEnvironment);
     if (!client) throw new NoCourierKey();
     const tracking = await client.track(current.courierOrderId!);
@@ -312,7 +308,7 @@ export async function applyPushedStatus(
     name: push.order.statusName ?? null,
   };
   const outcome = await withLease(leased, context, pushDeps, (delivery) =>
-    isFinal(delivery.state as DeliveryState)
+    isFinal(parseState(delivery.state))
       ? Promise.resolve(delivery)
       : applyCourierEvents(delivery, [event], context, pushDeps),
   );
@@ -434,7 +430,7 @@ export async function applyCourierEvents(
   const meaningOf = (event: CourierEvent) => context.mappings.get(event.status) ?? null;
   const steps = planTrackingUpdate(
     {
-      state: delivery.state as DeliveryState,
+      state: parseState(delivery.state),
       courierStatus: delivery.courierStatus,
       courierStatusAt: delivery.courierStatusAt,
       shopifyEventStatus: delivery.shopifyEventStatus,
@@ -484,14 +480,14 @@ export async function applyCourierEvents(
         refusedThisLook = true;
       }
     }
-    const to = (step.moveTo ?? current.state) as DeliveryState;
+    const to = parseState(step.moveTo ?? current.state);
     const moved = to !== current.state || step.after.courierStatus !== current.courierStatus;
     // Shopify's status is what Shopify took, not what the app meant to send.
     const shopifyEventStatus = written ? step.shopify : current.shopifyEventStatus;
     await transition({
       shop: current.shop,
       id: current.id,
-      from: current.state as DeliveryState,
+      from: parseState(current.state),
       to,
       leaseOwner: deps.owner,
       at: now,
@@ -552,7 +548,7 @@ function isCashOnDelivery(delivery: Delivery, settings: ShopSettings | null): bo
 async function settle(delivery: Delivery, context: ShopContext, deps: SyncDependencies) {
   const now = clock(deps);
   let current = delivery;
-  const finalFor = isFinal(current.state as DeliveryState)
+  const finalFor = isFinal(parseState(current.state))
     ? now.getTime() - (current.lastMovedAt ?? current.trackedAt ?? now).getTime()
     : 0;
   const payment = () =>
@@ -571,8 +567,8 @@ async function settle(delivery: Delivery, context: ShopContext, deps: SyncDepend
       await transition({
         shop: current.shop,
         id: current.id,
-        from: current.state as DeliveryState,
-        to: current.state as DeliveryState,
+        from: parseState(current.state),
+        to: parseState(current.state),
         leaseOwner: deps.owner,
         at: now,
         data: { shopifyPending: null, shopifyRetryAt: null },
@@ -602,8 +598,8 @@ async function settle(delivery: Delivery, context: ShopContext, deps: SyncDepend
         await transition({
           shop: current.shop,
           id: current.id,
-          from: current.state as DeliveryState,
-          to: current.state as DeliveryState,
+          from: parseState(current.state),
+          to: parseState(current.state),
           leaseOwner: deps.owner,
           at: now,
           data,
@@ -656,7 +652,7 @@ async function settle(delivery: Delivery, context: ShopContext, deps: SyncDepend
   const retry = problem !== null ? refusedData(current, now, problem) : null;
   const retryAt = owing ? (retry?.shopifyRetryAt ?? current.shopifyRetryAt) : null;
   const delay = nextSyncDelayMs(
-    current.state as DeliveryState,
+    parseState(current.state),
     current.lastMovedAt ?? current.trackingPushedAt,
     now,
   );

@@ -2,7 +2,7 @@ import type { Delivery } from "@prisma/client";
 import { claimDueDeliveries, releaseLease } from "../models/deliveries.server";
 import { lateCommitWaitMs } from "./domain/courier-timing";
 import { BULK_BATCH } from "./domain/lease-policy";
-import type { DeliveryState } from "./domain/states";
+import { type DeliveryState, parseState } from "./domain/states";
 import { carryOutCancel } from "./steps/cancel.server";
 import { createBulk } from "./steps/create-bulk.server";
 import { create } from "./steps/create.server";
@@ -101,7 +101,7 @@ async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<De
     });
     return null;
   }
-  const step = steps[delivery.state as DeliveryState];
+  const step = steps[parseState(delivery.state)];
   if (!step || (delivery.state === "created" && delivery.trackingPushedAt)) {
     await releaseLease(delivery.shop, delivery.id, deps.owner);
     return null;

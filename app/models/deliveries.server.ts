@@ -3,13 +3,14 @@ import prisma, { databaseProvider, sqliteConnection } from "../db.server";
 import { durableTransaction } from "../db/sqlite-connection";
 import {
   ATTENTION_STATES,
-  canMove,
   FINAL_STATES,
-  isFinal,
+  NOT_COLLECTING_STATES,
   type DeliveryState,
+  parseState,
 } from "../deliveries/domain/states";
 import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/domain/tracking";
-import { newRowId, sqliteTime } from "./delivery-intake.server";
+import { newRowId, sqliteTime } from "./delivery-ids.server";
+import { StaleDeliveryError } from "./delivery-state.server";
 
 /**
  * Deliveries: the durable record of each Shopify fulfillment sent (or not) to the courier, and
@@ -17,60 +18,6 @@ import { newRowId, sqliteTime } from "./delivery-intake.server";
  */
 
 export type DeliveryWithEvents = Delivery & { events: DeliveryEvent[] };
-
-export interface NewDelivery {
-  shop: string;
-  orderId: string;
-  orderName?: string | null;
-  fulfillmentId: string;
-  locationId: string | null;
-  source: "webhook" | "manual" | "bulk";
-  state: Extract<DeliveryState, "pending" | "skipped">;
-  stateReason?: string | null;
-  environment: string;
-  reference: string;
-}
-
-/**
- * Records the intent for a fulfillment once: a second call for the same fulfillment (a
- * redelivered webhook, or the webhook after "Send to courier") finds the row and returns it.
- */
-export async function recordDelivery(
-  input: NewDelivery,
-  at = new Date(),
-): Promise<{ delivery: Delivery; created: boolean }> {
-  try {
-    const delivery = await prisma.delivery.create({
-      data: {
-        ...input,
-        nextAttemptAt: input.state === "pending" ? at : null,
-        events: {
-          create: {
-            shop: input.shop,
-            at,
-            kind: input.state === "skipped" ? "skipped" : "received",
-            message:
-              input.state === "skipped"
-                ? `Not sent to the courier: ${input.stateReason ?? "no reason given"}`
-                : `Fulfillment received from Shopify (${input.source}).`,
-          },
-        },
-      },
-    });
-    return { delivery, created: true };
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      const existing = await prisma.delivery.findFirstOrThrow({
-        where: {
-          shop: input.shop,
-          OR: [{ fulfillmentId: input.fulfillmentId }, { reference: input.reference }],
-        },
-      });
-      return { delivery: existing, created: false };
-    }
-    throw error;
-  }
-}
 
 /**
  * Makes the shop's waiting work due now: rows the worker would pick up later (pending, ready,
@@ -129,24 +76,6 @@ export async function rememberWebhook(shop: string, webhookId: string, topic: st
   await firstTimeWebhook(shop, webhookId, topic);
 }
 
-export class StaleDeliveryError extends Error {
-  constructor(id: string, expected: string) {
-    super(`Delivery ${id} is no longer ${expected}; another worker or the merchant moved it.`);
-    this.name = "StaleDeliveryError";
-  }
-}
-
-/** Another delivery of the order collects its balance already (see `soleCollectorOf`). */
-export class BalanceCollectedElsewhereError extends Error {
-  constructor(orderId: string) {
-    super(`Another delivery of ${orderId} collects its outstanding balance.`);
-    this.name = "BalanceCollectedElsewhereError";
-  }
-}
-
-/** States in which a delivery no longer collects anything for its order. */
-const NOT_COLLECTING: readonly DeliveryState[] = ["skipped", "cancelled", "returned"];
-
 /** The delivery of an order, other than `exceptId`, that collects its outstanding balance. */
 export async function findBalanceCollector(shop: string, orderId: string, exceptId: string) {
   return prisma.delivery.findFirst({
@@ -155,225 +84,10 @@ export async function findBalanceCollector(shop: string, orderId: string, except
       orderId,
       id: { not: exceptId },
       cashToCollect: { not: null },
-      state: { notIn: [...NOT_COLLECTING] },
+      state: { notIn: [...NOT_COLLECTING_STATES] },
     },
     select: { id: true, orderName: true, fulfillmentId: true, cashToCollect: true },
   });
-}
-
-export interface TransitionInput {
-  shop: string;
-  id: string;
-  from: DeliveryState;
-  to: DeliveryState;
-  /** Fields to set with the move. */
-  data?: Prisma.DeliveryUpdateManyMutationInput;
-  event: { kind: string; message: string; data?: unknown };
-  /** Only the lease holder may move a leased row (null: the merchant, outside any lease). */
-  leaseOwner?: string | null;
-  /**
-   * And only while it still holds the lease it took (the row's fencing token, ADR 0017): the same
-   * owner may have lost and taken the row again since.
-   */
-  leaseGeneration?: number;
-  at?: Date;
-  /**
-   * The move gives this delivery the collection of its order's balance: refused with
-   * {@link BalanceCollectedElsewhereError} when another delivery of the order has it. The order's
-   * rows are locked first on PostgreSQL, so two builds of one order at once cannot both take it.
-   */
-  soleCollectorOf?: string;
-}
-
-/**
- * Moves a delivery from one state to another, with an event, in one transaction; refuses moves
- * the state machine does not allow and moves from a state the row is no longer in. A move into a
- * final state closes any cancellation still asked for ({@link closeCancelRequest}).
- */
-export async function transition(input: TransitionInput): Promise<void> {
-  if (input.from !== input.to && !canMove(input.from, input.to)) {
-    throw new Error(`A delivery cannot move from ${input.from} to ${input.to}.`);
-  }
-  const at = input.at ?? new Date();
-  await prisma.$transaction(async (tx) => {
-    const orderId = input.soleCollectorOf;
-    if (orderId !== undefined && databaseProvider() === "postgresql") {
-      // In id order, so two transactions locking the same rows never wait for each other.
-      await tx.$queryRaw`SELECT "id" FROM "Delivery" WHERE "shop" = ${input.shop}
-        AND "orderId" = ${orderId} ORDER BY "id" FOR UPDATE`;
-    }
-    const { count } = await tx.delivery.updateMany({
-      where: {
-        id: input.id,
-        shop: input.shop,
-        state: input.from,
-        ...(input.leaseOwner !== undefined ? { leaseOwner: input.leaseOwner } : {}),
-        ...(input.leaseGeneration !== undefined ? { leaseGeneration: input.leaseGeneration } : {}),
-      },
-      data: { ...input.data, state: input.to },
-    });
-    if (count !== 1) throw new StaleDeliveryError(input.id, input.from);
-    // On SQLite the update above holds the one write lock, so this count sees every commit.
-    if (
-      orderId !== undefined &&
-      (await tx.delivery.count({
-        where: {
-          shop: input.shop,
-          orderId,
-          id: { not: input.id },
-          cashToCollect: { not: null },
-          state: { notIn: [...NOT_COLLECTING] },
-        },
-      })) > 0
-    ) {
-      throw new BalanceCollectedElsewhereError(orderId);
-    }
-    await tx.deliveryEvent.create({
-      data: {
-        shop: input.shop,
-        deliveryId: input.id,
-        at,
-        kind: input.event.kind,
-        message: input.event.message,
-        data: input.event.data === undefined ? null : JSON.stringify(input.event.data),
-      },
-    });
-    await closeCancelRequest(tx, input.shop, input.id, input.to, at);
-  });
-}
-
-/**
- * Inside the transaction that has just moved a delivery to `to`: when `to` is final, a
- * cancellation still asked for is cleared, since nobody would carry it out (the worker claims no
- * row in a final state) and the delivery's page would say one is under way for ever. Unless the
- * delivery became `cancelled`, the timeline says it was overtaken. Every move into a final state
- * calls this after its own update, which holds the row: a request cannot slip in between.
- */
-export async function closeCancelRequest(
-  tx: Prisma.TransactionClient,
-  shop: string,
-  id: string,
-  to: DeliveryState,
-  at: Date,
-): Promise<void> {
-  if (!isFinal(to)) return;
-  const pending = await tx.delivery.findFirst({
-    where: { id, shop, cancelRequestedAt: { not: null } },
-    select: { cancelReason: true },
-  });
-  if (!pending) return;
-  await tx.delivery.updateMany({
-    where: { id, shop },
-    data: { cancelRequestedAt: null, cancelReason: null },
-  });
-  if (to === "cancelled") return;
-  await tx.deliveryEvent.create({
-    data: {
-      shop,
-      deliveryId: id,
-      at,
-      kind: "cancel_refused",
-      message: `Not cancelled (${pending.cancelReason ?? "cancelled"}): the delivery became ${to.replaceAll("_", " ")} before it could be cancelled.`,
-    },
-  });
-}
-
-export interface CreatingMove {
-  shop: string;
-  id: string;
-  /** The lease generation the worker took the row with (its fencing token, ADR 0017). */
-  leaseGeneration: number;
-  /** The request as it is sent (its pickup time may have moved). */
-  request: string;
-  message: string;
-}
-
-/**
- * ready → creating for rows `owner` leases (with the generation it took them with), with the
- * attempt counted, the request as sent and the lease renewed: the intent written before a courier
- * create, and the first fence of the send (ADR 0017). Committed durably (on SQLite the WAL
- * is synced before COMMIT returns, as for webhook intake, ADR 0007): after a power loss a row that
- * was being sent must not come back `ready` and be sent again blind, rather than `creating` and
- * reconciled. Rows no longer `ready` and leased by `owner`, or whose cancellation was asked for,
- * are left alone; returns the ids moved.
- */
-export async function startCreating(
-  moves: readonly CreatingMove[],
-  owner: string,
-  at: Date,
-  leaseExpiresAt: Date,
-): Promise<Set<string>> {
-  const moved = new Set<string>();
-  if (moves.length === 0) return moved;
-  if (databaseProvider() === "postgresql") {
-    // Every COMMIT waits for the WAL flush there (synchronous_commit on, the default).
-    await prisma.$transaction(async (tx) => {
-      for (const move of moves) {
-        const { count } = await tx.delivery.updateMany({
-          where: {
-            id: move.id,
-            shop: move.shop,
-            state: "ready",
-            leaseOwner: owner,
-            leaseGeneration: move.leaseGeneration,
-            cancelRequestedAt: null,
-          },
-          data: {
-            state: "creating",
-            attempts: { increment: 1 },
-            unknownSince: at,
-            notInHistorySince: null,
-            request: move.request,
-            leaseExpiresAt,
-            failures: 0,
-          },
-        });
-        if (count !== 1) continue;
-        moved.add(move.id);
-        await tx.deliveryEvent.create({
-          data: {
-            shop: move.shop,
-            deliveryId: move.id,
-            at,
-            kind: "sending",
-            message: move.message,
-          },
-        });
-      }
-    });
-    return moved;
-  }
-  const db = await sqliteConnection();
-  // A Prisma interactive transaction open on the connection would take these rows with it.
-  while (db.inTransaction) await new Promise<void>((resolve) => setImmediate(resolve));
-  const when = sqliteTime(at);
-  const update = db.prepare(`
-    UPDATE "Delivery" SET "state" = 'creating', "attempts" = "attempts" + 1, "unknownSince" = ?,
-      "notInHistorySince" = NULL, "request" = ?, "leaseExpiresAt" = ?, "failures" = 0,
-      "updatedAt" = ?
-    WHERE "id" = ? AND "shop" = ? AND "state" = 'ready' AND "leaseOwner" = ?
-      AND "leaseGeneration" = ? AND "cancelRequestedAt" IS NULL`);
-  const event = db.prepare(`
-    INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
-    VALUES (?, ?, ?, ?, 'sending', ?)`);
-  durableTransaction(db, () => {
-    for (const move of moves) {
-      const changed = update.run(
-        when,
-        move.request,
-        sqliteTime(leaseExpiresAt),
-        when,
-        move.id,
-        move.shop,
-        owner,
-        move.leaseGeneration,
-      ).changes;
-      if (changed !== 1) continue;
-      moved.add(move.id);
-      event.run(newRowId(at.getTime()), move.shop, move.id, when, move.message);
-    }
-  });
-  return moved;
 }
 
 /**
@@ -476,66 +190,6 @@ export async function renewSendingLease(
     data: { leaseExpiresAt },
   });
   return count === 1;
-}
-
-/** Where a courier order may still be recorded by a worker that no longer holds the row. */
-const UNDECIDED: readonly DeliveryState[] = ["creating", "unknown", "needs_review"];
-
-export interface LateCourierOrder {
-  orderId: string;
-  orderNumber: string;
-  status: string | null;
-}
-
-/**
- * A courier order created by a worker that lost the row before it could record it (ADR 0017):
- * recorded as the delivery's order when the row has none yet and has not moved past the
- * courier's answer (`creating`, `unknown`, `needs_review`), whoever holds it now — a
- * compare-and-set on the missing order, so of two creates the first recorded is the delivery's.
- * Returns "recorded", or the row as it is when another order (or none, for good) is the
- * delivery's: the caller then cancels its own at the courier.
- */
-export async function recordLateCourierOrder(
-  shop: string,
-  id: string,
-  order: LateCourierOrder,
-  event: { message: string; data?: unknown },
-  at: Date,
-): Promise<"recorded" | Delivery> {
-  const recorded = await prisma.$transaction(async (tx) => {
-    const { count } = await tx.delivery.updateMany({
-      where: { id, shop, courierOrderId: null, state: { in: [...UNDECIDED] } },
-      data: {
-        state: "created",
-        courierOrderId: order.orderId,
-        courierOrderNumber: order.orderNumber,
-        courierStatus: order.status,
-        unknownSince: null,
-        notInHistorySince: null,
-        lastError: null,
-        stateReason: null,
-        failures: 0,
-        nextAttemptAt: at,
-        // Whoever holds it loses it: its own create, if it sent one, is cancelled when it finds
-        // this order recorded.
-        leaseOwner: null,
-        leaseExpiresAt: null,
-      },
-    });
-    if (count !== 1) return false;
-    await tx.deliveryEvent.create({
-      data: {
-        shop,
-        deliveryId: id,
-        at,
-        kind: "created",
-        message: event.message,
-        data: event.data === undefined ? null : JSON.stringify(event.data),
-      },
-    });
-    return true;
-  });
-  return recorded ? "recorded" : getDeliveryRow(shop, id);
 }
 
 /** Final states: nothing can be cancelled there. */
@@ -701,7 +355,7 @@ export function isStuck(
 ): boolean {
   const since = delivery.lastMovedAt ?? delivery.trackingPushedAt;
   return (
-    ACTIVE_TRACKED_STATES.includes(delivery.state as DeliveryState) &&
+    ACTIVE_TRACKED_STATES.includes(parseState(delivery.state)) &&
     since !== null &&
     now.getTime() - since.getTime() > STUCK_AFTER_MS
   );

@@ -1,8 +1,9 @@
 import type { Prisma } from "@prisma/client";
 import prisma, { eraseFromDisk } from "../db.server";
 import { requestCancel } from "./deliveries.server";
+import { erasureCancelWrites } from "./delivery-state.server";
 import { redactDeliveryRequest } from "../deliveries/domain/redaction";
-import type { DeliveryState } from "../deliveries/domain/states";
+import { parseState, type DeliveryState } from "../deliveries/domain/states";
 
 /**
  * The GDPR side of the data model. Every table that holds a shop's rows is listed in
@@ -51,7 +52,7 @@ const OUTCOME_UNKNOWN: readonly DeliveryState[] = ["creating", "unknown", "needs
 const ERASED_REASON = "the customer's personal data was erased at their request";
 
 const neverSent = (d: { state: string; courierOrderId: string | null }) =>
-  NOT_SENT.includes(d.state as DeliveryState) ||
+  NOT_SENT.includes(parseState(d.state)) ||
   (d.state === "needs_attention" && d.courierOrderId === null);
 
 export const REDACTED_TEXT = "Erased at the customer's request.";
@@ -156,7 +157,7 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
   });
   const ids = deliveries.map((d) => d.id);
   const cancelled = deliveries.filter(neverSent);
-  const uncertain = deliveries.filter((d) => OUTCOME_UNKNOWN.includes(d.state as DeliveryState));
+  const uncertain = deliveries.filter((d) => OUTCOME_UNKNOWN.includes(parseState(d.state)));
   const writes: Prisma.PrismaPromise<unknown>[] = [
     ...deliveries.map((d) => {
       const request = d.request === null ? null : redactDeliveryRequest(d.request);
@@ -188,30 +189,7 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
     }),
     // The state is part of the condition: a worker that read the row before this commit finds
     // it moved and does not send it.
-    ...cancelled.flatMap((d) => [
-      prisma.delivery.updateMany({
-        where: { id: d.id, shop: input.shop, state: d.state },
-        data: {
-          state: "cancelled",
-          stateReason: `Not sent: ${ERASED_REASON}.`,
-          // A cancellation that was waiting on it is fulfilled by this one.
-          cancelRequestedAt: null,
-          cancelReason: null,
-          nextAttemptAt: null,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-        },
-      }),
-      prisma.deliveryEvent.create({
-        data: {
-          shop: input.shop,
-          deliveryId: d.id,
-          at,
-          kind: "cancelled",
-          message: `Not sent: ${ERASED_REASON}.`,
-        },
-      }),
-    ]),
+    ...erasureCancelWrites(input.shop, cancelled, `Not sent: ${ERASED_REASON}.`, at),
   ];
   await prisma.$transaction(writes);
   await eraseFromDisk();

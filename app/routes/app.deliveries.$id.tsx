@@ -17,7 +17,7 @@ import {
 import { useState } from "react";
 import { cancelDelivery } from "../deliveries/cancel.server";
 import { markDeliveryCreated, retryDelivery } from "../deliveries/review.server";
-import { STATE_LABELS, type DeliveryState } from "../deliveries/domain/states";
+import { STATE_LABELS, parseState } from "../deliveries/domain/states";
 import { readOwedEvent } from "../deliveries/sync.server";
 import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/domain/tracking";
 import { findBalanceCollector, getDelivery, isStuck } from "../models/deliveries.server";
@@ -28,7 +28,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const delivery = await getDelivery(session.shop, params.id ?? "");
   if (!delivery) throw new Response("No such delivery in this shop.", { status: 404 });
   const orderNumericId = delivery.orderId.split("/").pop();
-  // Split fulfillments: one delivery of the order collects its balance (ADR 0006).
+  // Split fulfillments: one delivery of the order collects its balance (ADR 0026).
   const collector = delivery.cashToCollect
     ? null
     : await findBalanceCollector(session.shop, delivery.orderId, delivery.id);
@@ -37,7 +37,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       id: delivery.id,
       orderName: delivery.orderName,
       orderAdminPath: `shopify://admin/orders/${orderNumericId}`,
-      state: delivery.state as DeliveryState,
+      state: parseState(delivery.state),
       stateReason: delivery.stateReason,
       reference: delivery.reference,
       environment: delivery.environment,

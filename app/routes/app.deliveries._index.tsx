@@ -20,6 +20,7 @@ import {
   DELIVERY_STATES,
   STATE_LABELS,
   type DeliveryState,
+  parseState,
 } from "../deliveries/domain/states";
 import { isStuck, listDeliveries } from "../models/deliveries.server";
 import { authenticate } from "../shopify.server";
@@ -47,7 +48,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     deliveries: result.deliveries.map((d) => ({
       id: d.id,
       orderName: d.orderName,
-      state: d.state as DeliveryState,
+      state: parseState(d.state),
       stateReason: d.stateReason,
       courierOrderNumber: d.courierOrderNumber,
       stuck: isStuck(d),

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { STATE_LABELS, type DeliveryState } from "../deliveries/domain/states";
+import { STATE_LABELS, parseState, deliveryState } from "../deliveries/domain/states";
 import { findDeliveryForTrackingPage } from "../models/tracking-page.server";
 
 /**
@@ -15,7 +15,7 @@ export const loader = async ({ params }: LoaderFunctionArgs) => {
     throw new Response("Unknown tracking number.", { status: 404 });
   return {
     number: delivery.courierOrderNumber,
-    state: STATE_LABELS[delivery.state as DeliveryState] ?? delivery.state,
+    state: STATE_LABELS[parseState(delivery.state)],
     steps: delivery.events.flatMap((e) => {
       if (e.kind === "tracking")
         return [{ at: e.at.toISOString(), message: "Handed to the courier." }];
@@ -25,7 +25,8 @@ export const loader = async ({ params }: LoaderFunctionArgs) => {
       // The courier's own words for the status (Arabic in the sandbox), at the time it happened.
       const data = courierStep.safeParse(JSON.parse(e.data ?? "{}"));
       if (!data.success) return [];
-      const label = STATE_LABELS[data.data.state as DeliveryState] ?? data.data.status;
+      const known = deliveryState.safeParse(data.data.state);
+      const label = known.success ? STATE_LABELS[known.data] : data.data.status;
       return [
         {
           at: data.data.at ?? e.at.toISOString(),

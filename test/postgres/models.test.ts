@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import prisma, { databaseProvider } from "../../app/db.server";
 import { listAreaOverrides, rememberAreaSpelling } from "../../app/models/area-overrides.server";
+import { getDelivery, listDeliveries } from "../../app/models/deliveries.server";
 import {
-  getDelivery,
-  listDeliveries,
   recordDelivery,
   transition,
   StaleDeliveryError,
   type NewDelivery,
-} from "../../app/models/deliveries.server";
+} from "../../app/models/delivery-state.server";
 import {
   confirmPickupLocation,
   getPickupLocation,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { requestCancel } from "../../app/models/deliveries.server";
 import {
   BalanceCollectedElsewhereError,
-  requestCancel,
   startCreating,
   transition,
-} from "../../app/models/deliveries.server";
+} from "../../app/models/delivery-state.server";
 import { shopDomain } from "../support/shopify";
 
 const shop = shopDomain("pg-transitions");

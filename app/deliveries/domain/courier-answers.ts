@@ -1,7 +1,7 @@
 import type { CourierError } from "../../courier/errors";
 
 /**
- * What the courier answered, kept on the timeline event for the merchant (ADR 0006): ids,
+ * What the courier answered, kept on the timeline event for the merchant (ADR 0029): ids,
  * statuses and messages only — never the request's personal data, a reply body or the key.
  */
 export type CourierAnswer = { courier: Record<string, unknown> };

@@ -70,6 +70,16 @@ const MOVES: Record<DeliveryState, readonly DeliveryState[]> = {
   cancelled: [],
 };
 
+/**
+ * A state read from the database, typed once where rows enter the app (the models): a value
+ * outside the closed set is refused by name rather than carried on as a string.
+ */
+export function parseState(value: string): DeliveryState {
+  const parsed = deliveryState.safeParse(value);
+  if (!parsed.success) throw new Error(`Unknown delivery state "${value}" in the database.`);
+  return parsed.data;
+}
+
 export function canMove(from: DeliveryState, to: DeliveryState): boolean {
   return MOVES[from].includes(to);
 }
@@ -99,6 +109,9 @@ export const WORK_STATES: readonly DeliveryState[] = [
   "unknown",
   "created",
 ];
+
+/** States in which a delivery no longer collects anything for its order. */
+export const NOT_COLLECTING_STATES: readonly DeliveryState[] = ["skipped", "cancelled", "returned"];
 
 export function isFinal(state: DeliveryState): boolean {
   return FINAL_STATES.includes(state);

@@ -11,12 +11,13 @@ import {
 import prisma from "../../db.server";
 import { env } from "../../env.server";
 import { courierUnavailableReason } from "../../models/courier-account.server";
-import { releaseLease, renewLease, transition } from "../../models/deliveries.server";
+import { releaseLease, renewLease } from "../../models/deliveries.server";
+import { transition } from "../../models/delivery-state.server";
 import type { CourierEnvironment } from "../../models/shop.server";
 import { courierFailure, courierReply, type CourierAnswer } from "../domain/courier-answers";
 import { lateCommitWaitMs, notCreatedBelievedAt } from "../domain/courier-timing";
 import { LONGEST_STEP_WAIT_MS, MAX_STEP_FAILURES, stepBackoffMs } from "../domain/lease-policy";
-import type { DeliveryState } from "../domain/states";
+import { type DeliveryState, parseState } from "../domain/states";
 import { searchHistory, type HistoryAnswer } from "../history";
 
 /**
@@ -63,7 +64,7 @@ export async function carryOutCancel(
   delivery: Delivery,
   actor: CancelActor,
 ): Promise<CancelOutcome> {
-  const state = delivery.state as DeliveryState;
+  const state = parseState(delivery.state);
   const why = delivery.cancelReason ?? "cancelled";
   if (state === "cancelled") {
     await releaseLease(delivery.shop, delivery.id, actor.owner, { cancelRequestedAt: null });
@@ -179,7 +180,7 @@ async function cancelAtCourier(
   await transition({
     shop: delivery.shop,
     id: delivery.id,
-    from: delivery.state as DeliveryState,
+    from: parseState(delivery.state),
     to: "cancelled",
     leaseOwner: actor.owner,
     at: clock(actor),
@@ -219,7 +220,7 @@ async function cancelHere(
   await transition({
     shop: delivery.shop,
     id: delivery.id,
-    from: delivery.state as DeliveryState,
+    from: parseState(delivery.state),
     to: "cancelled",
     leaseOwner: actor.owner,
     at: clock(actor),
@@ -259,7 +260,7 @@ async function refuse(
   found?: CourierOrder,
   answer?: CourierAnswer,
 ): Promise<CancelOutcome> {
-  const state = delivery.state as DeliveryState;
+  const state = parseState(delivery.state);
   const unknownOutcome = OUTCOME_UNKNOWN.includes(state);
   const to: DeliveryState = unknownOutcome ? (found ? "created" : "needs_review") : state;
   await transition({
@@ -303,7 +304,7 @@ async function refuse(
 /**
  * Failures that pass by themselves or when the merchant saves a working key (the courier down,
  * slow or rate limiting, the key refused): a cancellation waits them out however long they last
- * (ADR 0006), so they are not counted toward giving up.
+ * (ADR 0028), so they are not counted toward giving up.
  */
 function isOutage(error: CourierError): boolean {
   return (

@@ -7,7 +7,7 @@ import {
   type CreateOrderBody,
 } from "../../courier";
 import { courierUnavailableReason } from "../../models/courier-account.server";
-import { StaleDeliveryError } from "../../models/deliveries.server";
+import { StaleDeliveryError } from "../../models/delivery-state.server";
 import { getShopSettings } from "../../models/shop.server";
 import { circuitClosedAt } from "../../services/courier-breaker.server";
 import { courierFailure, courierReply } from "../domain/courier-answers";

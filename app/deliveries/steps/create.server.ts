@@ -9,13 +9,12 @@ import {
   type CreateOrderBody,
 } from "../../courier";
 import { courierUnavailableReason } from "../../models/courier-account.server";
+import { addDeliveryEvent, renewSendingLease } from "../../models/deliveries.server";
 import {
-  addDeliveryEvent,
-  renewSendingLease,
   StaleDeliveryError,
   startCreating,
   type LateCourierOrder,
-} from "../../models/deliveries.server";
+} from "../../models/delivery-state.server";
 import { getShopSettings, type CourierEnvironment } from "../../models/shop.server";
 import { circuitClosedAt } from "../../services/courier-breaker.server";
 import { courierFailure, courierReply, type CourierAnswer } from "../domain/courier-answers";

@@ -1,10 +1,8 @@
 import type { Delivery } from "@prisma/client";
 import { matchAddress, resolveCourierIds } from "../../addresses";
 import { listAreaOverrides } from "../../models/area-overrides.server";
-import {
-  BalanceCollectedElsewhereError,
-  findBalanceCollector,
-} from "../../models/deliveries.server";
+import { findBalanceCollector } from "../../models/deliveries.server";
+import { BalanceCollectedElsewhereError } from "../../models/delivery-state.server";
 import { getPickupLocation } from "../../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../../models/shop.server";
 import { loadCourierDirectory } from "../../services/courier-directory.server";

@@ -1,7 +1,8 @@
 import { CourierCircuitOpenError, isCourierError } from "../../courier";
 import { isNotAnswering } from "../../courier/circuit";
 import { courierUnavailableReason } from "../../models/courier-account.server";
-import { releaseLease, transition } from "../../models/deliveries.server";
+import { releaseLease } from "../../models/deliveries.server";
+import { transition } from "../../models/delivery-state.server";
 import { courierReply } from "../domain/courier-answers";
 import { lateCommitWaitMs, notCreatedBelievedAt } from "../domain/courier-timing";
 import {

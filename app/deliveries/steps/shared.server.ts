@@ -4,13 +4,8 @@
  */
 import type { Delivery } from "@prisma/client";
 import { CourierCircuitOpenError, type CourierClient, type CourierError } from "../../courier";
-import {
-  getDeliveryRow,
-  releaseLease,
-  renewLease,
-  StaleDeliveryError,
-  transition,
-} from "../../models/deliveries.server";
+import { getDeliveryRow, releaseLease, renewLease } from "../../models/deliveries.server";
+import { StaleDeliveryError, transition } from "../../models/delivery-state.server";
 import { type CourierEnvironment } from "../../models/shop.server";
 import { withCircuitBreaker } from "../../services/courier-breaker.server";
 import type { AdminGraphql } from "../../shopify/graphql";
@@ -22,7 +17,7 @@ import {
   MAX_STEP_FAILURES,
   stepBackoffMs,
 } from "../domain/lease-policy";
-import { canMove, type DeliveryState } from "../domain/states";
+import { canMove, type DeliveryState, parseState } from "../domain/states";
 
 /**
  * The delivery worker: leases due rows and moves each one step or more along
@@ -113,10 +108,7 @@ export async function stepFailed(
   if (delivery.leaseOwner !== deps.owner) return null;
   const failures = delivery.failures + 1;
   try {
-    if (
-      failures >= MAX_STEP_FAILURES &&
-      canMove(delivery.state as DeliveryState, "needs_attention")
-    ) {
+    if (failures >= MAX_STEP_FAILURES && canMove(parseState(delivery.state), "needs_attention")) {
       await needsAttention(
         delivery,
         deps,
@@ -179,7 +171,7 @@ export async function move(
   await transition({
     shop: delivery.shop,
     id: delivery.id,
-    from: delivery.state as DeliveryState,
+    from: parseState(delivery.state),
     to,
     // A step that moved on has no failures in a row (unless the move says otherwise).
     data: { failures: 0, ...data },
