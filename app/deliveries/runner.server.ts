@@ -5,6 +5,7 @@ import { loadCourierApiKey } from "../models/courier-account.server";
 import { closeCircuits } from "../models/courier-circuits.server";
 import { resumeWaitingDeliveries } from "../models/deliveries.server";
 import { courierClientFor } from "../services/courier-connection.server";
+import { runDueFulfillmentChecks } from "./fulfillment-check.server";
 import { trackingLink } from "./tracking-link";
 import { unauthenticated } from "../shopify.server";
 import {
@@ -72,7 +73,12 @@ interface RunningWorker {
   current: Promise<void> | null;
   deps: WorkerDependencies;
   leasesPerPass: number;
+  /** When this process next looks for due fulfillment checks (ms since the epoch). */
+  nextCheckLookAt: number;
 }
+
+/** How often a worker looks for shops whose fulfillment check is due (each is due every 15 min). */
+const CHECK_LOOK_EVERY_MS = 60_000;
 
 declare global {
   var __deliveryWorker: RunningWorker | undefined;
@@ -91,6 +97,7 @@ function pass(worker: RunningWorker): Promise<void> {
 async function drain(worker: RunningWorker) {
   worker.running = true;
   try {
+    await checkFulfillmentsWhenDue(worker);
     do {
       worker.again = false;
       // Keep going while passes find work, so a burst drains without waiting for the timer. Each
@@ -112,6 +119,19 @@ async function drain(worker: RunningWorker) {
   }
 }
 
+/**
+ * The check for fulfillments whose webhook never came (ADR 0013), from the same loop: at most once
+ * a minute this process looks for shops whose check is due. A failure is kept on the check's row
+ * (and it runs again later); it never stops the delivery passes.
+ */
+async function checkFulfillmentsWhenDue(worker: RunningWorker): Promise<void> {
+  const at = worker.deps.now?.() ?? new Date();
+  if (worker.stopping || at.getTime() < worker.nextCheckLookAt) return;
+  worker.nextCheckLookAt = at.getTime() + CHECK_LOOK_EVERY_MS;
+  // What it records is pending and due now: the pass that follows in this drain sends it.
+  await runDueFulfillmentChecks(worker.deps).catch(() => undefined);
+}
+
 export function startDeliveryWorker({
   intervalMs = 3_000,
   leasesPerPass = LEASES_PER_PASS,
@@ -128,6 +148,8 @@ export function startDeliveryWorker({
     current: null,
     deps,
     leasesPerPass,
+    // The first look a minute after start: a process that just started has deliveries to send.
+    nextCheckLookAt: Date.now() + CHECK_LOOK_EVERY_MS,
   };
   worker.timer.unref();
   globalThis.__deliveryWorker = worker;

@@ -32,7 +32,13 @@ import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { circuitClosedAt, withCircuitBreaker } from "../services/courier-breaker.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
-import { fetchDeliveryFulfillment, updateFulfillmentTracking } from "../shopify/fulfillments";
+import { pacedAdmin, ShopifyThrottledError } from "../shopify/cost-budget";
+import { shopifyFailureKind } from "../shopify/fulfillment-events";
+import {
+  fetchDeliveryFulfillment,
+  fulfillmentHasTracking,
+  updateFulfillmentTracking,
+} from "../shopify/fulfillments";
 import type { AdminGraphql } from "../shopify/graphql";
 import { carryOutCancel } from "./cancel.server";
 import { courierFailure, courierReply, type CourierAnswer } from "./courier-answers";
@@ -138,6 +144,11 @@ const accountOf = (delivery: Delivery) => ({
   environment: delivery.environment,
 });
 
+/** The shop's Admin API client, through its cost budget (ADR 0014). */
+async function adminOf(delivery: Delivery, deps: WorkerDependencies): Promise<AdminGraphql> {
+  return pacedAdmin(delivery.shop, await deps.adminFor(delivery.shop), () => now(deps));
+}
+
 /** Before each courier call: the lease is still ours and lasts past the call, or nothing is sent. */
 async function renew(delivery: Delivery, deps: WorkerDependencies): Promise<void> {
   await renewLease(delivery.shop, delivery.id, deps.owner, leaseMsOf(deps), now(deps));
@@ -209,6 +220,7 @@ async function stepFailed(
   giveUpReason?: (message: string) => string,
 ): Promise<null> {
   if (cause instanceof StaleDeliveryError) return null;
+  if (shopifyFailureKind(cause) === "throttled") return shopifyThrottled(leased, deps, cause);
   const message = (cause instanceof Error ? cause.message : String(cause)).slice(0, 400);
   let delivery: Delivery;
   try {
@@ -242,6 +254,28 @@ async function stepFailed(
   }
   return null;
 }
+
+/**
+ * Shopify throttled the call (or the shop's cost budget held it back before sending): nothing
+ * was done, nothing is counted. The delivery waits until the bucket has refilled enough (ADR 0014).
+ */
+async function shopifyThrottled(leased: Delivery, deps: WorkerDependencies, cause: unknown) {
+  const at = now(deps).getTime();
+  const retryAt =
+    cause instanceof ShopifyThrottledError ? cause.retryAt.getTime() : at + THROTTLED_WAIT_MS;
+  try {
+    await releaseLease(leased.shop, leased.id, deps.owner, {
+      lastError: "Shopify asked the app to slow down; this goes on by itself in a few seconds.",
+      nextAttemptAt: new Date(Math.max(retryAt, at + 250)),
+    });
+  } catch (error) {
+    if (!(error instanceof StaleDeliveryError)) throw error;
+  }
+  return null;
+}
+
+/** The wait after a throttled reply that carried no figures to compute one from. */
+const THROTTLED_WAIT_MS = 2_000;
 
 /** How many deliveries one create-bulk call carries. */
 export const BULK_BATCH = 25;
@@ -389,7 +423,9 @@ async function processBulk(batch: Delivery[], deps: WorkerDependencies): Promise
   }
   // Created ones go on to put tracking on Shopify; the rest have released their lease.
   await Promise.all(
-    after.filter((d): d is Delivery => d !== null).map((d) => processDelivery(d, deps)),
+    after
+      .filter((d): d is Delivery => d !== null)
+      .map((d) => processDelivery(d, deps, { justCreated: true })),
   );
 }
 
@@ -490,12 +526,19 @@ async function waitForCircuit(delivery: Delivery, deps: WorkerDependencies, unti
  * Processes one leased delivery until it waits for something (time, the courier, the merchant).
  * An error is the row's own (see {@link stepFailed}); this never rejects.
  */
-export async function processDelivery(leased: Delivery, deps: WorkerDependencies): Promise<void> {
+export async function processDelivery(
+  leased: Delivery,
+  deps: WorkerDependencies,
+  { justCreated = false }: { justCreated?: boolean } = {},
+): Promise<void> {
   let delivery: Delivery | null = leased;
+  // Taken already created: an earlier holder may have put the tracking on Shopify and stopped
+  // before recording it. Created in this pass: no tracking write was made for it yet.
+  const context: StepContext = { trackingMayBeOnShopify: leased.state === "created" && !justCreated };
   try {
     for (let step = 0; delivery && step < 6; step += 1) {
       const before: string = delivery.state;
-      delivery = await advance(delivery, deps);
+      delivery = await advance(delivery, deps, context);
       // Just prepared: it waits for the next pass, where the ready ones of a shop go in one batch.
       if (delivery && before === "pending" && delivery.state === "ready") {
         await releaseLease(delivery.shop, delivery.id, deps.owner, { nextAttemptAt: now(deps) });
@@ -507,9 +550,22 @@ export async function processDelivery(leased: Delivery, deps: WorkerDependencies
   }
 }
 
-type Step = (delivery: Delivery, deps: WorkerDependencies) => Promise<Delivery | null>;
+interface StepContext {
+  /** The tracking write may have reached Shopify before (a crash, or a call without an answer). */
+  trackingMayBeOnShopify: boolean;
+}
 
-async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<Delivery | null> {
+type Step = (
+  delivery: Delivery,
+  deps: WorkerDependencies,
+  context: StepContext,
+) => Promise<Delivery | null>;
+
+async function advance(
+  delivery: Delivery,
+  deps: WorkerDependencies,
+  context: StepContext,
+): Promise<Delivery | null> {
   const steps: Partial<Record<DeliveryState, Step>> = {
     pending: prepare,
     ready: create,
@@ -533,7 +589,7 @@ async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<De
     await releaseLease(delivery.shop, delivery.id, deps.owner);
     return null;
   }
-  return step(delivery, deps);
+  return step(delivery, deps, context);
 }
 
 export { courierFailure, courierReply, type CourierAnswer } from "./courier-answers";
@@ -624,7 +680,7 @@ const prepare: Step = async (delivery, deps) => {
         'Shopify\'s fulfillment for this "Send to courier" never arrived: the app may have stopped while fulfilling the order. Check the order in Shopify; if it is not fulfilled, cancel this delivery and send the order again.',
     );
   }
-  const admin = await deps.adminFor(delivery.shop);
+  const admin = await adminOf(delivery, deps);
   const fulfillment = await fetchDeliveryFulfillment(admin, delivery.fulfillmentId);
   if (!fulfillment) {
     return move(
@@ -1171,7 +1227,7 @@ async function courierNotAnswering(
 export const FIRST_TRACKING_LOOK_MS = 60_000;
 
 /** created: the courier's order number and tracking URL go on the Shopify fulfillment. */
-const pushTracking: Step = async (delivery, deps) => {
+const pushTracking: Step = async (delivery, deps, context) => {
   if (!delivery.fulfillmentId || !delivery.courierOrderNumber) {
     // Nothing to put on Shopify (never expected of a created delivery): said, not looped on.
     return needsAttention(
@@ -1182,15 +1238,19 @@ const pushTracking: Step = async (delivery, deps) => {
   }
   const settings = await getShopSettings(delivery.shop);
   const url = deps.trackingUrl(delivery);
-  const admin = await deps.adminFor(delivery.shop);
+  const admin = await adminOf(delivery, deps);
+  const tracking = { fulfillmentId: delivery.fulfillmentId, number: delivery.courierOrderNumber, url };
+  let already = false;
   try {
-    await updateFulfillmentTracking(admin, {
-      fulfillmentId: delivery.fulfillmentId,
-      number: delivery.courierOrderNumber,
-      url,
-      company: deps.courierDisplayName,
-      notifyCustomer: settings?.notifyCustomer ?? true,
-    });
+    // What Shopify already has decides, not the row: the write may have landed before a crash.
+    already = context.trackingMayBeOnShopify && (await fulfillmentHasTracking(admin, tracking));
+    if (!already) {
+      await updateFulfillmentTracking(admin, {
+        ...tracking,
+        company: deps.courierDisplayName,
+        notifyCustomer: settings?.notifyCustomer ?? true,
+      });
+    }
   } catch (error) {
     return stepFailed(
       delivery,
@@ -1218,7 +1278,9 @@ const pushTracking: Step = async (delivery, deps) => {
     },
     event: {
       kind: "tracking",
-      message: `Tracking number ${delivery.courierOrderNumber} added to the Shopify fulfillment.`,
+      message: already
+        ? `Tracking number ${delivery.courierOrderNumber} was already on the Shopify fulfillment (added before the app stopped); not written again.`
+        : `Tracking number ${delivery.courierOrderNumber} added to the Shopify fulfillment.`,
     },
     at: now(deps),
   });

@@ -9,7 +9,7 @@ import {
   type DeliveryState,
 } from "../deliveries/states";
 import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
-import { newRowId, sqliteTime } from "./delivery-intake.server";
+import { newRowId, receivedMessage, sqliteTime } from "./delivery-intake.server";
 
 /**
  * Deliveries: the durable record of each Shopify fulfillment sent (or not) to the courier, and
@@ -24,7 +24,8 @@ export interface NewDelivery {
   orderName?: string | null;
   fulfillmentId: string;
   locationId: string | null;
-  source: "webhook" | "manual" | "bulk";
+  /** "recovered": found by the check for fulfillments whose webhook never came (ADR 0013). */
+  source: "webhook" | "recovered" | "manual" | "bulk";
   state: Extract<DeliveryState, "pending" | "skipped">;
   stateReason?: string | null;
   environment: string;
@@ -52,7 +53,7 @@ export async function recordDelivery(
             message:
               input.state === "skipped"
                 ? `Not sent to the courier: ${input.stateReason ?? "no reason given"}`
-                : `Fulfillment received from Shopify (${input.source}).`,
+                : receivedMessage(input.source),
           },
         },
       },

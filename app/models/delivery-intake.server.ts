@@ -191,7 +191,7 @@ function recordOne(sql: Statements, request: IntakeRequest, at: string): IntakeR
     message:
       row.state === "skipped"
         ? `Not sent to the courier: ${row.stateReason ?? "no reason given"}`
-        : `Fulfillment received from Shopify (${row.source}).`,
+        : receivedMessage(row.source),
   });
   return {
     kind: "recorded",
@@ -340,7 +340,7 @@ async function recordOneOnPostgres(
       row.state === "skipped" ? "skipped" : "received",
       row.state === "skipped"
         ? `Not sent to the courier: ${row.stateReason ?? "no reason given"}`
-        : `Fulfillment received from Shopify (${row.source}).`,
+        : receivedMessage(row.source),
     ],
   );
   return {
@@ -420,6 +420,13 @@ function prepare(db: Database.Database) {
       INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
       VALUES (@id, @shop, @deliveryId, @at, @kind, @message)`),
   };
+}
+
+/** The first timeline entry of a delivery that goes to the courier. */
+export function receivedMessage(source: NewDelivery["source"]): string {
+  return source === "recovered"
+    ? "Fulfillment found by the app's regular check: Shopify's notification of it never arrived."
+    : `Fulfillment received from Shopify (${source}).`;
 }
 
 /** DateTime as Prisma's SQLite adapter writes it (ISO 8601, "+00:00"), so rows read back alike. */

@@ -2,12 +2,17 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link as RemixLink, useLoaderData } from "@remix-run/react";
 import { Badge, BlockStack, Card, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
 import { getCourierAccount } from "../models/courier-account.server";
+import { countRecoveredFulfillments } from "../models/fulfillment-checks.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const account = await getCourierAccount(session.shop);
+  const [account, recovered] = await Promise.all([
+    getCourierAccount(session.shop),
+    countRecoveredFulfillments(session.shop),
+  ]);
   return {
+    recovered,
     shop: session.shop,
     courierEnvironment: account.environment,
     connection: !account.keyHint ? "missing" : account.checkError ? "failing" : "working",
@@ -22,7 +27,8 @@ const connectionBadge = {
 };
 
 export default function Home() {
-  const { shop, courierEnvironment, connection, connectionError } = useLoaderData<typeof loader>();
+  const { shop, courierEnvironment, connection, connectionError, recovered } =
+    useLoaderData<typeof loader>();
   return (
     <Page title="Courier deliveries">
       <Layout>
@@ -58,6 +64,25 @@ export default function Home() {
             </BlockStack>
           </Card>
         </Layout.Section>
+        {recovered > 0 && (
+          <Layout.Section>
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  Missed notifications
+                </Text>
+                <Text as="p">
+                  {recovered === 1
+                    ? "1 fulfillment whose notification never arrived was found and sent."
+                    : `${recovered} fulfillments whose notification never arrived were found and sent.`}{" "}
+                  Shopify does not always tell the app about a fulfillment, so the app looks for
+                  them every 15 minutes. They are listed under{" "}
+                  <RemixLink to="/app/deliveries">Deliveries</RemixLink>.
+                </Text>
+              </BlockStack>
+            </Card>
+          </Layout.Section>
+        )}
       </Layout>
     </Page>
   );
