@@ -86,12 +86,15 @@ export async function checkShop(
     await finishFulfillmentCheck(shop, { checkedUntil: at, at, recoverFrom: at });
     return { seen: 0, recovered: 0 };
   }
+  // To the second below: Shopify's times have no milliseconds.
   const since = new Date(
-    Math.max(
-      checkedUntil.getTime() - CHECK_OVERLAP_MS,
-      recoverFrom.getTime(),
-      at.getTime() - LONGEST_LOOKBACK_MS,
-    ),
+    Math.floor(
+      Math.max(
+        checkedUntil.getTime() - CHECK_OVERLAP_MS,
+        recoverFrom.getTime(),
+        at.getTime() - LONGEST_LOOKBACK_MS,
+      ) / 1000,
+    ) * 1000,
   );
   const graceEnd = at.getTime() - WEBHOOK_GRACE_MS;
   const admin = pacedAdmin(shop, await deps.adminFor(shop), () => deps.now?.() ?? new Date());

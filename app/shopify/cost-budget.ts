@@ -149,7 +149,8 @@ interface CostExtension {
 /** A throttling error of the library, with the cost figures its body carried; null otherwise. */
 function throttledBy(error: unknown): { cost?: CostExtension; retryAfterMs?: number } | null {
   if (error instanceof HttpThrottlingError) {
-    return error.retryAfter ? { retryAfterMs: error.retryAfter * 1000 } : {};
+    const retryAfter = error.response.retryAfter;
+    return retryAfter ? { retryAfterMs: retryAfter * 1000 } : {};
   }
   if (error instanceof GraphqlQueryError) {
     const body = error.body as
