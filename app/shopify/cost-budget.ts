@@ -25,11 +25,15 @@ interface Bucket {
   seenAt: number;
   /** Requested points of the calls sent and not answered yet. */
   inFlight: number;
+  /** Calls held back were given times up to this one: the next held back goes after it. */
+  queuedUntil: number;
 }
 
 const buckets = new Map<string, Bucket>();
 /** The requested cost last seen per operation name: what a call of it will be charged. */
 const operationCosts = new Map<string, number>();
+/** The actual cost last seen per operation name: what a call of it leaves the bucket short. */
+const actualCosts = new Map<string, number>();
 
 /**
  * Shopify would refuse this call now (THROTTLED, or a 429), or the budget held it back before
@@ -75,16 +79,19 @@ export function recordCost(
   if (!cost) return;
   if (typeof cost.requestedQueryCost === "number" && cost.requestedQueryCost > 0)
     operationCosts.set(operation, cost.requestedQueryCost);
+  const actual = (cost as { actualQueryCost?: unknown }).actualQueryCost;
+  if (typeof actual === "number" && actual >= 0) actualCosts.set(operation, actual);
   const status = cost.throttleStatus;
   if (typeof status?.currentlyAvailable !== "number" || typeof status.restoreRate !== "number")
     return;
-  const inFlight = buckets.get(shop)?.inFlight ?? 0;
+  const previous = buckets.get(shop);
   buckets.set(shop, {
     available: status.currentlyAvailable,
     restoreRate: status.restoreRate,
     maximum: status.maximumAvailable ?? Number.POSITIVE_INFINITY,
     seenAt: at,
-    inFlight,
+    inFlight: previous?.inFlight ?? 0,
+    queuedUntil: previous?.queuedUntil ?? 0,
   });
 }
 
@@ -92,6 +99,7 @@ export function recordCost(
 export function resetCostBudget(): void {
   buckets.clear();
   operationCosts.clear();
+  actualCosts.clear();
 }
 
 /**
@@ -110,8 +118,15 @@ export function pacedAdmin(
       const cost = operationCosts.get(operation) ?? 0;
       const at = now().getTime();
       const waitMs = waitMsFor(shop, cost, at);
-      if (waitMs > 0) throw new ShopifyThrottledError(operation, new Date(at + waitMs), true);
       const bucket = buckets.get(shop);
+      if (waitMs > 0 && bucket) {
+        // Calls held back queue up, each after the one before has had time to be paid for (at
+        // its actual cost: the rest is refunded), so they do not all come back at once.
+        const slot = Math.max(at + waitMs, bucket.queuedUntil);
+        const spacing = ((actualCosts.get(operation) ?? cost) / bucket.restoreRate) * 1000;
+        bucket.queuedUntil = slot + Math.ceil(spacing);
+        throw new ShopifyThrottledError(operation, new Date(slot), true);
+      }
       if (bucket) bucket.inFlight += cost;
       try {
         const response = await admin.graphql(query, options);
