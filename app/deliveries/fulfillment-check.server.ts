@@ -75,7 +75,11 @@ export async function runDueFulfillmentChecks(
 
 /** Checks one shop from `checkedUntil` (less the overlap) to `at` (less the grace). */
 export async function checkShop(
-  { shop, checkedUntil, recoverFrom }: Pick<FulfillmentCheck, "shop" | "checkedUntil" | "recoverFrom">,
+  {
+    shop,
+    checkedUntil,
+    recoverFrom,
+  }: Pick<FulfillmentCheck, "shop" | "checkedUntil" | "recoverFrom">,
   deps: FulfillmentCheckDependencies,
   at: Date,
 ): Promise<ShopCheckResult> {

@@ -534,7 +534,9 @@ export async function processDelivery(
   let delivery: Delivery | null = leased;
   // Taken already created: an earlier holder may have put the tracking on Shopify and stopped
   // before recording it. Created in this pass: no tracking write was made for it yet.
-  const context: StepContext = { trackingMayBeOnShopify: leased.state === "created" && !justCreated };
+  const context: StepContext = {
+    trackingMayBeOnShopify: leased.state === "created" && !justCreated,
+  };
   try {
     for (let step = 0; delivery && step < 6; step += 1) {
       const before: string = delivery.state;
@@ -1239,7 +1241,11 @@ const pushTracking: Step = async (delivery, deps, context) => {
   const settings = await getShopSettings(delivery.shop);
   const url = deps.trackingUrl(delivery);
   const admin = await adminOf(delivery, deps);
-  const tracking = { fulfillmentId: delivery.fulfillmentId, number: delivery.courierOrderNumber, url };
+  const tracking = {
+    fulfillmentId: delivery.fulfillmentId,
+    number: delivery.courierOrderNumber,
+    url,
+  };
   let already = false;
   try {
     // What Shopify already has decides, not the row: the write may have landed before a crash.

@@ -64,7 +64,10 @@ export interface DeliveryOptions {
 }
 
 export async function saveDeliveryOptions(shop: string, options: DeliveryOptions): Promise<void> {
-  const before = await prisma.shopSettings.findUnique({ where: { shop }, select: { autoSend: true } });
+  const before = await prisma.shopSettings.findUnique({
+    where: { shop },
+    select: { autoSend: true },
+  });
   await prisma.shopSettings.upsert({
     where: { shop },
     create: { shop, ...options },

@@ -210,7 +210,7 @@ export async function fetchDeliveryFulfillment(
   const f = data.fulfillment;
   if (!f) return null;
   const lineItems = [...f.fulfillmentLineItems.nodes];
-  for (let page = f.fulfillmentLineItems.pageInfo; page.hasNextPage; ) {
+  for (let page = f.fulfillmentLineItems.pageInfo; page.hasNextPage;) {
     const next = await runAdminOperation(
       admin,
       "DeliveryFulfillmentLineItems",
@@ -317,7 +317,9 @@ const fulfillmentTrackingReply = z.object({
   fulfillment: z
     .object({
       id: z.string(),
-      trackingInfo: z.array(z.object({ number: z.string().nullable(), url: z.string().nullable() })),
+      trackingInfo: z.array(
+        z.object({ number: z.string().nullable(), url: z.string().nullable() }),
+      ),
     })
     .nullable(),
 });

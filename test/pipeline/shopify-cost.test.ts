@@ -39,9 +39,9 @@ describe("Shopify's cost budget", () => {
     }
 
     expect(await prisma.delivery.count({ where: { shop, state: { in: PARKED } } })).toBe(0);
-    expect(
-      await prisma.delivery.count({ where: { shop, trackingPushedAt: { not: null } } }),
-    ).toBe(500);
+    expect(await prisma.delivery.count({ where: { shop, trackingPushedAt: { not: null } } })).toBe(
+      500,
+    );
     // Every fulfillment's tracking written once, however often Shopify said to wait.
     expect([...shopify.trackingWrites().values()].every((n) => n === 1)).toBe(true);
     const throttled = standIn.store.graphqlLog.filter((c) => c.outcome === "throttled").length;

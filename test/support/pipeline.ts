@@ -152,8 +152,7 @@ export function programShopify(orders: FakeOrder[]) {
   // What Shopify's fulfillments carry: the last tracking written to each.
   adminApi.on("DeliveryFulfillmentTracking", (variables) => {
     const last = trackingUpdates.findLast((u) => u.fulfillmentId === variables.id) as
-      | { trackingInfoInput: { number: string; url: string } }
-      | undefined;
+      { trackingInfoInput: { number: string; url: string } } | undefined;
     return {
       data: {
         fulfillment: {

@@ -44,7 +44,9 @@ async function appDocuments(): Promise<{ where: string; text: string }[]> {
       const text = match[1]!.replace(/\$\{(\w+)\}/g, (_, name: string) => {
         const value = exported[name];
         if (typeof value !== "string" && typeof value !== "number") {
-          throw new Error(`${path.relative(ROOT, file)}: \${${name}} is not an export of app/shopify`);
+          throw new Error(
+            `${path.relative(ROOT, file)}: \${${name}} is not an export of app/shopify`,
+          );
         }
         return String(value);
       });

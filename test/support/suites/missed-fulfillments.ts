@@ -110,8 +110,9 @@ export function describeMissedFulfillments(database: string) {
       later(CHECK_EVERY_MS);
       expect((await checks()).get(shop)).toEqual({ seen: 0, recovered: 0 });
       expect(await prisma.delivery.count({ where: { shop } })).toBe(0);
-      expect(standIn.store.graphqlLog.filter((c) => c.operationName === "RecentFulfillments"))
-        .toHaveLength(1);
+      expect(
+        standIn.store.graphqlLog.filter((c) => c.operationName === "RecentFulfillments"),
+      ).toHaveLength(1);
     });
   });
 }
