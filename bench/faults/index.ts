@@ -1,4 +1,5 @@
 /** The scenarios of `npm run bench:faults`, in the order they run (bench/faults.ts). */
+import * as busyIntake from "./busy-intake";
 import * as courierOutage from "./courier-outage";
 import * as historyPaging from "./history-paging";
 import * as lateCommit from "./late-commit";
@@ -14,4 +15,5 @@ export const scenarios: FaultScenario[] = [
   { name: "late commits", run: lateCommit.run },
   { name: "history paging", run: historyPaging.run },
   { name: "courier outage", run: courierOutage.run },
+  { name: "busy intake", run: busyIntake.run },
 ];
