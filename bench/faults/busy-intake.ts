@@ -77,6 +77,9 @@ async function measureTree(root: string, name: string, log: Log): Promise<TreeFi
       port,
       logFile: path.join(scratch.dir, "server.log"),
       nodeArgs: [
+        ...(process.env.BENCH_BUSY_PROFILE
+          ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_BUSY_PROFILE)}`]
+          : []),
         "--import",
         "tsx",
         "--import",
@@ -132,6 +135,19 @@ async function measureTree(root: string, name: string, log: Log): Promise<TreeFi
       const left = await prisma.delivery.count({
         where: { shop: busyShop, state: { in: ["pending", "ready"] } },
       });
+      const states = await prisma.delivery.groupBy({
+        by: ["state"],
+        where: { shop: busyShop },
+        _count: true,
+      });
+      const failing = await prisma.delivery.findFirst({
+        where: { shop: busyShop, lastError: { not: null } },
+        select: { lastError: true },
+      });
+      log(
+        `${name.padEnd(20)} backlog now ${states.map((g) => `${g.state} ${g._count}`).join(", ")}${failing ? `; a last error: ${failing.lastError}` : ""}`,
+      );
+      if (process.env.BENCH_BUSY_LOG) log(server.log().split("\n").slice(-15).join("\n"));
       log(
         `${name.padEnd(20)} idle p50 ${idle.p50Ms} ms p99 ${idle.p99Ms} ms · busy p50 ${busy.p50Ms} ms p99 ${busy.p99Ms} ms max ${busy.maxMs} ms · non-2xx ${idle.non2xx + busy.non2xx} · ${createdDuringBusy} deliveries created in ${SECONDS} s busy (${left} of ${BACKLOG} not yet sent)`,
       );
