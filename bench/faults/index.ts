@@ -1,4 +1,5 @@
 /** The scenarios of `npm run bench:faults`, in the order they run (bench/faults.ts). */
+import * as busyIntake from "./busy-intake";
 import * as courierOutage from "./courier-outage";
 import * as historyPaging from "./history-paging";
 import * as lateCommit from "./late-commit";
@@ -18,4 +19,5 @@ export const scenarios: FaultScenario[] = [
   { name: "missed webhooks", run: shopifySide.missedWebhooks },
   { name: "shopify throttling", run: shopifySide.shopifyThrottling },
   { name: "tracking crashes", run: shopifySide.trackingCrashes },
+  { name: "busy intake", run: busyIntake.run },
 ];
