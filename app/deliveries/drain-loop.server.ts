@@ -15,6 +15,7 @@ interface DrainLoop {
   current: Promise<void> | null;
   /** One pass; returns how many rows it handled (0: nothing was due). */
   runPass: () => Promise<number>;
+  beforeDrain?: (stopping: () => boolean) => Promise<void>;
 }
 
 declare global {
@@ -29,7 +30,13 @@ export function isLooping(name: LoopName): boolean {
 }
 
 /** Starts the named loop, unless it runs already. */
-export function startLoop(name: LoopName, runPass: () => Promise<number>, intervalMs: number) {
+export function startLoop(
+  name: LoopName,
+  runPass: () => Promise<number>,
+  intervalMs: number,
+  /** Run once at the start of each drain, before its passes (the worker's fulfillment check). */
+  { beforeDrain }: { beforeDrain?: (stopping: () => boolean) => Promise<void> } = {},
+) {
   if (isLooping(name)) return;
   const loop: DrainLoop = {
     timer: setInterval(() => void pass(name, loop), intervalMs),
@@ -38,6 +45,7 @@ export function startLoop(name: LoopName, runPass: () => Promise<number>, interv
     stopping: false,
     current: null,
     runPass,
+    beforeDrain,
   };
   loop.timer.unref();
   loops()[name] = loop;
@@ -56,6 +64,7 @@ function pass(name: LoopName, loop: DrainLoop): Promise<void> {
 async function drain(name: LoopName, loop: DrainLoop) {
   loop.running = true;
   try {
+    await loop.beforeDrain?.(() => loop.stopping);
     do {
       loop.again = false;
       // Each pass ends with a turn of the event loop: SQLite answers through promises that settle

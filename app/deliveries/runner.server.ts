@@ -5,8 +5,9 @@ import { loadCourierApiKey } from "../models/courier-account.server";
 import { closeCircuits } from "../models/courier-circuits.server";
 import { resumeWaitingDeliveries } from "../models/deliveries.server";
 import { courierClientFor } from "../services/courier-connection.server";
+import { runDueFulfillmentChecks } from "./fulfillment-check.server";
+import { shopifyAdminFor } from "../services/shopify-admin.server";
 import { trackingLink } from "./domain/tracking-link";
-import { unauthenticated } from "../shopify.server";
 import { assertLeaseOutlastsCourierCalls, leaseMsFor } from "./domain/lease-policy";
 import { isLooping, kickDeliveryWorker, startLoop, stopLoop } from "./drain-loop.server";
 import { runDueDeliveries, type WorkerDependencies } from "./worker.server";
@@ -29,7 +30,8 @@ export function productionDependencies(): WorkerDependencies & {
       const stored = await loadCourierApiKey(shop);
       return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
     },
-    adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
+    // Renews the shop's expiring token once across processes when it is due (ADR 0015).
+    adminFor: shopifyAdminFor,
     trackingUrl: (delivery) => trackingLink(config.SHOPIFY_APP_URL, delivery),
     courierDisplayName: config.COURIER_DISPLAY_NAME,
     courierTimeoutMs: config.COURIER_TIMEOUT_MS,
@@ -60,6 +62,26 @@ export interface DeliveryWorkerOptions {
   leasesPerPass?: number;
 }
 
+/** How often a worker looks for shops whose fulfillment check is due (each is due every 15 min). */
+const CHECK_LOOK_EVERY_MS = 60_000;
+
+/**
+ * The check for fulfillments whose webhook never came (ADR 0013), from the same loop, before the
+ * passes of each drain: at most once a minute this process looks for shops whose check is due. A
+ * failure is kept on the check's row (and it runs again later); it never stops the delivery passes.
+ */
+function fulfillmentChecksWhenDue(deps: WorkerDependencies) {
+  // The first look a minute after start: a process that just started has deliveries to send.
+  let nextCheckLookAt = Date.now() + CHECK_LOOK_EVERY_MS;
+  return async (stopping: () => boolean): Promise<void> => {
+    const at = deps.now?.() ?? new Date();
+    if (stopping() || at.getTime() < nextCheckLookAt) return;
+    nextCheckLookAt = at.getTime() + CHECK_LOOK_EVERY_MS;
+    // What it records is pending and due now: the pass that follows in this drain sends it.
+    await runDueFulfillmentChecks(deps).catch(() => undefined);
+  };
+}
+
 export function startDeliveryWorker({
   intervalMs = 3_000,
   leasesPerPass = LEASES_PER_PASS,
@@ -68,7 +90,9 @@ export function startDeliveryWorker({
   const deps = productionDependencies();
   // A lease a courier call could outlive would let two workers send one delivery: refuse to start.
   assertLeaseOutlastsCourierCalls(deps.leaseMs, deps.courierTimeoutMs);
-  startLoop("delivery worker", () => runDueDeliveries(deps, leasesPerPass), intervalMs);
+  startLoop("delivery worker", () => runDueDeliveries(deps, leasesPerPass), intervalMs, {
+    beforeDrain: fulfillmentChecksWhenDue(deps),
+  });
 }
 
 /**

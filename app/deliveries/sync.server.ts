@@ -20,6 +20,7 @@ import {
   rememberStatus,
   syncSoon,
 } from "../models/tracking.server";
+import { pacedAdmin } from "../shopify/cost-budget";
 import {
   createFulfillmentEvent,
   markOrderPaid,
@@ -105,7 +106,8 @@ async function shopContext(shop: string, deps: SyncDependencies): Promise<ShopCo
     shop,
     settings: await getShopSettings(shop),
     ...(await loadStatusMappings(shop)),
-    admin: memo(() => deps.adminFor(shop)),
+    // Through the shop's cost budget (ADR 0014), like the worker's calls.
+    admin: memo(async () => pacedAdmin(shop, await deps.adminFor(shop), () => clock(deps))),
     courier: (environment) => {
       let client = couriers.get(environment);
       if (!client) couriers.set(environment, (client = deps.courierFor(shop, environment)));

@@ -16,6 +16,7 @@ import {
   now,
   stepFailed,
   type Step,
+  type StepContext,
   type WorkerDependencies,
 } from "./steps/shared.server";
 
@@ -65,12 +66,21 @@ export async function runDueDeliveries(deps: WorkerDependencies, limit = 10): Pr
  * Processes one leased delivery until it waits for something (time, the courier, the merchant).
  * An error is the row's own (see {@link stepFailed}); this never rejects.
  */
-export async function processDelivery(leased: Delivery, deps: WorkerDependencies): Promise<void> {
+export async function processDelivery(
+  leased: Delivery,
+  deps: WorkerDependencies,
+  { justCreated = false }: { justCreated?: boolean } = {},
+): Promise<void> {
   let delivery: Delivery | null = leased;
+  // Taken already created: an earlier holder may have put the tracking on Shopify and stopped
+  // before recording it. Created in this pass: no tracking write was made for it yet.
+  const context: StepContext = {
+    trackingMayBeOnShopify: leased.state === "created" && !justCreated,
+  };
   try {
     for (let step = 0; delivery && step < 6; step += 1) {
       const before: string = delivery.state;
-      delivery = await advance(delivery, deps);
+      delivery = await advance(delivery, deps, context);
       // Just prepared: it waits for the next pass, where the ready ones of a shop go in one batch.
       if (delivery && before === "pending" && delivery.state === "ready") {
         await releaseLease(delivery.shop, delivery.id, deps.owner, { nextAttemptAt: now(deps) });
@@ -82,7 +92,11 @@ export async function processDelivery(leased: Delivery, deps: WorkerDependencies
   }
 }
 
-async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<Delivery | null> {
+async function advance(
+  delivery: Delivery,
+  deps: WorkerDependencies,
+  context: StepContext,
+): Promise<Delivery | null> {
   const steps: Partial<Record<DeliveryState, Step>> = {
     pending: prepare,
     ready: create,
@@ -106,5 +120,5 @@ async function advance(delivery: Delivery, deps: WorkerDependencies): Promise<De
     await releaseLease(delivery.shop, delivery.id, deps.owner);
     return null;
   }
-  return step(delivery, deps);
+  return step(delivery, deps, context);
 }

@@ -1,12 +1,18 @@
 import type Database from "better-sqlite3";
 import type pg from "pg";
-import { databaseProvider, postgresPool, sqliteConnection } from "../db.server";
+import {
+  databaseProvider,
+  outsidePrismaTransaction,
+  postgresPool,
+  sqliteConnection,
+} from "../db.server";
 import { durableTransaction } from "../db/sqlite-connection";
 import { sqliteTime } from "./delivery-ids.server";
 import {
   ATTACHABLE,
   attachIntentOnPostgres,
   insertDeliveryOnPostgres,
+  type IntakeRow,
   sqliteIntakeWrites,
 } from "./delivery-state.server";
 import type { NewDelivery } from "./delivery-state.server";
@@ -85,10 +91,15 @@ async function flush(): Promise<void> {
     return;
   }
   // A Prisma interactive transaction is open on the connection (it awaits between statements):
-  // written now, these rows would commit or roll back with it. Wait for it to end.
+  // written now, these rows would commit or roll back with it. Wait for it to end, ahead of the
+  // worker's next one (polling on a timer, intake could wait behind the worker's transactions
+  // one after another; ADR 0016).
   if (db.inTransaction) {
-    setTimeout(() => void flush(), 1);
-    return;
+    await outsidePrismaTransaction();
+    if (db.inTransaction) {
+      setImmediate(() => void flush());
+      return;
+    }
   }
   const batch = queue;
   queue = [];
@@ -143,19 +154,7 @@ function recordOne(sql: Statements, request: IntakeRequest, at: string): IntakeR
     courierEnvironment: settings.courierEnvironment,
     pickupConfirmed: settings.pickup === 1,
   });
-  const id = sql.writes.insertDelivery({
-    shop,
-    orderId,
-    orderName: row.orderName ?? null,
-    fulfillmentId,
-    locationId,
-    source: row.source,
-    state: row.state,
-    stateReason: row.stateReason ?? null,
-    environment: row.environment,
-    reference: row.reference,
-    at,
-  });
+  const id = sql.writes.insertDelivery({ ...intakeRow(request, row), at });
   if (id === null) {
     const existing = sql.existing.get(shop, fulfillmentId, row.reference) as
       { id: string; state: string; stateReason: string | null } | undefined;
@@ -168,6 +167,22 @@ function recordOne(sql: Statements, request: IntakeRequest, at: string): IntakeR
     state: row.state,
     stateReason: row.stateReason ?? null,
     created: true,
+  };
+}
+
+/** The row to insert for a request, as decided from the shop. */
+function intakeRow(request: IntakeRequest, row: ReturnType<IntakeRequest["decide"]>): IntakeRow {
+  return {
+    shop: request.shop,
+    orderId: request.orderId,
+    orderName: row.orderName ?? null,
+    fulfillmentId: request.fulfillmentId,
+    locationId: request.locationId,
+    source: row.source,
+    state: row.state,
+    stateReason: row.stateReason ?? null,
+    environment: row.environment,
+    reference: row.reference,
   };
 }
 
@@ -245,19 +260,7 @@ async function recordOneOnPostgres(
     courierEnvironment: settings.courierEnvironment,
     pickupConfirmed: settings.pickup,
   });
-  const id = await insertDeliveryOnPostgres(client, {
-    shop,
-    orderId,
-    orderName: row.orderName ?? null,
-    fulfillmentId,
-    locationId,
-    source: row.source,
-    state: row.state,
-    stateReason: row.stateReason ?? null,
-    environment: row.environment,
-    reference: row.reference,
-    at: now,
-  });
+  const id = await insertDeliveryOnPostgres(client, { ...intakeRow(request, row), at: now });
   if (id === null) {
     const existing = (
       await client.query<{ id: string; state: string; stateReason: string | null }>(

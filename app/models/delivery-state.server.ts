@@ -24,7 +24,8 @@ export interface NewDelivery {
   orderName?: string | null;
   fulfillmentId: string;
   locationId: string | null;
-  source: "webhook" | "manual" | "bulk";
+  /** "recovered": found by the check for fulfillments whose webhook never came (ADR 0013). */
+  source: "webhook" | "recovered" | "manual" | "bulk";
   state: Extract<DeliveryState, "pending" | "skipped">;
   stateReason?: string | null;
   environment: string;
@@ -82,7 +83,7 @@ export async function recordDelivery(
             message:
               input.state === "skipped"
                 ? `Not sent to the courier: ${input.stateReason ?? "no reason given"}`
-                : `Fulfillment received from Shopify (${input.source}).`,
+                : receivedMessage(input.source),
           },
         },
       },
@@ -483,6 +484,13 @@ const ATTACH_SET = `"state" = 'pending', "failures" = 0, "stateReason" = NULL, "
 const LATE_FULFILLMENT =
   'Shopify\'s fulfillment for this "Send to courier" arrived after all: the delivery goes on.';
 
+/** The first timeline entry of a delivery that goes to the courier. */
+export function receivedMessage(source: NewDelivery["source"]): string {
+  return source === "recovered"
+    ? "Fulfillment found by the app's regular check: Shopify's notification of it never arrived."
+    : `Fulfillment received from Shopify (${source}).`;
+}
+
 /** A row intake records for a fulfillment: its first state is `pending` or `skipped`. */
 export interface IntakeRow {
   shop: string;
@@ -490,7 +498,7 @@ export interface IntakeRow {
   orderName: string | null;
   fulfillmentId: string;
   locationId: string | null;
-  source: string;
+  source: NewDelivery["source"];
   state: Extract<DeliveryState, "pending" | "skipped">;
   stateReason: string | null;
   environment: string;
@@ -504,7 +512,7 @@ function firstEvent(row: IntakeRow): { kind: string; message: string } {
         kind: "skipped",
         message: `Not sent to the courier: ${row.stateReason ?? "no reason given"}`,
       }
-    : { kind: "received", message: `Fulfillment received from Shopify (${row.source}).` };
+    : { kind: "received", message: receivedMessage(row.source) };
 }
 
 type SqliteIntakeWrites = ReturnType<typeof prepareIntakeWrites>;

@@ -222,6 +222,7 @@ export async function deleteShopData(shop: string): Promise<Record<string, numbe
     prisma.courierMasterData.deleteMany(where),
     prisma.courierStatusMapping.deleteMany(where),
     prisma.courierCircuit.deleteMany(where),
+    prisma.fulfillmentCheck.deleteMany(where),
     prisma.complianceRequest.deleteMany(where),
     prisma.shopSettings.deleteMany(where),
     prisma.session.deleteMany(where),

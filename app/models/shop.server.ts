@@ -1,5 +1,6 @@
 import type { ShopSettings } from "@prisma/client";
 import prisma, { eraseFromDisk } from "../db.server";
+import { recoverFulfillmentsFrom } from "./fulfillment-checks.server";
 
 /**
  * The shop's settings row, created on first use. Called after installation (token exchange) and
@@ -63,9 +64,15 @@ export interface DeliveryOptions {
 }
 
 export async function saveDeliveryOptions(shop: string, options: DeliveryOptions): Promise<void> {
+  const before = await prisma.shopSettings.findUnique({
+    where: { shop },
+    select: { autoSend: true },
+  });
   await prisma.shopSettings.upsert({
     where: { shop },
     create: { shop, ...options },
     update: options,
   });
+  // Turned on now: fulfillments made while it was off are not sent by the missed-webhook check.
+  if (options.autoSend && !before?.autoSend) await recoverFulfillmentsFrom(shop, new Date());
 }

@@ -177,3 +177,31 @@ describe("retries that cannot succeed on their own", () => {
     ]);
   });
 });
+
+describe("Shopify throttling", () => {
+  it("is waited out without counting as a failure, however often it comes", async () => {
+    const throttledShop = shopDomain("retries-throttled");
+    const own = () => prisma.delivery.findFirstOrThrow({ where: { shop: throttledShop } });
+    await readyShop(throttledShop);
+    programShopify([order]);
+    await callRoute(
+      fulfillmentsCreate,
+      webhookRequest({
+        topic: "fulfillments/create",
+        shop: throttledShop,
+        payload: fulfillmentPayload(order),
+      }),
+    );
+    adminApi.throttleNext(MAX_STEP_FAILURES + 2);
+    const worker = testWorker();
+    for (let round = 0; round < MAX_STEP_FAILURES + 2; round += 1) {
+      await worker.drain();
+      const row = await own();
+      expect(row).toMatchObject({ state: "pending", failures: 0 });
+      expect(row.lastError).toMatch(/Shopify asked the app to slow down/);
+      worker.clock.now = row.nextAttemptAt!;
+    }
+    await worker.settle();
+    expect((await own()).trackingPushedAt).not.toBeNull();
+  });
+});

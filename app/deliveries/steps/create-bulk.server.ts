@@ -37,7 +37,11 @@ import { markSending, recordCreated, requestToSend, sendFenced } from "./create.
 export async function createBulk(
   batch: Delivery[],
   deps: WorkerDependencies,
-  processDelivery: (delivery: Delivery, deps: WorkerDependencies) => Promise<void>,
+  processDelivery: (
+    delivery: Delivery,
+    deps: WorkerDependencies,
+    options?: { justCreated?: boolean },
+  ) => Promise<void>,
 ): Promise<void> {
   const first = batch[0]!;
   const client = await courierOf(first, deps);
@@ -175,6 +179,8 @@ export async function createBulk(
   }
   // Created ones go on to put tracking on Shopify; the rest have released their lease.
   await Promise.all(
-    after.filter((d): d is Delivery => d !== null).map((d) => processDelivery(d, deps)),
+    after
+      .filter((d): d is Delivery => d !== null)
+      .map((d) => processDelivery(d, deps, { justCreated: true })),
   );
 }

@@ -8,7 +8,15 @@ import { getShopSettings, type CourierEnvironment } from "../../models/shop.serv
 import { loadCourierDirectory } from "../../services/courier-directory.server";
 import { fetchDeliveryFulfillment } from "../../shopify/fulfillments";
 import { buildDeliveryRequest, currencyProblem } from "../domain/request";
-import { move, needsAttention, now, stepFailed, type Actor, type Step } from "./shared.server";
+import {
+  move,
+  needsAttention,
+  now,
+  stepFailed,
+  type Actor,
+  type Step,
+  adminOf,
+} from "./shared.server";
 
 /** pending: load the order, place the address, build the request. */
 export const prepare: Step = async (delivery, deps) => {
@@ -22,7 +30,7 @@ export const prepare: Step = async (delivery, deps) => {
         'Shopify\'s fulfillment for this "Send to courier" never arrived: the app may have stopped while fulfilling the order. Check the order in Shopify; if it is not fulfilled, cancel this delivery and send the order again.',
     );
   }
-  const admin = await deps.adminFor(delivery.shop);
+  const admin = await adminOf(delivery, deps);
   const fulfillment = await fetchDeliveryFulfillment(admin, delivery.fulfillmentId);
   if (!fulfillment) {
     return move(

@@ -1,11 +1,11 @@
 import { transition } from "../../models/delivery-state.server";
 import { getShopSettings } from "../../models/shop.server";
-import { updateFulfillmentTracking } from "../../shopify/fulfillments";
+import { fulfillmentHasTracking, updateFulfillmentTracking } from "../../shopify/fulfillments";
 import { FIRST_TRACKING_LOOK_MS, MAX_STEP_FAILURES } from "../domain/lease-policy";
-import { needsAttention, now, stepFailed, type Step } from "./shared.server";
+import { adminOf, needsAttention, now, stepFailed, type Step } from "./shared.server";
 
 /** created: the courier's order number and tracking URL go on the Shopify fulfillment. */
-export const pushTracking: Step = async (delivery, deps) => {
+export const pushTracking: Step = async (delivery, deps, context) => {
   if (!delivery.fulfillmentId || !delivery.courierOrderNumber) {
     // Nothing to put on Shopify (never expected of a created delivery): said, not looped on.
     return needsAttention(
@@ -16,15 +16,23 @@ export const pushTracking: Step = async (delivery, deps) => {
   }
   const settings = await getShopSettings(delivery.shop);
   const url = deps.trackingUrl(delivery);
-  const admin = await deps.adminFor(delivery.shop);
+  const admin = await adminOf(delivery, deps);
+  const tracking = {
+    fulfillmentId: delivery.fulfillmentId,
+    number: delivery.courierOrderNumber,
+    url,
+  };
+  let already = false;
   try {
-    await updateFulfillmentTracking(admin, {
-      fulfillmentId: delivery.fulfillmentId,
-      number: delivery.courierOrderNumber,
-      url,
-      company: deps.courierDisplayName,
-      notifyCustomer: settings?.notifyCustomer ?? true,
-    });
+    // What Shopify already has decides, not the row: the write may have landed before a crash.
+    already = context.trackingMayBeOnShopify && (await fulfillmentHasTracking(admin, tracking));
+    if (!already) {
+      await updateFulfillmentTracking(admin, {
+        ...tracking,
+        company: deps.courierDisplayName,
+        notifyCustomer: settings?.notifyCustomer ?? true,
+      });
+    }
   } catch (error) {
     return stepFailed(
       delivery,
@@ -52,7 +60,9 @@ export const pushTracking: Step = async (delivery, deps) => {
     },
     event: {
       kind: "tracking",
-      message: `Tracking number ${delivery.courierOrderNumber} added to the Shopify fulfillment.`,
+      message: already
+        ? `Tracking number ${delivery.courierOrderNumber} was already on the Shopify fulfillment (added before the app stopped); not written again.`
+        : `Tracking number ${delivery.courierOrderNumber} added to the Shopify fulfillment.`,
     },
     at: now(deps),
   });

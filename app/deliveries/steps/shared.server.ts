@@ -8,6 +8,9 @@ import { getDeliveryRow, releaseLease, renewLease } from "../../models/deliverie
 import { StaleDeliveryError, transition } from "../../models/delivery-state.server";
 import { type CourierEnvironment } from "../../models/shop.server";
 import { withCircuitBreaker } from "../../services/courier-breaker.server";
+import { ShopifyAccessLostError } from "../../services/shopify-admin.server";
+import { pacedAdmin, ShopifyThrottledError } from "../../shopify/cost-budget";
+import { shopifyFailureKind } from "../../shopify/fulfillment-events";
 import type { AdminGraphql } from "../../shopify/graphql";
 import { type CourierAnswer } from "../domain/courier-answers";
 import { courierDownWaitMs } from "../domain/courier-timing";
@@ -75,6 +78,11 @@ export const accountOf = (delivery: Delivery) => ({
   environment: delivery.environment,
 });
 
+/** The shop's Admin API client, through its cost budget (ADR 0014). */
+export async function adminOf(delivery: Delivery, deps: WorkerDependencies): Promise<AdminGraphql> {
+  return pacedAdmin(delivery.shop, await deps.adminFor(delivery.shop), () => now(deps));
+}
+
 /** Before each courier call: the lease is still ours and lasts past the call, or nothing is sent. */
 export async function renew(delivery: Delivery, deps: WorkerDependencies): Promise<void> {
   await renewLease(delivery.shop, delivery.id, deps.owner, leaseMsOf(deps), now(deps));
@@ -85,6 +93,63 @@ export const STEP_NAMES: Partial<Record<string, string>> = {
   ready: " while preparing to send it",
   created: " while putting the tracking number on Shopify",
 };
+
+/**
+ * A thrown value in words. The Shopify library throws bare `Response`s (its refresh of an expiring
+ * token answered 500 that way), which `String()` turns into "[object Response]".
+ */
+export function describeFailure(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  if (cause instanceof Response) {
+    return `Shopify's library stopped with an HTTP ${cause.status}${cause.statusText ? ` ${cause.statusText}` : ""} answer.`;
+  }
+  return typeof cause === "string" ? cause : "An unknown error.";
+}
+
+/** How long a delivery waits, not counted as a failure, while the shop's Shopify access is lost. */
+export const SHOPIFY_ACCESS_WAIT_MS = 5 * 60_000;
+
+/**
+ * The shop's token cannot be renewed until the merchant opens the app (ADR 0015): the delivery
+ * waits without counting a failure, says why, and is looked at again every few minutes.
+ */
+async function waitForShopifyAccess(
+  leased: Delivery,
+  deps: WorkerDependencies,
+  cause: ShopifyAccessLostError,
+): Promise<null> {
+  try {
+    await releaseLease(leased.shop, leased.id, deps.owner, {
+      lastError: cause.message.slice(0, 500),
+      nextAttemptAt: new Date(now(deps).getTime() + SHOPIFY_ACCESS_WAIT_MS),
+    });
+  } catch (error) {
+    if (!(error instanceof StaleDeliveryError)) throw error;
+  }
+  return null;
+}
+
+/** The wait after a throttled reply that carried no figures to compute one from. */
+const THROTTLED_WAIT_MS = 2_000;
+
+/**
+ * Shopify throttled the call (or the shop's cost budget held it back before sending): nothing
+ * was done, nothing is counted. The delivery waits until the bucket has refilled enough (ADR 0014).
+ */
+async function shopifyThrottled(leased: Delivery, deps: WorkerDependencies, cause: unknown) {
+  const at = now(deps).getTime();
+  const retryAt =
+    cause instanceof ShopifyThrottledError ? cause.retryAt.getTime() : at + THROTTLED_WAIT_MS;
+  try {
+    await releaseLease(leased.shop, leased.id, deps.owner, {
+      lastError: "Shopify asked the app to slow down; this goes on by itself in a few seconds.",
+      nextAttemptAt: new Date(Math.max(retryAt, at + 250)),
+    });
+  } catch (error) {
+    if (!(error instanceof StaleDeliveryError)) throw error;
+  }
+  return null;
+}
 
 /**
  * A step failed for a reason that may pass (Shopify down or refusing, the fulfillment of a "Send
@@ -98,7 +163,9 @@ export async function stepFailed(
   giveUpReason?: (message: string) => string,
 ): Promise<null> {
   if (cause instanceof StaleDeliveryError) return null;
-  const message = (cause instanceof Error ? cause.message : String(cause)).slice(0, 400);
+  if (cause instanceof ShopifyAccessLostError) return waitForShopifyAccess(leased, deps, cause);
+  if (shopifyFailureKind(cause) === "throttled") return shopifyThrottled(leased, deps, cause);
+  const message = describeFailure(cause).slice(0, 400);
   let delivery: Delivery;
   try {
     delivery = await reload(leased);
@@ -149,7 +216,16 @@ export async function waitForCircuit(delivery: Delivery, deps: WorkerDependencie
   );
 }
 
-export type Step = (delivery: Delivery, deps: WorkerDependencies) => Promise<Delivery | null>;
+export interface StepContext {
+  /** The tracking write may have reached Shopify before (a crash, or a call without an answer). */
+  trackingMayBeOnShopify: boolean;
+}
+
+export type Step = (
+  delivery: Delivery,
+  deps: WorkerDependencies,
+  context: StepContext,
+) => Promise<Delivery | null>;
 
 /** Who moves a delivery: a worker holding its lease, or the merchant (owner null, no lease). */
 export type Actor = { owner: string | null; now?: () => Date };

@@ -1,0 +1,3 @@
+import { describeMissedFulfillments } from "../support/suites/missed-fulfillments";
+
+describeMissedFulfillments("SQLite");
