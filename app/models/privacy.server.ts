@@ -259,6 +259,7 @@ export async function deleteShopData(shop: string): Promise<Record<string, numbe
     "CourierMasterData",
     "CourierStatusMapping",
     "CourierCircuit",
+    "FulfillmentCheck",
     "ComplianceRequest",
     "ShopSettings",
     "Session",
