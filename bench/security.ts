@@ -19,7 +19,6 @@
  * Remix Express adapter it used) and runs the same attacks on it first, as the "before".
  * Prints readable lines and ends with one JSON line.
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
