@@ -4,6 +4,7 @@ import * as courierOutage from "./courier-outage";
 import * as historyPaging from "./history-paging";
 import * as lateCommit from "./late-commit";
 import * as pausedWorker from "./paused-worker";
+import * as tokenRefresh from "./token-refresh";
 
 export interface FaultScenario {
   name: string;
@@ -15,5 +16,6 @@ export const scenarios: FaultScenario[] = [
   { name: "late commits", run: lateCommit.run },
   { name: "history paging", run: historyPaging.run },
   { name: "courier outage", run: courierOutage.run },
+  { name: "token refresh", run: tokenRefresh.run },
   { name: "busy intake", run: busyIntake.run },
 ];
