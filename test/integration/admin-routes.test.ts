@@ -94,6 +94,7 @@ describe("admin routes with a valid session token", () => {
     await prisma.shopSettings.create({ data: { shop: other, courierEnvironment: "production" } });
     const response = await callRoute(homeLoader, await adminFetchRequest(shop, "/app"));
     expect(await response.json()).toEqual({
+      shopifyAccessLost: null,
       shop,
       courierEnvironment: "sandbox",
       connection: "missing",
