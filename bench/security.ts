@@ -19,7 +19,6 @@
  * Remix Express adapter it used) and runs the same attacks on it first, as the "before".
  * Prints readable lines and ends with one JSON line.
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +26,7 @@ import { parseArgs } from "node:util";
 import { API_KEY, API_SECRET_KEY, getHmac, getJwt } from "@shopify/shopify-api/test-helpers";
 import Database from "better-sqlite3";
 import { startShopifyStandIn, type ShopifyStandIn } from "../sandbox/shopify";
+import { buildBefore } from "./support/before-tree";
 import { ensureBuilt, startBuiltServer, type RunningServer } from "./support/app-server";
 import {
   chunkedFlood,
@@ -343,59 +343,6 @@ async function attack(target: Target, scratch: string, standIn: ShopifyStandIn):
   } finally {
     await server.stop();
   }
-}
-
-/**
- * `ref` built in a scratch copy: its files from git, this tree's node_modules linked in, plus the
- * Remix Express adapter it used (this tree no longer depends on it).
- */
-function buildBefore(ref: string, scratch: string): string {
-  const root = path.join(scratch, `before-${ref.replace(/[^\w.-]/g, "_")}`);
-  fs.mkdirSync(root, { recursive: true });
-  const archive = execFileSync("git", ["archive", ref], { cwd: ROOT, maxBuffer: 1 << 30 });
-  execFileSync("tar", ["-x", "-C", root], { input: archive });
-  const modules = path.join(root, "node_modules");
-  fs.mkdirSync(path.join(modules, "@remix-run"), { recursive: true });
-  for (const entry of fs.readdirSync(path.join(ROOT, "node_modules"))) {
-    if (entry === "@remix-run") continue;
-    fs.symlinkSync(path.join(ROOT, "node_modules", entry), path.join(modules, entry));
-  }
-  for (const entry of fs.readdirSync(path.join(ROOT, "node_modules", "@remix-run"))) {
-    fs.symlinkSync(
-      path.join(ROOT, "node_modules", "@remix-run", entry),
-      path.join(modules, "@remix-run", entry),
-    );
-  }
-  const uses = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
-    dependencies?: Record<string, string>;
-  };
-  const express = uses.dependencies?.["@remix-run/express"];
-  if (express && !fs.existsSync(path.join(modules, "@remix-run", "express"))) {
-    const tarball = execFileSync(
-      "npm",
-      [
-        "pack",
-        `@remix-run/express@${express.replace(/^\^/, "")}`,
-        "--pack-destination",
-        scratch,
-        "--silent",
-      ],
-      { cwd: scratch },
-    )
-      .toString()
-      .trim()
-      .split("\n")
-      .pop()!;
-    const into = path.join(modules, "@remix-run", "express");
-    fs.mkdirSync(into);
-    execFileSync("tar", ["-xzf", path.join(scratch, tarball), "-C", into, "--strip-components=1"]);
-  }
-  execFileSync(
-    process.execPath,
-    [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "vite:build"],
-    { cwd: root, stdio: "pipe" },
-  );
-  return root;
 }
 
 const scratch = scratchDir("bench-security");

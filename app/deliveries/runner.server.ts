@@ -6,8 +6,8 @@ import { closeCircuits } from "../models/courier-circuits.server";
 import { resumeWaitingDeliveries } from "../models/deliveries.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { runDueFulfillmentChecks } from "./fulfillment-check.server";
+import { shopifyAdminFor } from "../services/shopify-admin.server";
 import { trackingLink } from "./tracking-link";
-import { unauthenticated } from "../shopify.server";
 import {
   assertLeaseOutlastsCourierCalls,
   leaseMsFor,
@@ -32,7 +32,8 @@ export function productionDependencies(): WorkerDependencies & {
       const stored = await loadCourierApiKey(shop);
       return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
     },
-    adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
+    // Renews the shop's expiring token once across processes when it is due (ADR 0015).
+    adminFor: shopifyAdminFor,
     trackingUrl: (delivery) => trackingLink(config.SHOPIFY_APP_URL, delivery),
     courierDisplayName: config.COURIER_DISPLAY_NAME,
     courierTimeoutMs: config.COURIER_TIMEOUT_MS,

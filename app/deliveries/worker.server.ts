@@ -31,6 +31,7 @@ import {
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { circuitClosedAt, withCircuitBreaker } from "../services/courier-breaker.server";
+import { ShopifyAccessLostError } from "../services/shopify-admin.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { pacedAdmin, ShopifyThrottledError } from "../shopify/cost-budget";
 import { shopifyFailureKind } from "../shopify/fulfillment-events";
@@ -213,6 +214,41 @@ const STEP_NAMES: Partial<Record<string, string>> = {
  * to courier" not come yet): counted, tried again later and later, and after
  * {@link MAX_STEP_FAILURES} in a row handed to the merchant with the reason.
  */
+/**
+ * A thrown value in words. The Shopify library throws bare `Response`s (its refresh of an expiring
+ * token answered 500 that way), which `String()` turns into "[object Response]".
+ */
+export function describeFailure(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  if (cause instanceof Response) {
+    return `Shopify's library stopped with an HTTP ${cause.status}${cause.statusText ? ` ${cause.statusText}` : ""} answer.`;
+  }
+  return typeof cause === "string" ? cause : "An unknown error.";
+}
+
+/** How long a delivery waits, not counted as a failure, while the shop's Shopify access is lost. */
+export const SHOPIFY_ACCESS_WAIT_MS = 5 * 60_000;
+
+/**
+ * The shop's token cannot be renewed until the merchant opens the app (ADR 0015): the delivery
+ * waits without counting a failure, says why, and is looked at again every few minutes.
+ */
+async function waitForShopifyAccess(
+  leased: Delivery,
+  deps: WorkerDependencies,
+  cause: ShopifyAccessLostError,
+): Promise<null> {
+  try {
+    await releaseLease(leased.shop, leased.id, deps.owner, {
+      lastError: cause.message.slice(0, 500),
+      nextAttemptAt: new Date(now(deps).getTime() + SHOPIFY_ACCESS_WAIT_MS),
+    });
+  } catch (error) {
+    if (!(error instanceof StaleDeliveryError)) throw error;
+  }
+  return null;
+}
+
 async function stepFailed(
   leased: Delivery,
   deps: WorkerDependencies,
@@ -220,8 +256,9 @@ async function stepFailed(
   giveUpReason?: (message: string) => string,
 ): Promise<null> {
   if (cause instanceof StaleDeliveryError) return null;
+  if (cause instanceof ShopifyAccessLostError) return waitForShopifyAccess(leased, deps, cause);
   if (shopifyFailureKind(cause) === "throttled") return shopifyThrottled(leased, deps, cause);
-  const message = (cause instanceof Error ? cause.message : String(cause)).slice(0, 400);
+  const message = describeFailure(cause).slice(0, 400);
   let delivery: Delivery;
   try {
     delivery = await reload(leased);

@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import type pg from "pg";
-import { databaseProvider, postgresPool, sqliteConnection } from "../db.server";
+import {
+  databaseProvider,
+  outsidePrismaTransaction,
+  postgresPool,
+  sqliteConnection,
+} from "../db.server";
 import { durableTransaction } from "../db/sqlite-connection";
 import type { NewDelivery } from "./deliveries.server";
 
@@ -91,10 +96,15 @@ async function flush(): Promise<void> {
     return;
   }
   // A Prisma interactive transaction is open on the connection (it awaits between statements):
-  // written now, these rows would commit or roll back with it. Wait for it to end.
+  // written now, these rows would commit or roll back with it. Wait for it to end, ahead of the
+  // worker's next one (polling on a timer, intake could wait behind the worker's transactions
+  // one after another; ADR 0016).
   if (db.inTransaction) {
-    setTimeout(() => void flush(), 1);
-    return;
+    await outsidePrismaTransaction();
+    if (db.inTransaction) {
+      setImmediate(() => void flush());
+      return;
+    }
   }
   const batch = queue;
   queue = [];

@@ -1,18 +1,22 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link as RemixLink, useLoaderData } from "@remix-run/react";
 import { Badge, BlockStack, Card, InlineStack, Layout, List, Page, Text } from "@shopify/polaris";
+import { ShopifyAccessLostBanner } from "../components/shopify-access-lost-banner";
 import { getCourierAccount } from "../models/courier-account.server";
 import { countRecoveredFulfillments } from "../models/fulfillment-checks.server";
+import { getShopifyAccess } from "../models/shopify-access.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const [account, recovered] = await Promise.all([
+  const [account, recovered, shopifyAccess] = await Promise.all([
     getCourierAccount(session.shop),
     countRecoveredFulfillments(session.shop),
+    getShopifyAccess(session.shop),
   ]);
   return {
     recovered,
+    shopifyAccessLost: shopifyAccess.lostAt ? (shopifyAccess.reason ?? "") : null,
     shop: session.shop,
     courierEnvironment: account.environment,
     connection: !account.keyHint ? "missing" : account.checkError ? "failing" : "working",
@@ -27,11 +31,16 @@ const connectionBadge = {
 };
 
 export default function Home() {
-  const { shop, courierEnvironment, connection, connectionError, recovered } =
+  const { shop, courierEnvironment, connection, connectionError, recovered, shopifyAccessLost } =
     useLoaderData<typeof loader>();
   return (
     <Page title="Courier deliveries">
       <Layout>
+        {shopifyAccessLost !== null && (
+          <Layout.Section>
+            <ShopifyAccessLostBanner reason={shopifyAccessLost} />
+          </Layout.Section>
+        )}
         <Layout.Section>
           <Card>
             <BlockStack gap="300">

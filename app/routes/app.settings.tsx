@@ -16,6 +16,8 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
+import { getShopifyAccess } from "../models/shopify-access.server";
+import { ShopifyAccessLostBanner } from "../components/shopify-access-lost-banner";
 import { useEffect, useState } from "react";
 import { z } from "zod";
 import { env } from "../env.server";
@@ -135,7 +137,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const settings = await getShopSettings(session.shop);
   const push = await readPushCredentials(session.shop);
   const mappings = await listStatusMappings(session.shop);
+  const shopifyAccess = await getShopifyAccess(session.shop);
   return {
+    shopifyAccessLost: shopifyAccess.lostAt ? (shopifyAccess.reason ?? "") : null,
     tracking: {
       markCodPaid: settings?.markCodPaid ?? false,
       push: push
@@ -279,6 +283,11 @@ export default function Settings() {
   return (
     <Page title="Settings" backAction={{ url: "/app" }}>
       <Layout>
+        {data.shopifyAccessLost !== null && (
+          <Layout.Section>
+            <ShopifyAccessLostBanner reason={data.shopifyAccessLost} />
+          </Layout.Section>
+        )}
         <Layout.AnnotatedSection
           title="Courier connection"
           description="Paste the API key the courier issued you. Use the sandbox while you test; switch to production once the courier has approved your account."

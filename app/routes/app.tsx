@@ -7,6 +7,7 @@ import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { env } from "../env.server";
 import { ensureShopInstalled } from "../models/shop.server";
 import { embeddedPageHeaders } from "../security/frame-policy";
+import { reauthoriseIfAccessLost } from "../services/shopify-reauthorise.server";
 import { authenticate } from "../shopify.server";
 import { NAVIGATION } from "../navigation";
 
@@ -15,6 +16,8 @@ export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   await ensureShopInstalled(session.shop);
+  // The merchant is here: a token Shopify would no longer renew is exchanged for a new one now.
+  await reauthoriseIfAccessLost(request, session);
   // Framed by the admin of the shop the session token names, never the one `?shop=` names.
   return data(
     { apiKey: env().SHOPIFY_API_KEY, appBridgeUrl: env().APP_BRIDGE_URL ?? null },

@@ -273,6 +273,19 @@ export async function startShopifyStandIn(options: ShopifyStandInOptions): Promi
       if (route === "GET /__standin/admin-url") {
         return send(200, { url: adminUrl(url.searchParams.get("path") ?? "/app") });
       }
+      if (route === "GET /__standin/token-requests") {
+        // Every call to the token endpoint, counted by grant: how many refreshes one expiry cost.
+        const count = (grant: string, status?: number) =>
+          auth.requests.filter(
+            (r) => r.grantType === grant && (status === undefined || r.status === status),
+          ).length;
+        return send(200, {
+          refresh: count("refresh_token"),
+          refreshAccepted: count("refresh_token", 200),
+          tokenExchange: count("urn:ietf:params:oauth:grant-type:token-exchange"),
+          requests: auth.requests,
+        });
+      }
       if (route === "POST /__standin/session-token")
         return send(200, { token: auth.sessionToken() });
       if (route === "POST /__standin/tokens") {

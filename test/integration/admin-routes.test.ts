@@ -106,6 +106,7 @@ describe("admin routes with a valid session token", () => {
     });
     const response = await callRoute(homeLoader, await adminFetchRequest(shop, "/app"));
     expect(await response.json()).toEqual({
+      shopifyAccessLost: null,
       shop,
       courierEnvironment: "sandbox",
       connection: "missing",

@@ -144,6 +144,22 @@ describe("webhook intake, group-committed", () => {
     expect(settings.preparationMinutes).not.toBe(5);
   });
 
+  it("commits before a Prisma transaction that starts after it began waiting", async () => {
+    await readyShop(shop);
+    let webhook: Promise<Response> | undefined;
+    // The worker, one transaction after another: the webhook arrives during the first.
+    await prisma.$transaction(async (tx) => {
+      await tx.shopSettings.findUniqueOrThrow({ where: { shop } });
+      webhook = send(order(7));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    });
+    const seenBySecond = await prisma.$transaction(async (tx) =>
+      tx.delivery.count({ where: { shop } }),
+    );
+    expect(seenBySecond).toBe(1);
+    expect((await webhook!).status).toBe(200);
+  });
+
   it("keeps the others of a commit when one intake fails", async () => {
     await readyShop(shop);
     // The database refuses the row of one of them.

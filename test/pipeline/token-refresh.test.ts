@@ -1,0 +1,3 @@
+import { describeTokenRefresh } from "../support/suites/token-refresh";
+
+describeTokenRefresh("SQLite");
