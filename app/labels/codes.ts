@@ -5,9 +5,14 @@ import bwipjs from "bwip-js/node";
  * PostScript) as SVG: no canvas, no native code, and the same output on every server.
  */
 
-/** The courier order number as a Code 128 barcode (its digits are printed beside it as text). */
+/**
+ * The courier order number as a Code 128 barcode (its characters are printed under it as text).
+ * Stretched to the label's width: every bar and space widens alike, so it scans the same.
+ */
 export function code128Svg(text: string): string {
-  return bwipjs.toSVG({ bcid: "code128", text, height: 14, includetext: false });
+  return bwipjs
+    .toSVG({ bcid: "code128", text, height: 14, includetext: false })
+    .replace("<svg ", '<svg preserveAspectRatio="none" ');
 }
 
 /** A QR code of a link, at BWIPP's default error correction M (15 % of it may be smudged). */

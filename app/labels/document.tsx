@@ -51,7 +51,7 @@ body { font-family: "${LABEL_FONT_FAMILY}", "DejaVu Sans", Arial, sans-serif; co
 .head { display: flex; justify-content: space-between; align-items: baseline; gap: 2mm; border-bottom: 0.4mm solid #000; padding-bottom: 1mm; }
 .shop { font-weight: 700; font-size: 10pt; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
 .order { font-weight: 700; font-size: 10pt; white-space: nowrap; }
-.barcode svg { display: block; width: 100%; height: 13mm; }
+.barcode svg { display: block; width: 88%; height: 14mm; margin: 0 auto; }
 .number { font-family: "DejaVu Sans Mono", monospace; font-weight: 700; font-size: 13pt; text-align: center; letter-spacing: 0.5pt; }
 .to { border: 0.4mm solid #000; padding: 1.5mm; display: flex; flex-direction: column; gap: 1mm; min-height: 0; flex: 1 1 auto; overflow: hidden; }
 .caption { font-size: 6.5pt; text-transform: uppercase; letter-spacing: 0.3pt; }
@@ -66,15 +66,16 @@ body { font-family: "${LABEL_FONT_FAMILY}", "DejaVu Sans", Arial, sans-serif; co
 .part { border: 0.25mm solid #000; padding: 0.6mm 0.8mm; min-width: 0; }
 .part .k { display: flex; justify-content: space-between; gap: 0.5mm; font-size: 5.8pt; white-space: nowrap; }
 .part .v { font-weight: 700; font-size: 9.5pt; overflow-wrap: anywhere; }
+.part .v.long { font-size: 8pt; }
 .part.wide { grid-column: span 2; }
-.typed { font-size: 8pt; overflow-wrap: anywhere; overflow: hidden; }
-.typed.long { font-size: 7pt; }
-.typed.longer { font-size: 6pt; }
+.typed { font-size: 10pt; line-height: 1.6; overflow-wrap: anywhere; flex: 0 0 auto; }
+.typed.long { font-size: 8.5pt; }
+.typed.longer { font-size: 7.5pt; }
 .foot { display: flex; gap: 2mm; align-items: stretch; }
 .foot .facts { flex: 1 1 auto; display: flex; flex-direction: column; gap: 0.8mm; min-width: 0; }
-.cash { border: 0.6mm solid #000; padding: 1mm 1.5mm; font-weight: 700; font-size: 12pt; display: flex; justify-content: space-between; align-items: baseline; gap: 1mm; }
-.cash.paid { font-size: 11pt; }
-.cash .ar { font-size: 9pt; }
+.cash { border: 0.6mm solid #000; padding: 0.8mm 1.5mm; }
+.cash .k { display: flex; justify-content: space-between; gap: 1mm; font-size: 7pt; }
+.cash .amount { font-weight: 700; font-size: 14pt; white-space: nowrap; }
 .facts .row { display: flex; justify-content: space-between; gap: 1.5mm; }
 .qr svg { display: block; width: 24mm; height: 24mm; }
 .ref { font-size: 6pt; overflow-wrap: anywhere; }
@@ -140,7 +141,7 @@ function Label({ label }: { label: LabelData }) {
                 <span>{en}</span>
                 <Arabic>{ar}</Arabic>
               </div>
-              <div className="v" dir="auto">
+              <div className={(label.parts[key]?.length ?? 0) > 10 ? "v long" : "v"} dir="auto">
                 {label.parts[key] ?? "—"}
               </div>
             </div>
@@ -161,13 +162,21 @@ function Label({ label }: { label: LabelData }) {
         <div className="facts">
           {label.cash.kind === "collect" ? (
             <div className="cash">
-              <span>COLLECT {label.cash.text}</span>
-              <Arabic className="ar">تحصيل نقدي</Arabic>
+              <div className="k">
+                <span>Collect on delivery</span>
+                <Arabic>تحصيل عند التسليم</Arabic>
+              </div>
+              <div className="amount">{label.cash.text}</div>
             </div>
           ) : (
-            <div className="cash paid">
-              <span>Paid</span>
-              <Arabic className="ar">مدفوع</Arabic>
+            <div className="cash">
+              <div className="k">
+                <span>Payment</span>
+                <Arabic>الدفع</Arabic>
+              </div>
+              <div className="amount">
+                Paid · <Arabic>مدفوع</Arabic>
+              </div>
             </div>
           )}
           <div className="row">

@@ -106,7 +106,7 @@ describe("the labels document", () => {
     const html = renderLabelsDocument([labelDataFromDelivery(createdDelivery(), null, shop)], {
       size: "A6",
     });
-    expect(html).toMatch(/<div class="barcode"[^>]*><svg viewBox/);
+    expect(html).toMatch(/<div class="barcode"[^>]*><svg preserveAspectRatio="none" viewBox/);
     expect(html).toMatch(/<div class="qr"[^>]*><svg viewBox/);
   });
 
