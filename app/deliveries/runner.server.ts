@@ -56,6 +56,15 @@ export function workerOwner(): string {
  */
 export const LEASES_PER_PASS = 25;
 
+/**
+ * Deliveries leased per pass by the worker inside the web process (ADR 0042). It shares the event
+ * loop with webhook intake and the pages, and a pass runs its leases' synchronous work (Prisma's
+ * query compiler, SQLite, the address match) between turns of the loop: at 25 a webhook waited
+ * behind it (bench:faults "busy intake", p99 133-204 ms at 100/s), at 5 it does not (39 ms), and
+ * the busy run created as many deliveries. Worker processes (`npm run worker`) keep 25.
+ */
+export const WEB_PROCESS_LEASES_PER_PASS = 5;
+
 export interface DeliveryWorkerOptions {
   /** A pass every this many milliseconds (and one at once when new work is recorded). */
   intervalMs?: number;

@@ -237,6 +237,7 @@ export async function deleteShopData(shop: string): Promise<Record<string, numbe
     "CourierMasterData",
     "CourierStatusMapping",
     "CourierCircuit",
+    "FulfillmentCheck",
     "ComplianceRequest",
     "ShopSettings",
     "Session",

@@ -30,6 +30,8 @@ interface Bucket {
 }
 
 const buckets = new Map<string, Bucket>();
+/** Figures older than this are forgotten (a Standard bucket refills completely in 20 s). */
+const STALE_AFTER_MS = 60_000;
 /** The requested cost last seen per operation name: what a call of it will be charged. */
 const operationCosts = new Map<string, number>();
 /** The actual cost last seen per operation name: what a call of it leaves the bucket short. */
@@ -57,6 +59,16 @@ export class ShopifyThrottledError extends Error {
 export function estimatedAvailable(shop: string, at: number): number | null {
   const bucket = buckets.get(shop);
   if (!bucket) return null;
+  // Figures from before the bucket could have refilled completely say nothing any more, nor do
+  // figures from a clock that has since gone back (a test's): as if none had been seen.
+  const refillMs =
+    Number.isFinite(bucket.maximum) && bucket.restoreRate > 0
+      ? (bucket.maximum / bucket.restoreRate) * 1000
+      : STALE_AFTER_MS;
+  if (at < bucket.seenAt || at - bucket.seenAt > Math.min(refillMs, STALE_AFTER_MS)) {
+    if (bucket.inFlight === 0) buckets.delete(shop);
+    return null;
+  }
   const restored = ((at - bucket.seenAt) / 1000) * bucket.restoreRate;
   return Math.min(bucket.maximum, bucket.available + Math.max(0, restored)) - bucket.inFlight;
 }

@@ -5,6 +5,7 @@ import * as historyPaging from "./history-paging";
 import * as lateCommit from "./late-commit";
 import * as pausedWorker from "./paused-worker";
 import * as shopifySide from "./shopify-side";
+import * as tokenRefresh from "./token-refresh";
 
 export interface FaultScenario {
   name: string;
@@ -19,5 +20,6 @@ export const scenarios: FaultScenario[] = [
   { name: "missed webhooks", run: shopifySide.missedWebhooks },
   { name: "shopify throttling", run: shopifySide.shopifyThrottling },
   { name: "tracking crashes", run: shopifySide.trackingCrashes },
+  { name: "token refresh", run: tokenRefresh.run },
   { name: "busy intake", run: busyIntake.run },
 ];

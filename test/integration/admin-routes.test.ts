@@ -92,12 +92,26 @@ describe("admin routes with a valid session token", () => {
     await installShop(shop);
     await installShop(other);
     await prisma.shopSettings.create({ data: { shop: other, courierEnvironment: "production" } });
+    // A fulfillment the missed-webhook check found for the other shop is not counted here.
+    await prisma.delivery.create({
+      data: {
+        shop: other,
+        orderId: "gid://shopify/Order/1",
+        fulfillmentId: "gid://shopify/Fulfillment/1",
+        source: "recovered",
+        state: "pending",
+        environment: "production",
+        reference: "SHPFY-other-1",
+      },
+    });
     const response = await callRoute(homeLoader, await adminFetchRequest(shop, "/app"));
     expect(await response.json()).toEqual({
+      shopifyAccessLost: null,
       shop,
       courierEnvironment: "sandbox",
       connection: "missing",
       connectionError: null,
+      recovered: 0,
     });
   });
 });

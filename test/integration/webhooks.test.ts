@@ -112,6 +112,14 @@ async function seedShop(name: string) {
   await prisma.courierCircuit.create({
     data: { shop: name, environment: "sandbox", circuit: "create", state: "open", failures: 5 },
   });
+  await prisma.fulfillmentCheck.create({
+    data: {
+      shop: name,
+      checkedUntil: new Date(),
+      recoverFrom: new Date(),
+      nextCheckAt: new Date(),
+    },
+  });
   await prisma.delivery.create({
     data: {
       shop: name,

@@ -188,6 +188,14 @@ describe("the models on PostgreSQL", () => {
       await prisma.courierCircuit.create({
         data: { shop: s, environment: "sandbox", circuit: "other", state: "open", failures: 5 },
       });
+      await prisma.fulfillmentCheck.create({
+        data: {
+          shop: s,
+          checkedUntil: new Date(),
+          recoverFrom: new Date(),
+          nextCheckAt: new Date(),
+        },
+      });
       await prisma.courierMasterData.create({
         data: {
           shop: s,
