@@ -1,6 +1,12 @@
 import type { Delivery } from "@prisma/client";
 import type { DeliveryView } from "../api-contract";
-import { ATTENTION_STATES, isFinal, STATE_LABELS, type DeliveryState } from "../deliveries/domain/states";
+import {
+  ATTENTION_STATES,
+  isFinal,
+  parseState,
+  STATE_LABELS,
+  type DeliveryState,
+} from "../deliveries/domain/states";
 import { filsFromKwdText, formatFils } from "../labels/money";
 
 /** States whose parcel is at the courier and not yet delivered: its label is worth printing. */
@@ -26,7 +32,7 @@ export type ViewedDelivery = Pick<
 
 /** A delivery as the order page's block shows it, with the buttons that can do something. */
 export function deliveryView(row: ViewedDelivery): DeliveryView {
-  const state = row.state as DeliveryState;
+  const state = parseState(row.state);
   const fils = row.cashToCollect ? filsFromKwdText(row.cashToCollect) : null;
   const courierOrderNumber = row.courierOrderNumber ?? row.courierOrderId;
   return {
