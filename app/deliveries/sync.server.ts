@@ -30,15 +30,17 @@ import {
 import { ShopifyReplyError, type AdminGraphql } from "../shopify/graphql";
 import { isFinal, parseState } from "./domain/states";
 import {
-  nextSyncDelayMs,
   SHOPIFY_EVENT_LABELS,
   SHOPIFY_EVENT_STATUSES,
+  recognizeStatus,
+  type StatusMeaning,
+} from "./domain/courier-status";
+import {
+  nextSyncDelayMs,
   parseCourierTime,
   planTrackingUpdate,
-  recognizeStatus,
   type CourierEvent,
-  type StatusMeaning,
-} from "./domain/tracking";
+} from "./domain/tracking-plan";
 
 /**
  * The tracking sync: follows every created delivery at the courier until it is final and tells

@@ -8,7 +8,8 @@ import {
   type DeliveryState,
   parseState,
 } from "../deliveries/domain/states";
-import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/domain/tracking";
+import { ACTIVE_TRACKED_STATES } from "../deliveries/domain/courier-status";
+import { STUCK_AFTER_MS } from "../deliveries/domain/tracking-plan";
 import { newRowId, sqliteTime } from "./delivery-ids.server";
 import { StaleDeliveryError } from "./delivery-state.server";
 

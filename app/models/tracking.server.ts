@@ -7,7 +7,7 @@ import {
   type ShopifyEventStatus,
   type StatusMeaning,
   type TrackedState,
-} from "../deliveries/domain/tracking";
+} from "../deliveries/domain/courier-status";
 import { env } from "../env.server";
 import { firstTimeWebhook } from "./deliveries.server";
 import { openSecret, SecretBoxError, sealSecret } from "../security/secret-box";

@@ -42,7 +42,7 @@ import {
   SHOPIFY_EVENT_STATUSES,
   TRACKED_STATES,
   type ShopifyEventStatus,
-} from "../deliveries/domain/tracking";
+} from "../deliveries/domain/courier-status";
 import { STATE_LABELS } from "../deliveries/domain/states";
 import { resumeDeliveriesAfterConnection } from "../deliveries/runner.server";
 import { kickTrackingSync } from "../deliveries/drain-loop.server";

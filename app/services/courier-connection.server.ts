@@ -14,7 +14,7 @@ import {
 } from "../models/courier-account.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { rememberStatus } from "../models/tracking.server";
-import { recognizeStatus } from "../deliveries/domain/tracking";
+import { recognizeStatus } from "../deliveries/domain/courier-status";
 
 /**
  * The merchant's courier connection: a key is only kept once the courier accepted it, and the

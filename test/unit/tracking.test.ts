@@ -8,16 +8,15 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canMove } from "../../app/deliveries/domain/states";
+import { recognizeStatus, type StatusMeaning } from "../../app/deliveries/domain/courier-status";
 import {
   nextSyncDelayMs,
   parseCourierTime,
   planTrackingUpdate,
-  recognizeStatus,
   trackingMoveAllowed,
   type CourierEvent,
-  type StatusMeaning,
   type TrackingSnapshot,
-} from "../../app/deliveries/domain/tracking";
+} from "../../app/deliveries/domain/tracking-plan";
 import { shopifyFailureKind, shopifyFailureMessage } from "../../app/shopify/fulfillment-events";
 import { ShopifyReplyError } from "../../app/shopify/graphql";
 
