@@ -398,6 +398,25 @@ async function shopifyWrite(
   }
 }
 
+/** A shipment status on the Shopify fulfillment: news from the courier, or one Shopify owes. */
+function writeShipmentEvent(
+  context: Pick<ShopContext, "admin">,
+  fulfillmentId: string,
+  event: OwedEvent,
+  now: Date,
+): Promise<{ refused: string | null }> {
+  return shopifyWrite(
+    async () =>
+      createFulfillmentEvent(await context.admin(), {
+        fulfillmentId,
+        status: event.status,
+        happenedAt: event.happenedAt ? new Date(event.happenedAt) : null,
+        message: event.message,
+      }),
+    now,
+  );
+}
+
 /** The fields that record an owed Shopify write after a refusal in this look. */
 function refusedData(delivery: Delivery, now: Date, reason: string) {
   const attempts = delivery.shopifyAttempts + 1;
@@ -452,7 +471,6 @@ export async function applyCourierEvents(
       Pick<Delivery, "shopifyPending" | "shopifyAttempts" | "shopifyRetryAt" | "lastError">
     > = {};
     if (step.shopify && current.fulfillmentId) {
-      const fulfillmentId = current.fulfillmentId;
       const event: OwedEvent = {
         status: step.shopify,
         happenedAt:
@@ -462,16 +480,7 @@ export async function applyCourierEvents(
       // Refused once in this look: the rest of it waits rather than being refused again.
       const { refused } = refusedThisLook
         ? { refused: "Shopify refused the status before it in this look." }
-        : await shopifyWrite(
-            async () =>
-              createFulfillmentEvent(await context.admin(), {
-                fulfillmentId,
-                status: event.status,
-                happenedAt: event.happenedAt ? new Date(event.happenedAt) : null,
-                message: event.message,
-              }),
-            now,
-          );
+        : await writeShipmentEvent(context, current.fulfillmentId, event, now);
       if (refused === null) {
         written = true;
         owed = { shopifyPending: null, shopifyAttempts: 0, shopifyRetryAt: null, lastError: null };
@@ -586,17 +595,7 @@ async function settle(delivery: Delivery, context: ShopContext, deps: SyncDepend
   } else if (owes() && due()) {
     const event = readOwedEvent(current);
     if (event && current.fulfillmentId && event.status !== current.shopifyEventStatus) {
-      const fulfillmentId = current.fulfillmentId;
-      const { refused } = await shopifyWrite(
-        async () =>
-          createFulfillmentEvent(await context.admin(), {
-            fulfillmentId,
-            status: event.status,
-            happenedAt: event.happenedAt ? new Date(event.happenedAt) : null,
-            message: event.message,
-          }),
-        now,
-      );
+      const { refused } = await writeShipmentEvent(context, current.fulfillmentId, event, now);
       if (refused === null) {
         const data = { shopifyEventStatus: event.status, shopifyPending: null };
         await transition({
