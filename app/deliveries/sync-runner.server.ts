@@ -1,7 +1,8 @@
 import { env } from "../env.server";
 import { isLooping, startLoop, stopLoop } from "./drain-loop.server";
 import { productionDependencies } from "./runner.server";
-import { runTrackingSync, type SyncLimits } from "./sync.server";
+import type { SyncLimits } from "./tracking/context.server";
+import { runTrackingSync } from "./tracking/sync.server";
 
 /**
  * The tracking sync inside the web process, beside the delivery worker (ADR 0003), run by the

@@ -18,7 +18,7 @@ import { useState } from "react";
 import { cancelDelivery } from "../deliveries/cancel.server";
 import { markDeliveryCreated, retryDelivery } from "../deliveries/review.server";
 import { STATE_LABELS, parseState } from "../deliveries/domain/states";
-import { readOwedEvent } from "../deliveries/sync.server";
+import { readOwedEvent } from "../deliveries/tracking/shopify-writes.server";
 import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/domain/courier-status";
 import { findBalanceCollector, getDelivery, isStuck } from "../models/deliveries.server";
 import { authenticate } from "../shopify.server";

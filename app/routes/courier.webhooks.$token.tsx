@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { PUSH_SIGNATURE_HEADER, pushEventId, verifyPushSignature } from "../courier";
 import { productionDependencies } from "../deliveries/runner.server";
 import { kickTrackingSync } from "../deliveries/drain-loop.server";
-import { applyPushedStatus, courierPush } from "../deliveries/sync.server";
+import { applyPushedStatus, courierPush } from "../deliveries/tracking/push.server";
 import { shopForPushToken } from "../models/tracking.server";
 import { parseWebhookPayload } from "../shopify/webhook-response";
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signPush } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
-import { runTrackingSync } from "../../app/deliveries/sync.server";
+import { runTrackingSync } from "../../app/deliveries/tracking/sync.server";
 import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/domain/lease-policy";
 import { isStuck, listDeliveries } from "../../app/models/deliveries.server";
 import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";

@@ -52,7 +52,7 @@ export const pushTracking: Step = async (delivery, deps, context) => {
       trackingPushedAt: now(deps),
       trackingUrl: url,
       failures: 0,
-      // The tracking sync takes over from here (sync.server.ts); a first look soon.
+      // The tracking sync takes over from here (tracking/sync.server.ts); a first look soon.
       syncAt: new Date(now(deps).getTime() + FIRST_TRACKING_LOOK_MS),
       leaseOwner: null,
       leaseExpiresAt: null,
