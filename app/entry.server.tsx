@@ -8,7 +8,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startDeliveryWorker, WEB_PROCESS_LEASES_PER_PASS } from "./deliveries/runner.server";
-import { startTrackingSync } from "./deliveries/sync-runner.server";
+import { startTrackingSync } from "./deliveries/tracking/runner.server";
 import { sealStoredSessions } from "./models/sessions.server";
 import { applyDocumentFramePolicy } from "./security/frame-policy";
 

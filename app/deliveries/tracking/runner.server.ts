@@ -1,12 +1,12 @@
-import { env } from "../env.server";
-import { isLooping, startLoop, stopLoop } from "./drain-loop.server";
-import { productionDependencies } from "./runner.server";
-import type { SyncLimits } from "./tracking/context.server";
-import { runTrackingSync } from "./tracking/sync.server";
+import { env } from "../../env.server";
+import { isLooping, startLoop, stopLoop } from "../drain-loop.server";
+import { productionDependencies } from "../runner.server";
+import type { SyncLimits } from "./context.server";
+import { runTrackingSync } from "./sync.server";
 
 /**
  * The tracking sync inside the web process, beside the delivery worker (ADR 0003), run by the
- * same drain loop (drain-loop.server.ts): a pass every few seconds over the deliveries due, and
+ * same drain loop (../drain-loop.server.ts): a pass every few seconds over the deliveries due, and
  * more while passes find some. Turned off with the worker (DELIVERY_WORKER=off).
  */
 export function startTrackingSync(intervalMs = 5_000, limits: SyncLimits = {}): void {
