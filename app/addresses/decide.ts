@@ -1,11 +1,5 @@
-import {
-  CONFUSABLE,
-  PARTNER_SPELLINGS,
-  TWIN_GOVERNORATE,
-  isPartOf,
-  leftOutOf,
-  phraseWords,
-} from "./area-index";
+import { isPartOf } from "./area-index";
+import { CONFUSABLE, PARTNER_SPELLINGS, TWIN_GOVERNORATE, leftOutOf } from "./confusables";
 import {
   type GazetteerArea,
   type GazetteerGovernorate,
@@ -14,6 +8,7 @@ import {
   parentOf,
 } from "./gazetteer";
 import { type Mention, areaTargets } from "./mentions";
+import { phraseWords } from "./phrase-keys";
 import type { FieldName } from "./tokens";
 
 /*

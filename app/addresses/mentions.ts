@@ -1,19 +1,9 @@
-import {
-  AREA_INDEX,
-  containsName,
-  qualifierOf,
-  type Direction,
-  type DirectionForm,
-  deletions,
-  directionOf,
-  directionPhrase,
-  editBudget,
-  editDistance,
-  type Entry,
-  type Target,
-} from "./area-index";
+import { AREA_INDEX, containsName, type Entry, type Target } from "./area-index";
+import { type Direction, type DirectionForm, directionOf, directionPhrase } from "./directions";
+import { deletions, editBudget, editDistance } from "./edit-distance";
 import type { GazetteerArea } from "./gazetteer";
 import { type PartHit, type PartName, extractNamedStreets, extractNumberedParts } from "./parts";
+import { qualifierOf } from "./qualifiers";
 import { type FieldName, type Token, tokenize } from "./tokens";
 
 /*

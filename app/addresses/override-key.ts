@@ -1,5 +1,5 @@
-import { directionOf } from "./area-index";
 import { kindOf } from "./decide";
+import { directionOf } from "./directions";
 import { governorateOf } from "./gazetteer";
 import {
   AREA_WORDS,
