@@ -6,18 +6,16 @@ import {
   type GazetteerArea,
   type GazetteerGovernorate,
 } from "./gazetteer";
+import { extendMentions, findFuzzyMentions } from "./fuzzy-mentions";
 import {
   type FieldAnalysis,
   type Mention,
   analyzeField,
-  applyDirections,
-  applyQualifiers,
   exactMentions,
-  extendMentions,
-  findFuzzyMentions,
   markAlone,
   streetNames,
 } from "./mentions";
+import { applyDirections, applyQualifiers } from "./name-phrases";
 import { type OverrideKey, buildOverrideKey } from "./override-key";
 import { type AddressParts, type PartName, emptyParts } from "./parts";
 import type { FieldName } from "./tokens";
