@@ -1,4 +1,6 @@
-import { decide, kindOf, label } from "./decide";
+import { decide } from "./decide";
+import { kindOf, label } from "./evidence";
+import { extendMentions, findFuzzyMentions } from "./fuzzy-mentions";
 import {
   findArea,
   findGovernorate,
@@ -6,7 +8,6 @@ import {
   type GazetteerArea,
   type GazetteerGovernorate,
 } from "./gazetteer";
-import { extendMentions, findFuzzyMentions } from "./fuzzy-mentions";
 import {
   type FieldAnalysis,
   type Mention,

@@ -5,8 +5,8 @@ import {
   LANDMARK_WORDS,
   NEVER_FUZZY,
 } from "./context-words";
-import { kindOf } from "./decide";
 import { directionOf } from "./directions";
+import { kindOf } from "./evidence";
 import { governorateOf } from "./gazetteer";
 import { PART_CODE, type FieldAnalysis, type Mention } from "./mentions";
 import type { FieldName, Token } from "./tokens";
