@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { bulkResultSchema, type BulkCreateResult } from "./bulk-result";
 import { ENDPOINTS, type CourierEndpoint, type CourierLanguage } from "./endpoints";
 import {
   CourierAuthError,
@@ -30,7 +31,6 @@ import {
 } from "./requests";
 import {
   areasSchema,
-  bulkResultSchema,
   cancelResultSchema,
   createOrderResultSchema,
   exceptionListSchema,
@@ -43,7 +43,6 @@ import {
   trackingSchema,
   vehicleTypesSchema,
   type Area,
-  type BulkCreateResult,
   type CancelResult,
   type CorporateReport,
   type CourierException,

@@ -1,3 +1,4 @@
+export type { BulkCreateResult, BulkItemResult } from "./bulk-result";
 export {
   createCourierClient,
   type CourierCallEvent,
@@ -53,8 +54,6 @@ export {
 } from "./requests";
 export type {
   Area,
-  BulkCreateResult,
-  BulkItemResult,
   CancelResult,
   CorporateReport,
   CourierException,
