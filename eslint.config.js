@@ -29,7 +29,8 @@ const layers = [
       above("routes", "models", "services", "db", "shopify"),
       processGlobals,
       {
-        regex: "\\.server$|^\\.\\./[^.]|^\\.\\./\\.\\./courier$|courier/(client|master-data)$",
+        regex:
+          "\\.server$|^\\.\\./[^.]|^\\.\\./\\.\\./courier$|courier/(client|master-data|transport)$",
         message:
           "deliveries/domain/ is pure: no I/O module, no other part of deliveries/ (only addresses/ and the courier's pure formats).",
       },

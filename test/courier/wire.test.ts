@@ -11,14 +11,10 @@ import {
   roundKwd,
   type CreateOrderInput,
 } from "../../app/courier";
+import { bulkResultSchema } from "../../app/courier/bulk-result";
 import { COUNTRY_CALLING_CODES } from "../../app/courier/calling-codes";
 import { exceptionsQuerySchema, historyQuerySchema } from "../../app/courier/requests";
-import {
-  areasSchema,
-  bulkResultSchema,
-  createOrderResultSchema,
-  trackingSchema,
-} from "../../app/courier/results";
+import { areasSchema, createOrderResultSchema, trackingSchema } from "../../app/courier/results";
 
 const ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩";
 const PERSIAN = "۰۱۲۳۴۵۶۷۸۹";
