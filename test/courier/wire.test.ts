@@ -120,6 +120,15 @@ describe("phone numbers", () => {
     expect(!result.ok && result.message).toMatch(message);
   });
 
+  it.each(["003900 00", "+242 00 1234", "+39 0012345"])(
+    "refuses %j, whose number after a dialled-0 country code starts with 00",
+    (text) => {
+      const result = normalizeContactPhoneAnyCountry(text);
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.message).toMatch(/starts with 00/);
+    },
+  );
+
   it("keeps 965xxxxx as the local number it is, and takes numbers of other countries with their code", () => {
     expect(normalizeContactPhone("96512345")).toMatchObject({ ok: true, contactPhone: "96512345" });
     expect(normalizeContactPhone("+971 50 123 4567", "+971")).toEqual({
