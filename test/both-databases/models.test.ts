@@ -187,7 +187,7 @@ describe(`the models (${testDatabaseName()})`, () => {
     expect((await getDelivery(shop, first.delivery.id))?.state).toBe("pending");
   });
 
-  it("list a shop's deliveries, and search them ignoring case", async () => {
+  it("search only the shop's own deliveries, ignoring case", async () => {
     await ensureShopInstalled(shop);
     await recordDelivery(delivery(shop, 1));
     await recordDelivery(delivery(other, 1));

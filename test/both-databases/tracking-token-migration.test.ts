@@ -91,7 +91,7 @@ async function postgresScratch(): Promise<Scratch> {
 
 /** The migration that gives every delivery a tracking token, run over existing rows. */
 describe(`the tracking token migration (${testDatabaseName()})`, () => {
-  it("gives each delivery already recorded its own random token, and keeps its id and link", async () => {
+  it("gives each delivery already recorded its own random token, keeping its id and link", async () => {
     const scratch =
       testDatabase() === "postgresql" ? await postgresScratch() : await sqliteScratch();
     try {
