@@ -4,9 +4,10 @@ import prisma from "../../app/db.server";
 import { env } from "../../app/env.server";
 import { sealStoredSessions } from "../../app/models/sessions.server";
 import { sessionStorage } from "../../app/shopify.server";
+import { testDatabaseName } from "../support/database";
 import { shopDomain } from "../support/shopify";
 
-/** Shopify tokens at rest (issue 12). Run on SQLite here and on PostgreSQL by test/postgres. */
+/** Shopify tokens at rest (issue 12): one storage wrapper for every adapter. */
 const shop = shopDomain("sealed-tokens");
 const other = shopDomain("sealed-neighbour");
 const ACCESS = "shpat_0123456789abcdef0123456789abcdef";
@@ -28,7 +29,7 @@ function offlineSession(forShop: string) {
 
 const row = (forShop: string) => prisma.session.findFirstOrThrow({ where: { shop: forShop } });
 
-describe("Shopify tokens at rest", () => {
+describe(`Shopify tokens at rest (${testDatabaseName()})`, () => {
   it("stores the access and refresh tokens sealed, never as they are", async () => {
     await sessionStorage.storeSession(offlineSession(shop));
     const stored = await row(shop);

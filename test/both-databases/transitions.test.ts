@@ -6,9 +6,10 @@ import {
   startCreating,
   transition,
 } from "../../app/models/delivery-state.server";
+import { testDatabaseName } from "../support/database";
 import { shopDomain } from "../support/shopify";
 
-const shop = shopDomain("pg-transitions");
+const shop = shopDomain("transitions");
 
 async function part(order: number, fulfillment: number) {
   return prisma.delivery.create({
@@ -24,8 +25,8 @@ async function part(order: number, fulfillment: number) {
   });
 }
 
-describe("transitions on PostgreSQL", () => {
-  it("give an order's balance to one of its deliveries when several are built at the same moment", async () => {
+describe(`moving deliveries between states (${testDatabaseName()})`, () => {
+  it("gives an order's balance to one of its deliveries when several are built at the same moment", async () => {
     const orders = [1, 2, 3, 4, 5, 6, 7, 8];
     const rows = await Promise.all(
       orders.flatMap((order) => [1, 2, 3].map((n) => part(order, order * 10 + n))),
@@ -61,7 +62,7 @@ describe("transitions on PostgreSQL", () => {
     expect(await prisma.deliveryEvent.count({ where: { shop } })).toBe(orders.length);
   });
 
-  it("move ready rows this worker leases to creating, counting the attempt, and leave the others", async () => {
+  it("moves to creating only the ready rows this worker still leases, counting the attempt", async () => {
     const at = new Date("2026-11-22T10:00:00.000Z");
     const mine = await part(9, 91);
     const theirs = await part(9, 92);
@@ -109,15 +110,10 @@ describe("transitions on PostgreSQL", () => {
     ).toBe(1);
   });
 
-  it("record a cancellation request with its event, and none on a final delivery", async () => {
+  it("records a cancellation request with its event", async () => {
     const at = new Date("2026-11-22T10:00:00.000Z");
     const live = await part(7, 71);
-    const done = await part(7, 72);
-    await prisma.delivery.update({ where: { id: done.id }, data: { state: "delivered" } });
     expect(await requestCancel(shop, live.id, "the order was cancelled in Shopify", at)).toBe(true);
-    expect(await requestCancel(shop, done.id, "the order was cancelled in Shopify", at)).toBe(
-      false,
-    );
     expect(await prisma.delivery.findUniqueOrThrow({ where: { id: live.id } })).toMatchObject({
       cancelRequestedAt: at,
       cancelReason: "the order was cancelled in Shopify",
@@ -129,5 +125,18 @@ describe("transitions on PostgreSQL", () => {
         select: { deliveryId: true, kind: true },
       }),
     ).toEqual([{ deliveryId: live.id, kind: "cancel_requested" }]);
+  });
+
+  it("records no cancellation request on a delivered delivery", async () => {
+    const at = new Date("2026-11-22T10:00:00.000Z");
+    const done = await part(7, 72);
+    await prisma.delivery.update({ where: { id: done.id }, data: { state: "delivered" } });
+    expect(await requestCancel(shop, done.id, "the order was cancelled in Shopify", at)).toBe(
+      false,
+    );
+    expect(await prisma.delivery.findUniqueOrThrow({ where: { id: done.id } })).toMatchObject({
+      cancelRequestedAt: null,
+    });
+    expect(await prisma.deliveryEvent.count({ where: { shop } })).toBe(0);
   });
 });

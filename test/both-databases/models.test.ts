@@ -22,11 +22,13 @@ import {
   saveDeliveryOptions,
 } from "../../app/models/shop.server";
 import { rememberStatus } from "../../app/models/tracking.server";
+import { sqliteFilePath } from "../../app/db/sqlite-path";
+import { testDatabase, testDatabaseName } from "../support/database";
 import { installShop, shopDomain } from "../support/shopify";
-import { TEST_DATABASE_URL } from "./setup/file";
 
-const shop = shopDomain("pg-models");
-const other = shopDomain("pg-models-other");
+const dialect = testDatabase();
+const shop = shopDomain("models");
+const other = shopDomain("models-other");
 
 const pickup = {
   locationId: "gid://shopify/Location/1",
@@ -58,13 +60,19 @@ const delivery = (s: string, n: number): NewDelivery => ({
 
 /** Every table with a `shop` column, read from the database itself, and its rows for `s`. */
 async function rowsPerTable(s: string): Promise<Record<string, number>> {
-  const tables = await prisma.$queryRaw<{ table_name: string }[]>`
-    SELECT table_name::text AS table_name FROM information_schema.columns
-    WHERE table_schema = 'public' AND column_name = 'shop' ORDER BY table_name`;
+  const tables =
+    dialect === "postgresql"
+      ? await prisma.$queryRaw<{ table_name: string }[]>`
+          SELECT table_name::text AS table_name FROM information_schema.columns
+          WHERE table_schema = 'public' AND column_name = 'shop' ORDER BY table_name`
+      : await prisma.$queryRaw<{ table_name: string }[]>`
+          SELECT m.name AS table_name FROM sqlite_master m, pragma_table_info(m.name) c
+          WHERE m.type = 'table' AND c.name = 'shop' ORDER BY m.name`;
+  const parameter = dialect === "postgresql" ? "$1" : "?";
   const counts: Record<string, number> = {};
   for (const { table_name } of tables) {
-    const [row] = await prisma.$queryRawUnsafe<{ n: bigint }[]>(
-      `SELECT count(*) AS n FROM "${table_name}" WHERE "shop" = $1`,
+    const [row] = await prisma.$queryRawUnsafe<{ n: bigint | number }[]>(
+      `SELECT count(*) AS n FROM "${table_name}" WHERE "shop" = ${parameter}`,
       s,
     );
     counts[table_name] = Number(row!.n);
@@ -72,14 +80,20 @@ async function rowsPerTable(s: string): Promise<Record<string, number>> {
   return counts;
 }
 
-describe("the models on PostgreSQL", () => {
-  it("runs on the PostgreSQL database of this test file", async () => {
-    expect(databaseProvider()).toBe("postgresql");
-    const [row] = await prisma.$queryRaw<{ db: string }[]>`SELECT current_database()::text AS db`;
-    expect(TEST_DATABASE_URL.endsWith(`/${row!.db}`)).toBe(true);
+describe(`the models (${testDatabaseName()})`, () => {
+  it("run on the database of this test file", async () => {
+    const url = process.env.DATABASE_URL!;
+    expect(databaseProvider()).toBe(dialect);
+    if (dialect === "postgresql") {
+      const [row] = await prisma.$queryRaw<{ db: string }[]>`SELECT current_database()::text AS db`;
+      expect(url.endsWith(`/${row!.db}`)).toBe(true);
+    } else {
+      const files = await prisma.$queryRaw<{ name: string; file: string }[]>`PRAGMA database_list`;
+      expect(files.find((f) => f.name === "main")?.file).toBe(sqliteFilePath(url));
+    }
   });
 
-  it("keeps each shop's settings, pickup locations and spellings apart", async () => {
+  it("keep each shop's settings, pickup locations and spellings apart", async () => {
     await ensureShopInstalled(shop, "read_orders");
     await ensureShopInstalled(other);
     await saveDeliveryOptions(shop, {
@@ -118,17 +132,23 @@ describe("the models on PostgreSQL", () => {
     );
   });
 
-  it("records a delivery once per fulfillment, moves it only from its current state, lists and searches it", async () => {
+  it("record a delivery once per fulfillment", async () => {
     await ensureShopInstalled(shop);
     const at = new Date("2026-01-05T10:00:00.000Z");
     const first = await recordDelivery(delivery(shop, 1), at);
-    // The unique (shop, fulfillment id), met on PostgreSQL, reads back the existing row.
+    // The unique (shop, fulfillment id), once met, reads back the existing row.
     const again = await recordDelivery(delivery(shop, 1), at);
     expect(first.created).toBe(true);
     expect(again).toMatchObject({ created: false, delivery: { id: first.delivery.id } });
     expect(first.delivery.nextAttemptAt).toEqual(at);
-    await recordDelivery(delivery(other, 1));
+    // Another shop's delivery of the same fulfillment id is its own.
+    const others = await recordDelivery(delivery(other, 1));
+    expect(others.created).toBe(true);
+  });
 
+  it("move a delivery only from the state it is in", async () => {
+    await ensureShopInstalled(shop);
+    const first = await recordDelivery(delivery(shop, 1));
     await transition({
       shop,
       id: first.delivery.id,
@@ -145,32 +165,42 @@ describe("the models on PostgreSQL", () => {
         event: { kind: "prepared", message: "Again." },
       }),
     ).rejects.toBeInstanceOf(StaleDeliveryError);
-    // Another shop cannot move it.
-    await expect(
-      transition({
-        shop: other,
-        id: first.delivery.id,
-        from: "ready",
-        to: "creating",
-        event: { kind: "x", message: "x" },
-      }),
-    ).rejects.toBeInstanceOf(StaleDeliveryError);
 
     const read = await getDelivery(shop, first.delivery.id);
     expect(read?.state).toBe("ready");
     expect(read?.events.map((e) => e.kind)).toEqual(["received", "prepared"]);
-    expect(await getDelivery(other, first.delivery.id)).toBeNull();
+  });
 
+  it("let no other shop move or read a delivery", async () => {
+    await ensureShopInstalled(shop);
+    const first = await recordDelivery(delivery(shop, 1));
+    await expect(
+      transition({
+        shop: other,
+        id: first.delivery.id,
+        from: "pending",
+        to: "ready",
+        event: { kind: "x", message: "x" },
+      }),
+    ).rejects.toBeInstanceOf(StaleDeliveryError);
+    expect(await getDelivery(other, first.delivery.id)).toBeNull();
+    expect((await getDelivery(shop, first.delivery.id))?.state).toBe("pending");
+  });
+
+  it("search only the shop's own deliveries, ignoring case", async () => {
+    await ensureShopInstalled(shop);
+    await recordDelivery(delivery(shop, 1));
+    await recordDelivery(delivery(other, 1));
     await recordDelivery(delivery(shop, 2));
     const all = await listDeliveries({ shop });
     expect(all.total).toBe(2);
-    // Search ignores case, as it does on SQLite.
+    // Search ignores case on both databases.
     const found = await listDeliveries({ shop, search: "shpfy-models-fo2" });
     expect(found.deliveries.map((d) => d.reference)).toEqual(["SHPFY-Models-FO2"]);
     expect((await listDeliveries({ shop: other })).total).toBe(1);
   });
 
-  it("shop/redact deletes every row of the shop in every table, and nothing of another shop", async () => {
+  it("delete every row of the shop in every table at shop/redact, and nothing of another shop", async () => {
     for (const s of [shop, other]) {
       await installShop(s);
       await ensureShopInstalled(s);

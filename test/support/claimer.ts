@@ -1,13 +1,13 @@
 /**
- * One claiming process for test/postgres/claims.test.ts: the app's own claimDueDeliveries, on its
- * own PrismaClient and connection pool, against DATABASE_URL. Prints "ready" once connected,
- * waits for a line on stdin, then claims `limit` rows at a time until two claims in a row find
- * nothing, and prints the ids it leased as one JSON line.
- *   usage: tsx test/postgres/support/claimer.ts <owner> <limit>
+ * One claiming process for test/both-databases/claims.test.ts: the app's own claimDueDeliveries,
+ * on its own PrismaClient and connection, against DATABASE_URL (SQLite or PostgreSQL). Prints
+ * "ready" once connected, waits for a line on stdin, then claims `limit` rows at a time until two
+ * claims in a row find nothing, and prints the ids it leased as one JSON line.
+ *   usage: tsx test/support/claimer.ts <owner> <limit>
  */
 import readline from "node:readline";
-import prisma from "../../../app/db.server";
-import { claimDueDeliveries } from "../../../app/models/deliveries.server";
+import prisma from "../../app/db.server";
+import { claimDueDeliveries } from "../../app/models/deliveries.server";
 
 const [owner = "claimer", limit = "5"] = process.argv.slice(2);
 await prisma.$queryRaw`SELECT 1`;

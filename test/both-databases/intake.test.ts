@@ -10,9 +10,11 @@ import {
   type FakeOrder,
 } from "../support/pipeline";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
+import { testDatabase, testDatabaseName } from "../support/database";
 import { callRoute, shopDomain, webhookRequest } from "../support/shopify";
 
-const shop = shopDomain("group-commit");
+const dialect = testDatabase();
+const shop = shopDomain("intake");
 // readyShop tests the courier key against it.
 setUpCourierSandbox();
 
@@ -38,7 +40,33 @@ function send(o: FakeOrder, webhookId?: string, secret?: string) {
   );
 }
 
-describe("webhook intake, group-committed", () => {
+// On SQLite the webhooks waiting at one moment are written in one durable transaction (group
+// commit, ADR 0007); on PostgreSQL each is a transaction of its own (ADR 0009).
+describe(`webhook intake (${testDatabaseName()})`, () => {
+  it("records the same webhook sent five times at once as one delivery with one event", async () => {
+    await readyShop(shop);
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => send(order(1), "webhook-7001")),
+    );
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const deliveries = await prisma.delivery.findMany({
+      where: { shop },
+      include: { events: true },
+    });
+    expect(deliveries).toHaveLength(1);
+    const [delivery] = deliveries;
+    expect(delivery).toMatchObject({
+      fulfillmentId: "gid://shopify/Fulfillment/7001",
+      source: "webhook",
+      state: "pending",
+      locationId: PICKUP_LOCATION_ID,
+      reference: deliveryReference(shop, "gid://shopify/Fulfillment/7001"),
+      attempts: 0,
+    });
+    expect(delivery!.id).toMatch(/^c[0-9a-z]{24}$/);
+    expect(delivery!.events.map((e) => e.kind)).toEqual(["received"]);
+  });
+
   it("records forty concurrent webhooks and their redeliveries as one delivery and one event each", async () => {
     await readyShop(shop);
     const orders = Array.from({ length: 40 }, (_, i) => order(i));
@@ -75,12 +103,48 @@ describe("webhook intake, group-committed", () => {
         ["received", "Fulfillment received from Shopify (webhook)."],
       ]);
     }
-    // Shared commits: a transaction stamps all of its rows with one time.
-    expect(new Set(deliveries.map((d) => d.createdAt.getTime())).size).toBeLessThan(40);
+    // SQLite's shared commits: a transaction stamps all of its rows with one time.
+    if (dialect === "sqlite") {
+      expect(new Set(deliveries.map((d) => d.createdAt.getTime())).size).toBeLessThan(40);
+    }
     expect(new Set(deliveries.map((d) => d.id)).size).toBe(40);
   });
 
-  it("answers 401 to a forged webhook among good ones and writes nothing for it", async () => {
+  it("records once each fulfillment that Shopify retries under a new webhook id", async () => {
+    await readyShop(shop);
+    const orders = Array.from({ length: 30 }, (_, i) => order(100 + i));
+    const responses = await Promise.all([
+      ...orders.map((o) => send(o)),
+      // Shopify's retries of the same fulfillment can come with another webhook id.
+      ...orders.slice(0, 10).map((o) => send(o)),
+    ]);
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    const deliveries = await prisma.delivery.findMany({
+      where: { shop },
+      include: { events: true },
+      orderBy: { fulfillmentId: "asc" },
+    });
+    expect(deliveries.map((d) => d.fulfillmentId)).toEqual(
+      orders.map((o) => `gid://shopify/Fulfillment/${o.fulfillmentNumber}`).sort(),
+    );
+    for (const delivery of deliveries) expect(delivery.events).toHaveLength(1);
+  });
+
+  it("stores the moment a webhook was recorded, not shifted by a time zone", async () => {
+    await readyShop(shop);
+    const before = Date.now();
+    await Promise.all([order(140), order(141), order(142)].map((o) => send(o)));
+    const deliveries = await prisma.delivery.findMany({ where: { shop } });
+    expect(deliveries).toHaveLength(3);
+    for (const delivery of deliveries) {
+      // Written by raw SQL, read back by Prisma: the instant it was written.
+      expect(delivery.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(delivery.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+      expect(delivery.nextAttemptAt).toEqual(delivery.createdAt);
+    }
+  });
+
+  it("answers 401 to a forged webhook among good ones, writing nothing for it", async () => {
     await readyShop(shop);
     const [forged, good] = await Promise.all([
       send(order(1), undefined, "not-the-app-secret"),
@@ -92,7 +156,7 @@ describe("webhook intake, group-committed", () => {
     expect(rows.map((r) => r.fulfillmentId)).toEqual([`gid://shopify/Fulfillment/${7002}`]);
   });
 
-  it("records the skip reason, and ignores shops that are not installed", async () => {
+  it("records why it skips a fulfillment from a location without a pickup address", async () => {
     await readyShop(shop);
     const elsewhere = order(3, {});
     const payload = fulfillmentPayload(elsewhere) as { location_id: number };
@@ -112,7 +176,9 @@ describe("webhook intake, group-committed", () => {
       nextAttemptAt: null,
     });
     expect(skipped.events.map((e) => e.kind)).toEqual(["skipped"]);
+  });
 
+  it("ignores a fulfillment of a shop that never installed the app", async () => {
     const stranger = shopDomain("never-installed");
     const outcome = await receiveFulfillment(stranger, {
       id: "1",
@@ -144,29 +210,31 @@ describe("webhook intake, group-committed", () => {
     expect(settings.preparationMinutes).not.toBe(5);
   });
 
-  it("commits before a Prisma transaction that starts after it began waiting", async () => {
-    await readyShop(shop);
-    let webhook: Promise<Response> | undefined;
-    // The worker, one transaction after another: the webhook arrives during the first.
-    await prisma.$transaction(async (tx) => {
-      await tx.shopSettings.findUniqueOrThrow({ where: { shop } });
-      webhook = send(order(7));
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    });
-    const seenBySecond = await prisma.$transaction(async (tx) =>
-      tx.delivery.count({ where: { shop } }),
-    );
-    expect(seenBySecond).toBe(1);
-    expect((await webhook!).status).toBe(200);
-  });
+  // SQLite only: there intake shares Prisma's one connection and goes before the transactions
+  // that start after it began waiting (ADR 0016). PostgreSQL's connections promise no order.
+  it.runIf(dialect === "sqlite")(
+    "commits before a Prisma transaction that starts after it began waiting",
+    async () => {
+      await readyShop(shop);
+      let webhook: Promise<Response> | undefined;
+      // The worker, one transaction after another: the webhook arrives during the first.
+      await prisma.$transaction(async (tx) => {
+        await tx.shopSettings.findUniqueOrThrow({ where: { shop } });
+        webhook = send(order(7));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      });
+      const seenBySecond = await prisma.$transaction(async (tx) =>
+        tx.delivery.count({ where: { shop } }),
+      );
+      expect(seenBySecond).toBe(1);
+      expect((await webhook!).status).toBe(200);
+    },
+  );
 
-  it("keeps the others of a commit when one intake fails", async () => {
+  it("keeps the other webhooks' rows when one intake fails", async () => {
     await readyShop(shop);
     // The database refuses the row of one of them.
-    await prisma.$executeRawUnsafe(`
-      CREATE TRIGGER "test_refuse_3005" BEFORE INSERT ON "Delivery"
-      WHEN NEW."orderId" = 'gid://shopify/Order/3005'
-      BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`);
+    const dropTrigger = await refuseOrder("gid://shopify/Order/3005");
     try {
       const [failed, good] = await Promise.allSettled([send(order(5)), send(order(6))]);
       expect(failed).toMatchObject({
@@ -175,7 +243,7 @@ describe("webhook intake, group-committed", () => {
       });
       expect(good).toMatchObject({ status: "fulfilled", value: { status: 200 } });
     } finally {
-      await prisma.$executeRawUnsafe(`DROP TRIGGER "test_refuse_3005"`);
+      await dropTrigger();
     }
     const rows = await prisma.delivery.findMany({ where: { shop }, include: { events: true } });
     expect(rows.map((r) => [r.fulfillmentId, r.events.length])).toEqual([
@@ -222,7 +290,7 @@ describe("webhook intake, group-committed", () => {
         source: "manual",
         state: "pending",
         environment: "sandbox",
-        reference: "SHPFY-group-commit-FO1",
+        reference: "SHPFY-intake-FO1",
       },
     });
     // Another fulfillment of the same order, made in Shopify from another location, arrives first.
@@ -264,7 +332,7 @@ describe("webhook intake, group-committed", () => {
     ).toBe("gid://shopify/Fulfillment/7011");
   });
 
-  it("attaches a late fulfillment to an intent parked for want of it, which goes on with its tries counted afresh", async () => {
+  it("gives a late fulfillment to the intent parked for want of it, its tries counted afresh", async () => {
     await readyShop(shop);
     // Automatic sending off: the merchant's explicit send must not be lost to a skipped row.
     await prisma.shopSettings.update({ where: { shop }, data: { autoSend: false } });
@@ -279,13 +347,29 @@ describe("webhook intake, group-committed", () => {
         lastError: 'Shopify\'s fulfillment for this "Send to courier" never arrived.',
         failures: 10,
         environment: "sandbox",
-        reference: "SHPFY-group-commit-FO12",
+        reference: "SHPFY-intake-FO12",
+      },
+    });
+    // A waiting intent of the same order elsewhere is not the one.
+    await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: "gid://shopify/Order/3012",
+        locationId: "gid://shopify/Location/702",
+        source: "manual",
+        state: "pending",
+        environment: "sandbox",
+        reference: "SHPFY-intake-FO12b",
       },
     });
     expect((await send(order(12))).status).toBe(200);
 
-    const rows = await prisma.delivery.findMany({ where: { shop }, include: { events: true } });
-    expect(rows).toHaveLength(1);
+    const rows = await prisma.delivery.findMany({
+      where: { shop },
+      include: { events: true },
+      orderBy: { reference: "asc" },
+    });
+    expect(rows.map((r) => r.fulfillmentId)).toEqual(["gid://shopify/Fulfillment/7012", null]);
     expect(rows[0]).toMatchObject({
       id: parked.id,
       fulfillmentId: "gid://shopify/Fulfillment/7012",
@@ -303,7 +387,7 @@ describe("webhook intake, group-committed", () => {
     ]);
   });
 
-  it("prefers an intent still waiting to one parked, and leaves parked intents of other locations alone", async () => {
+  it("gives a fulfillment to an intent still waiting before one parked at its location", async () => {
     await readyShop(shop);
     const intent = (state: string, reference: string, locationId = PICKUP_LOCATION_ID) =>
       prisma.delivery.create({
@@ -318,11 +402,11 @@ describe("webhook intake, group-committed", () => {
           createdAt: new Date(Date.now() - (state === "needs_attention" ? 60_000 : 1_000)),
         },
       });
-    const parked = await intent("needs_attention", "SHPFY-group-commit-FO13a");
-    const waiting = await intent("pending", "SHPFY-group-commit-FO13b");
+    const parked = await intent("needs_attention", "SHPFY-intake-FO13a");
+    const waiting = await intent("pending", "SHPFY-intake-FO13b");
     const elsewhere = await intent(
       "needs_attention",
-      "SHPFY-group-commit-FO13c",
+      "SHPFY-intake-FO13c",
       "gid://shopify/Location/702",
     );
     expect((await send(order(13))).status).toBe(200);
@@ -337,15 +421,37 @@ describe("webhook intake, group-committed", () => {
     expect(await prisma.delivery.count({ where: { shop } })).toBe(3);
   });
 
-  it("runs SQLite in WAL mode with normal sync between durable commits", async () => {
-    await readyShop(shop);
-    await send(order(7));
-    const [journal] =
-      await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
-    const [sync] =
-      await prisma.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA synchronous");
-    expect(journal?.journal_mode).toBe("wal");
-    // 1 = NORMAL (2 = FULL is only held for the intake's commits).
-    expect(Number(sync?.synchronous)).toBe(1);
-  });
+  // The SQLite connection's own settings (app/db/sqlite-connection.ts).
+  it.runIf(dialect === "sqlite")(
+    "runs SQLite in WAL mode with normal sync between durable commits",
+    async () => {
+      await readyShop(shop);
+      await send(order(7));
+      const [journal] =
+        await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
+      const [sync] =
+        await prisma.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA synchronous");
+      expect(journal?.journal_mode).toBe("wal");
+      // 1 = NORMAL (2 = FULL is only held for the intake's commits).
+      expect(Number(sync?.synchronous)).toBe(1);
+    },
+  );
 });
+
+/** A trigger that makes the database refuse a Delivery row of `orderId`; resolves its removal. */
+async function refuseOrder(orderId: string): Promise<() => Promise<unknown>> {
+  if (dialect === "sqlite") {
+    await prisma.$executeRawUnsafe(`
+      CREATE TRIGGER "test_refuse" BEFORE INSERT ON "Delivery"
+      WHEN NEW."orderId" = '${orderId}'
+      BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`);
+    return () => prisma.$executeRawUnsafe(`DROP TRIGGER "test_refuse"`);
+  }
+  await prisma.$executeRawUnsafe(`
+    CREATE FUNCTION "test_refuse"() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+  await prisma.$executeRawUnsafe(`
+    CREATE TRIGGER "test_refuse" BEFORE INSERT ON "Delivery" FOR EACH ROW
+    WHEN (NEW."orderId" = '${orderId}') EXECUTE FUNCTION "test_refuse"()`);
+  return () => prisma.$executeRawUnsafe(`DROP FUNCTION "test_refuse"() CASCADE`);
+}

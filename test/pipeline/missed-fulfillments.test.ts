@@ -1,3 +1,0 @@
-import { describeMissedFulfillments } from "../support/suites/missed-fulfillments";
-
-describeMissedFulfillments("SQLite");

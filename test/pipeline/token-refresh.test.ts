@@ -1,3 +1,0 @@
-import { describeTokenRefresh } from "../support/suites/token-refresh";
-
-describeTokenRefresh("SQLite");
