@@ -1,7 +1,9 @@
 import type { Prisma } from "@prisma/client";
 import prisma, { eraseFromDisk } from "../db.server";
 import { requestCancel } from "./deliveries.server";
+import { deliveryEventRow, deliveryRow } from "./delivery-row.server";
 import { erasureCancelWrites } from "./delivery-state.server";
+import { Unreadable } from "../deliveries/domain/json-column";
 import { redactDeliveryRequest } from "../deliveries/domain/redaction";
 import { parseState, type DeliveryState } from "../deliveries/domain/states";
 
@@ -106,11 +108,15 @@ export async function customerDataExport(
   });
   if (!request) return null;
   const orderIds = parseOrderIds(request.orderIds);
-  const deliveries = await prisma.delivery.findMany({
+  const rows = await prisma.delivery.findMany({
     where: { shop, orderId: { in: orderGids(orderIds) } },
     include: { events: { orderBy: { at: "asc" } } },
     orderBy: { createdAt: "asc" },
   });
+  const deliveries = rows.map((r) => ({
+    ...deliveryRow(r),
+    events: r.events.map(deliveryEventRow),
+  }));
   return {
     shop,
     customerId: request.customerId,
@@ -124,8 +130,10 @@ export async function customerDataExport(
       recordedAt: d.createdAt.toISOString(),
       courierOrderNumber: d.courierOrderNumber,
       trackingUrl: d.trackingUrl,
-      courierRequest: parseJson(d.request),
-      addressMatch: parseJson(d.addressMatch),
+      courierRequest: held(
+        d.request && !(d.request instanceof Unreadable) ? d.request.body : d.request,
+      ),
+      addressMatch: held(d.addressMatch),
       timeline: d.events.map((e) => ({ at: e.at.toISOString(), kind: e.kind, message: e.message })),
     })),
   };
@@ -265,15 +273,15 @@ async function remember(input: ComplianceInput, outcome: string) {
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 function parseOrderIds(text: string): string[] {
-  const value = parseJson(text);
-  return Array.isArray(value) ? value.map(String) : [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.map(String) : [];
+  } catch {
+    return [];
+  }
 }
 
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+/** What the app holds, for an export: a value that no longer reads is given as it is stored. */
+function held(value: unknown): unknown {
+  return value instanceof Unreadable ? value.stored : value;
 }

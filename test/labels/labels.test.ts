@@ -112,14 +112,14 @@ describe("the labels document", () => {
 
   it("prints a shopper's markup as text", () => {
     const hostile = createdDelivery({
-      addressMatch: JSON.stringify({
+      addressMatch: {
         input: {
           address1: '<img src=x onerror="alert(1)">',
           address2: "</style><script>alert(2)</script>",
         },
         area: "Hawalli",
         parts: { block: "<b>4</b>" },
-      }),
+      },
     });
     const html = renderLabelsDocument(
       [labelDataFromDelivery(hostile, { name: "<i>#1</i>" }, { name: "A & B <shop>" })],

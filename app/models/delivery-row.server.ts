@@ -1,0 +1,43 @@
+import type { Delivery, DeliveryEvent } from "@prisma/client";
+import { addressMatchColumn, type StoredMatch } from "../deliveries/domain/address-match";
+import { eventDataColumn, type EventData } from "../deliveries/domain/event-data";
+import type { Unreadable } from "../deliveries/domain/json-column";
+import {
+  shopifyPendingColumn,
+  type OwedShopifyEvent,
+} from "../deliveries/domain/owed-shopify-event";
+import { parseState, type DeliveryState } from "../deliveries/domain/states";
+import { requestColumn, type StoredRequest } from "../deliveries/domain/stored-request";
+
+/**
+ * A delivery as the app reads it: its state typed and its JSON columns decoded once, here, where
+ * rows leave the database (every models function that returns deliveries returns these). A JSON
+ * value that does not read back is an {@link Unreadable}, for the reader to deal with.
+ */
+export type DeliveryRow = Omit<
+  Delivery,
+  "state" | "request" | "addressMatch" | "shopifyPending"
+> & {
+  state: DeliveryState;
+  request: StoredRequest | Unreadable | null;
+  addressMatch: StoredMatch | Unreadable | null;
+  shopifyPending: OwedShopifyEvent | Unreadable | null;
+};
+
+export type DeliveryEventRow = Omit<DeliveryEvent, "data"> & {
+  data: EventData | Unreadable | null;
+};
+
+export function deliveryRow(row: Delivery): DeliveryRow {
+  return {
+    ...row,
+    state: parseState(row.state),
+    request: requestColumn.decodeNullable(row.request),
+    addressMatch: addressMatchColumn.decodeNullable(row.addressMatch),
+    shopifyPending: shopifyPendingColumn.decodeNullable(row.shopifyPending),
+  };
+}
+
+export function deliveryEventRow(row: DeliveryEvent): DeliveryEventRow {
+  return { ...row, data: eventDataColumn.decodeNullable(row.data) };
+}
