@@ -1,9 +1,10 @@
 import type { Prisma } from "@prisma/client";
+import { z } from "zod";
 import prisma, { eraseFromDisk } from "../db.server";
 import { requestCancel } from "./deliveries.server";
 import { deliveryEventRow, deliveryRow } from "./delivery-row.server";
 import { erasureCancelWrites } from "./delivery-state.server";
-import { Unreadable } from "../deliveries/domain/json-column";
+import { jsonColumn, Unreadable } from "../deliveries/domain/json-column";
 import { redactDeliveryRequest } from "../deliveries/domain/redaction";
 import { parseState, type DeliveryState } from "../deliveries/domain/states";
 
@@ -14,6 +15,12 @@ import { parseState, type DeliveryState } from "../deliveries/domain/states";
  */
 
 export type ComplianceTopic = "customers/data_request" | "customers/redact" | "shop/redact";
+
+/**
+ * `ComplianceRequest.orderIds`: the orders Shopify named, as it sent them. A list that no longer
+ * reads is shown as none: the request's other fields and outcome still say what was done.
+ */
+const orderIdsColumn = jsonColumn("ComplianceRequest.orderIds", z.array(z.string()));
 
 interface ComplianceInput {
   shop: string;
@@ -107,7 +114,7 @@ export async function customerDataExport(
     where: { shop, id: requestId, topic: "customers/data_request" },
   });
   if (!request) return null;
-  const orderIds = parseOrderIds(request.orderIds);
+  const orderIds = readOrderIds(request.orderIds);
   const rows = await prisma.delivery.findMany({
     where: { shop, orderId: { in: orderGids(orderIds) } },
     include: { events: { orderBy: { at: "asc" } } },
@@ -146,7 +153,7 @@ export async function listComplianceRequests(shop: string, take = 100) {
     orderBy: { receivedAt: "desc" },
     take,
   });
-  return rows.map((r) => ({ ...r, orderIds: parseOrderIds(r.orderIds) }));
+  return rows.map((r) => ({ ...r, orderIds: readOrderIds(r.orderIds) }));
 }
 
 /**
@@ -262,7 +269,7 @@ async function remember(input: ComplianceInput, outcome: string) {
       webhookId: input.webhookId,
       topic: input.topic,
       customerId: input.customerId,
-      orderIds: JSON.stringify(input.orderIds ?? []),
+      orderIds: orderIdsColumn.encode(input.orderIds ?? []),
       completedAt: new Date(),
       outcome,
     },
@@ -272,13 +279,9 @@ async function remember(input: ComplianceInput, outcome: string) {
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-function parseOrderIds(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.map(String) : [];
-  } catch {
-    return [];
-  }
+function readOrderIds(text: string): string[] {
+  const orderIds = orderIdsColumn.decode(text);
+  return orderIds instanceof Unreadable ? [] : orderIds;
 }
 
 /** What the app holds, for an export: a value that no longer reads is given as it is stored. */
