@@ -329,6 +329,31 @@ export async function findDeliveries(
   return rows.map(deliveryRow);
 }
 
+/** The shop's deliveries whose reference is `reference` or one of its retries (`…-r2`), oldest first. */
+export async function findByReference(shop: string, reference: string): Promise<DeliveryRow[]> {
+  const rows = await prisma.delivery.findMany({
+    where: { shop, OR: [{ reference }, { reference: { startsWith: `${reference}-r` } }] },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map(deliveryRow);
+}
+
+/** Where each of these deliveries of the shop stands: the few fields a send follows, polled. */
+export async function findDeliveryProgress(shop: string, ids: readonly string[]) {
+  const rows = await prisma.delivery.findMany({
+    where: { shop, id: { in: [...ids] } },
+    select: {
+      id: true,
+      orderId: true,
+      state: true,
+      stateReason: true,
+      fulfillmentId: true,
+      courierOrderNumber: true,
+    },
+  });
+  return rows.map((row) => ({ ...row, state: parseState(row.state) }));
+}
+
 /** The deliveries of one order (one per fulfillment), newest first. */
 export async function listOrderDeliveries(shop: string, orderId: string): Promise<DeliveryRow[]> {
   const rows = await prisma.delivery.findMany({
