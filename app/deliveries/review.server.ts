@@ -17,7 +17,7 @@ import { loadCourierApiKey } from "../models/courier-account.server";
 import { getDelivery, type DeliveryRow } from "../models/deliveries.server";
 import { StaleDeliveryError, transition } from "../models/delivery-state.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
-import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
+import { getShopSettings } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { fetchDeliveryFulfillment } from "../shopify/fulfillments";
@@ -129,7 +129,7 @@ export async function fixDeliveryAddress(
   if (!delivery || delivery.state !== "needs_address") {
     return { ok: false, error: "This delivery is no longer waiting for an address." };
   }
-  const directory = await loadCourierDirectory(shop, delivery.environment as CourierEnvironment);
+  const directory = await loadCourierDirectory(shop, delivery.environment);
   const area = directory?.areas.find((a) => a.id === fix.areaId);
   if (!directory || !area || area.governanceId !== fix.governanceId) {
     return { ok: false, error: "Choose an area of the chosen governance from the courier's list." };
@@ -172,7 +172,7 @@ export async function fixDeliveryAddress(
 async function courierFor(delivery: DeliveryRow): Promise<CourierClient | null> {
   const stored = await loadCourierApiKey(delivery.shop);
   return stored.status === "readable"
-    ? courierClientFor(delivery.environment as CourierEnvironment, stored.apiKey)
+    ? courierClientFor(delivery.environment, stored.apiKey)
     : null;
 }
 

@@ -8,17 +8,20 @@ import {
 } from "../deliveries/domain/owed-shopify-event";
 import { parseState, type DeliveryState } from "../deliveries/domain/states";
 import { requestColumn, type StoredRequest } from "../deliveries/domain/stored-request";
+import { parseEnvironment, type CourierEnvironment } from "./shop.server";
 
 /**
- * A delivery as the app reads it: its state typed and its JSON columns decoded once, here, where
- * rows leave the database (every models function that returns deliveries returns these). A JSON
- * value that does not read back is an {@link Unreadable}, for the reader to deal with.
+ * A delivery as the app reads it: its state and environment typed and its JSON columns decoded
+ * once, here, where rows leave the database (every models function that returns deliveries
+ * returns these). A JSON value that does not read back is an {@link Unreadable}, for the reader
+ * to deal with.
  */
 export type DeliveryRow = Omit<
   Delivery,
-  "state" | "request" | "addressMatch" | "shopifyPending"
+  "state" | "environment" | "request" | "addressMatch" | "shopifyPending"
 > & {
   state: DeliveryState;
+  environment: CourierEnvironment;
   request: StoredRequest | Unreadable | null;
   addressMatch: StoredMatch | Unreadable | null;
   shopifyPending: OwedShopifyEvent | Unreadable | null;
@@ -32,6 +35,7 @@ export function deliveryRow(row: Delivery): DeliveryRow {
   return {
     ...row,
     state: parseState(row.state),
+    environment: parseEnvironment(row.environment),
     request: requestColumn.decodeNullable(row.request),
     addressMatch: addressMatchColumn.decodeNullable(row.addressMatch),
     shopifyPending: shopifyPendingColumn.decodeNullable(row.shopifyPending),

@@ -79,7 +79,7 @@ export async function carryOutCancel(
   if (NOT_AT_COURIER.includes(state) || (state === "needs_attention" && !delivery.courierOrderId)) {
     return cancelHere(delivery, actor, `Cancelled before reaching the courier: ${why}.`);
   }
-  const client = await actor.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
+  const client = await actor.courierFor(delivery.shop, delivery.environment);
   if (!client)
     return waitForCourier(delivery, actor, await courierUnavailableReason(delivery.shop));
   if (delivery.courierOrderId) {

@@ -18,7 +18,7 @@ import {
   startCreating,
   type LateCourierOrder,
 } from "../../models/delivery-state.server";
-import { getShopSettings, type CourierEnvironment } from "../../models/shop.server";
+import { getShopSettings } from "../../models/shop.server";
 import { circuitClosedAt } from "../../services/courier-breaker.server";
 import { courierFailure, courierReply, type CourierAnswer } from "../domain/courier-answers";
 import { sendWindowMs } from "../domain/courier-timing";
@@ -109,7 +109,7 @@ export async function recordCreated(
     );
   } catch (error) {
     if (!(error instanceof StaleDeliveryError)) throw error;
-    const client = await deps.courierFor(sending.shop, sending.environment as CourierEnvironment);
+    const client = await deps.courierFor(sending.shop, sending.environment);
     await settleLateOrder(sending, order, client, now(deps));
     return null;
   }

@@ -3,7 +3,7 @@ import { listAreaOverrides } from "../../models/area-overrides.server";
 import { findBalanceCollector, type DeliveryRow } from "../../models/deliveries.server";
 import { BalanceCollectedElsewhereError } from "../../models/delivery-state.server";
 import { getPickupLocation } from "../../models/pickup-locations.server";
-import { getShopSettings, type CourierEnvironment } from "../../models/shop.server";
+import { getShopSettings } from "../../models/shop.server";
 import { loadCourierDirectory } from "../../services/courier-directory.server";
 import { fetchDeliveryFulfillment } from "../../shopify/fulfillments";
 import { addressMatchColumn, type StoredMatch } from "../domain/address-match";
@@ -54,11 +54,10 @@ export const prepare: Step = async (delivery, deps) => {
   if (currency) {
     return needsAttention(delivery, deps, currency, { orderName: fulfillment.order.name });
   }
-  const environment = delivery.environment as CourierEnvironment;
   const [settings, pickup, directory, overrides] = await Promise.all([
     getShopSettings(delivery.shop),
     getPickupLocation(delivery.shop, fulfillment.locationId ?? delivery.locationId ?? ""),
-    loadCourierDirectory(delivery.shop, environment),
+    loadCourierDirectory(delivery.shop, delivery.environment),
     listAreaOverrides(delivery.shop),
   ]);
   if (!settings || !pickup || !directory) {

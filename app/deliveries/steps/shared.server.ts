@@ -68,7 +68,7 @@ export async function courierOf(
   delivery: DeliveryRow,
   deps: WorkerDependencies,
 ): Promise<CourierClient | null> {
-  const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
+  const client = await deps.courierFor(delivery.shop, delivery.environment);
   return (
     client &&
     withCircuitBreaker(client, accountOf(delivery), {
