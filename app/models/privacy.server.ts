@@ -137,10 +137,10 @@ export async function customerDataExport(
       recordedAt: d.createdAt.toISOString(),
       courierOrderNumber: d.courierOrderNumber,
       trackingUrl: d.trackingUrl,
-      courierRequest: held(
-        d.request && !(d.request instanceof Unreadable) ? d.request.body : d.request,
-      ),
-      addressMatch: held(d.addressMatch),
+      // A value that no longer reads is given as it is stored: it is still what the app holds.
+      courierRequest:
+        d.request instanceof Unreadable ? d.request.stored : (d.request?.body ?? null),
+      addressMatch: d.addressMatch instanceof Unreadable ? d.addressMatch.stored : d.addressMatch,
       timeline: d.events.map((e) => ({ at: e.at.toISOString(), kind: e.kind, message: e.message })),
     })),
   };
@@ -175,6 +175,7 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
   const uncertain = deliveries.filter((d) => OUTCOME_UNKNOWN.includes(parseState(d.state)));
   const writes: Prisma.PrismaPromise<unknown>[] = [
     ...deliveries.map((d) => {
+      // The stored text is erased as it is, not decoded first: what no longer reads is erased too.
       const request = d.request === null ? null : redactDeliveryRequest(d.request);
       return prisma.delivery.updateMany({
         where: { id: d.id, shop: input.shop },
@@ -282,9 +283,4 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
 function readOrderIds(text: string): string[] {
   const orderIds = orderIdsColumn.decode(text);
   return orderIds instanceof Unreadable ? [] : orderIds;
-}
-
-/** What the app holds, for an export: a value that no longer reads is given as it is stored. */
-function held(value: unknown): unknown {
-  return value instanceof Unreadable ? value.stored : value;
 }
