@@ -4,6 +4,7 @@ import { env } from "../env.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
 import {
   addDeliveryEvent,
+  findDelivery,
   releaseLease,
   requestCancel,
   takeLease,
@@ -11,7 +12,6 @@ import {
 import { courierClientFor } from "../services/courier-connection.server";
 import { lateCommitWaitMs } from "./domain/courier-timing";
 import { leaseMsFor } from "./domain/lease-policy";
-import { parseState } from "./domain/states";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import {
   carryOutCancel,
@@ -50,9 +50,9 @@ export async function cancelDelivery(
   why: string,
   actor: CancelActor = appActor(),
 ): Promise<CancelOutcome> {
-  const delivery = await prisma.delivery.findFirst({ where: { shop, id: deliveryId } });
+  const delivery = await findDelivery(shop, deliveryId);
   if (!delivery) return { ok: false, error: "No such delivery." };
-  const state = parseState(delivery.state);
+  const state = delivery.state;
   if (state === "cancelled") return { ok: true, state: "cancelled" };
   if (FINAL.includes(state) || !(await requestCancel(shop, deliveryId, why, clock(actor)))) {
     const error = `A delivery that is ${state.replaceAll("_", " ")} can no longer be cancelled.`;

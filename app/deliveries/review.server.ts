@@ -1,4 +1,3 @@
-import type { Delivery } from "@prisma/client";
 import { z } from "zod";
 import {
   type AddressInput,
@@ -15,16 +14,17 @@ import {
 import prisma from "../db.server";
 import { rememberAreaSpelling } from "../models/area-overrides.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
-import { getDelivery } from "../models/deliveries.server";
+import { getDelivery, type DeliveryRow } from "../models/deliveries.server";
 import { StaleDeliveryError, transition } from "../models/delivery-state.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
-import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
+import { getShopSettings } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { fetchDeliveryFulfillment } from "../shopify/fulfillments";
 import type { AdminGraphql } from "../shopify/graphql";
 import { searchHistory, type HistoryAnswer } from "./history";
 import { kickDeliveryWorker } from "./drain-loop.server";
+import { Unreadable } from "./domain/json-column";
 import { notesCarryReference } from "./domain/request";
 import { buildAndQueue } from "./steps/prepare.server";
 
@@ -102,10 +102,12 @@ export type FixOutcome =
  * is computed afresh from what the customer typed, so it is the one the matcher builds today.
  */
 function rememberable(
-  typed: AddressInput | undefined,
+  typed: AddressInput | Unreadable | undefined,
   courierAreaId: number,
   index: CourierIndex,
 ): { key: string; governorate: string; area: string } | { why: string } {
+  if (typed instanceof Unreadable)
+    return { why: "the customer's address as stored can no longer be read" };
   if (!typed) return { why: "the customer's address is no longer stored" };
   const key = overrideKeyFor(typed);
   if (key.key === null) return { why: key.refusal };
@@ -127,7 +129,7 @@ export async function fixDeliveryAddress(
   if (!delivery || delivery.state !== "needs_address") {
     return { ok: false, error: "This delivery is no longer waiting for an address." };
   }
-  const directory = await loadCourierDirectory(shop, delivery.environment as CourierEnvironment);
+  const directory = await loadCourierDirectory(shop, delivery.environment);
   const area = directory?.areas.find((a) => a.id === fix.areaId);
   if (!directory || !area || area.governanceId !== fix.governanceId) {
     return { ok: false, error: "Choose an area of the chosen governance from the courier's list." };
@@ -135,12 +137,13 @@ export async function fixDeliveryAddress(
   const context = await rebuildContext(shop, admin, delivery);
   if (!context.ok) return { ok: false, error: context.error };
 
-  const previous = delivery.addressMatch
-    ? (JSON.parse(delivery.addressMatch) as { input?: AddressInput })
-    : {};
+  // An unreadable record is replaced by the merchant's answer.
+  const previous = delivery.addressMatch instanceof Unreadable ? {} : (delivery.addressMatch ?? {});
   let notRemembered: string | undefined;
   if (fix.remember) {
-    const remember = rememberable(previous.input, fix.areaId, directory.index);
+    const typed =
+      delivery.addressMatch instanceof Unreadable ? delivery.addressMatch : previous.input;
+    const remember = rememberable(typed, fix.areaId, directory.index);
     if ("why" in remember) notRemembered = remember.why;
     else {
       await rememberAreaSpelling(shop, remember.key, {
@@ -166,16 +169,16 @@ export async function fixDeliveryAddress(
   return notRemembered === undefined ? { ok: true } : { ok: true, notRemembered };
 }
 
-async function courierFor(delivery: Delivery): Promise<CourierClient | null> {
+async function courierFor(delivery: DeliveryRow): Promise<CourierClient | null> {
   const stored = await loadCourierApiKey(delivery.shop);
   return stored.status === "readable"
-    ? courierClientFor(delivery.environment as CourierEnvironment, stored.apiKey)
+    ? courierClientFor(delivery.environment, stored.apiKey)
     : null;
 }
 
 /** needs_review → created with the courier's order: tracking proceeds from there. */
 async function markCreatedWith(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   order: Pick<OrderRecord, "orderNumber" | "status"> & { orderId: string },
   message: string,
 ): Promise<FixOutcome> {
@@ -295,7 +298,7 @@ async function lookUpCourierOrder(client: CourierClient, wanted: string) {
  * from the start (the order is loaded again) or, when the courier already has it, at putting the
  * tracking number on Shopify.
  */
-async function resumeDelivery(delivery: Delivery): Promise<FixOutcome> {
+async function resumeDelivery(delivery: DeliveryRow): Promise<FixOutcome> {
   try {
     await transition({
       shop: delivery.shop,
@@ -314,6 +317,29 @@ async function resumeDelivery(delivery: Delivery): Promise<FixOutcome> {
   }
   kickDeliveryWorker();
   return { ok: true };
+}
+
+/**
+ * "Send again" cannot rebuild the request without the place chosen before: the delivery waits on
+ * the address review page for the merchant to choose it again.
+ */
+async function askForAddress(delivery: DeliveryRow, reason: string): Promise<FixOutcome> {
+  try {
+    await transition({
+      shop: delivery.shop,
+      id: delivery.id,
+      from: delivery.state,
+      to: "needs_address",
+      leaseOwner: null,
+      data: { stateReason: reason, nextAttemptAt: null },
+      event: { kind: "needs_address", message: reason },
+    });
+  } catch (error) {
+    if (error instanceof StaleDeliveryError)
+      return { ok: false, error: "This delivery has just changed; reload the page." };
+    throw error;
+  }
+  return { ok: true, message: reason };
 }
 
 /**
@@ -364,10 +390,13 @@ export async function retryDelivery(
       );
     }
   }
-  const previous = (delivery.addressMatch ? JSON.parse(delivery.addressMatch) : {}) as {
-    courier?: { governanceId: number; areaId: number } | null;
-    parts?: Record<string, string | null>;
-  };
+  if (delivery.addressMatch instanceof Unreadable) {
+    return askForAddress(
+      delivery,
+      `The place chosen for this delivery's address can no longer be read (${delivery.addressMatch.problem}): choose it again on the address review page.`,
+    );
+  }
+  const previous = delivery.addressMatch ?? {};
   if (!previous.courier) return { ok: false, error: "Place the delivery address first." };
   const context = await rebuildContext(shop, admin, delivery);
   if (!context.ok) return { ok: false, error: context.error };

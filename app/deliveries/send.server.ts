@@ -1,10 +1,16 @@
-import { Prisma, type Delivery } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import { matchAddress, resolveCourierIds } from "../addresses";
 import { isCourierError } from "../courier";
 import prisma from "../db.server";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
-import { addDeliveryEvent, findBalanceCollector } from "../models/deliveries.server";
+import {
+  addDeliveryEvent,
+  findBalanceCollector,
+  findByReference,
+  findDeliveryProgress,
+  type DeliveryRow,
+} from "../models/deliveries.server";
 import { recordSendIntent, skipIntent } from "../models/delivery-state.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
@@ -22,7 +28,7 @@ import {
 import { BULK_LIMIT, SEND_BATCH } from "./domain/limits";
 import { currencyCodesProblem, packageWeightKg, parcelCharge } from "./domain/request";
 import { kickDeliveryWorker } from "./drain-loop.server";
-import { parseState, STATE_LABELS, type DeliveryState } from "./domain/states";
+import { STATE_LABELS, type DeliveryState } from "./domain/states";
 
 /**
  * "Send to courier" from the app, for one order or a selection: the app fulfils the order in
@@ -235,7 +241,7 @@ async function chooseFulfillmentOrder(
 }
 
 /** Earlier intents for a fulfillment order that leave it free to be sent again. */
-const GIVEN_UP: readonly string[] = ["skipped", "cancelled"];
+const GIVEN_UP: readonly DeliveryState[] = ["skipped", "cancelled"];
 
 /**
  * Writes the intent for a fulfillment order, unless one is alive. Each new intent gets its own
@@ -251,10 +257,7 @@ async function writeIntent(
   now = new Date(),
 ): Promise<{ ok: true; deliveryId: string } | { ok: false; error: string }> {
   const base = intentReference(shop, chosen.fulfillmentOrderId);
-  const earlier = await prisma.delivery.findMany({
-    where: { shop, OR: [{ reference: base }, { reference: { startsWith: `${base}-r` } }] },
-    orderBy: { createdAt: "asc" },
-  });
+  const earlier = await findByReference(shop, base);
   for (const row of earlier) {
     if (GIVEN_UP.includes(row.state)) continue;
     // The fulfillment order was just read as open, so an old intent without a fulfillment was
@@ -276,7 +279,7 @@ async function writeIntent(
       ok: false,
       error: isWaitingForShopify(row)
         ? "This order is already being sent."
-        : `This order was already sent to the courier (${STATE_LABELS[parseState(row.state)]}).`,
+        : `This order was already sent to the courier (${STATE_LABELS[row.state]}).`,
     };
   }
   try {
@@ -304,7 +307,7 @@ export function intentReference(shop: string, fulfillmentOrderId: string): strin
   return `SHPFY-${shopName}-FO${fulfillmentOrderId.split("/").pop()}`;
 }
 
-function isWaitingForShopify(row: Pick<Delivery, "state" | "fulfillmentId">): boolean {
+function isWaitingForShopify(row: Pick<DeliveryRow, "state" | "fulfillmentId">): boolean {
   return row.state === "pending" && row.fulfillmentId === null;
 }
 
@@ -350,11 +353,11 @@ const AT_COURIER: readonly DeliveryState[] = [
 
 export function sendStatusOf(
   row: Pick<
-    Delivery,
+    DeliveryRow,
     "id" | "orderId" | "state" | "stateReason" | "fulfillmentId" | "courierOrderNumber"
   >,
 ): SendStatus {
-  const state = parseState(row.state);
+  const state = row.state;
   const status = (progress: SendProgress, message: string, settled = true): SendStatus => ({
     deliveryId: row.id,
     orderId: row.orderId,
@@ -403,18 +406,7 @@ export async function readSendStatuses(
   deliveryIds: readonly string[],
 ): Promise<SendStatus[]> {
   if (deliveryIds.length === 0) return [];
-  const rows = await prisma.delivery.findMany({
-    where: { shop, id: { in: [...deliveryIds] } },
-    select: {
-      id: true,
-      orderId: true,
-      state: true,
-      stateReason: true,
-      fulfillmentId: true,
-      courierOrderNumber: true,
-    },
-  });
-  return rows.map(sendStatusOf);
+  return (await findDeliveryProgress(shop, deliveryIds)).map(sendStatusOf);
 }
 
 // --- Price quote -------------------------------------------------------------------------------

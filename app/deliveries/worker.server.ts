@@ -1,10 +1,10 @@
-import type { Delivery } from "@prisma/client";
-import { claimDueDeliveries, releaseLease } from "../models/deliveries.server";
+import { claimDueDeliveries, releaseLease, type DeliveryRow } from "../models/deliveries.server";
 import { lateCommitWaitMs } from "./domain/courier-timing";
 import { BULK_BATCH } from "./domain/lease-policy";
-import { type DeliveryState, parseState } from "./domain/states";
+import { type DeliveryState } from "./domain/states";
+import { bodyToSend } from "./domain/stored-request";
 import { carryOutCancel } from "./steps/cancel.server";
-import { createBulk } from "./steps/create-bulk.server";
+import { createBulk, type ReadyToSend } from "./steps/create-bulk.server";
 import { create } from "./steps/create.server";
 import { prepare } from "./steps/prepare.server";
 import { pushTracking } from "./steps/push-tracking.server";
@@ -34,25 +34,27 @@ export async function runDueDeliveries(deps: WorkerDependencies, limit = 10): Pr
   const now = deps.now?.() ?? new Date();
   const leased = await claimDueDeliveries(deps.owner, limit, leaseMsOf(deps), now);
   // Several ready deliveries of one shop go to the courier in one create-bulk call.
-  const batches = new Map<string, Delivery[]>();
-  const single: Delivery[] = [];
+  // A request that cannot be sent goes alone: the create step says why to the merchant.
+  const batches = new Map<string, ReadyToSend[]>();
+  const single: DeliveryRow[] = [];
   for (const delivery of leased) {
-    if (delivery.state !== "ready" || !delivery.request) {
+    const request = delivery.request && bodyToSend(delivery.request);
+    if (delivery.state !== "ready" || !request?.ok) {
       single.push(delivery);
       continue;
     }
     const key = `${delivery.shop}|${delivery.environment}`;
-    batches.set(key, [...(batches.get(key) ?? []), delivery]);
+    batches.set(key, [...(batches.get(key) ?? []), { delivery, body: request.body }]);
   }
   const work: Promise<void>[] = single.map((delivery) => processDelivery(delivery, deps));
   for (const batch of batches.values()) {
-    if (batch.length === 1) work.push(processDelivery(batch[0]!, deps));
+    if (batch.length === 1) work.push(processDelivery(batch[0]!.delivery, deps));
     else
       for (let i = 0; i < batch.length; i += BULK_BATCH) {
         const part = batch.slice(i, i + BULK_BATCH);
         work.push(
           createBulk(part, deps, processDelivery).catch(async (error: unknown) => {
-            for (const delivery of part) await stepFailed(delivery, deps, error);
+            for (const { delivery } of part) await stepFailed(delivery, deps, error);
           }),
         );
       }
@@ -67,11 +69,11 @@ export async function runDueDeliveries(deps: WorkerDependencies, limit = 10): Pr
  * An error is the row's own (see {@link stepFailed}); this never rejects.
  */
 export async function processDelivery(
-  leased: Delivery,
+  leased: DeliveryRow,
   deps: WorkerDependencies,
   { justCreated = false }: { justCreated?: boolean } = {},
 ): Promise<void> {
-  let delivery: Delivery | null = leased;
+  let delivery: DeliveryRow | null = leased;
   // Taken already created: an earlier holder may have put the tracking on Shopify and stopped
   // before recording it. Created in this pass: no tracking write was made for it yet.
   const context: StepContext = {
@@ -93,10 +95,10 @@ export async function processDelivery(
 }
 
 async function advance(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   deps: WorkerDependencies,
   context: StepContext,
-): Promise<Delivery | null> {
+): Promise<DeliveryRow | null> {
   const steps: Partial<Record<DeliveryState, Step>> = {
     pending: prepare,
     ready: create,
@@ -115,7 +117,7 @@ async function advance(
     });
     return null;
   }
-  const step = steps[parseState(delivery.state)];
+  const step = steps[delivery.state];
   if (!step || (delivery.state === "created" && delivery.trackingPushedAt)) {
     await releaseLease(delivery.shop, delivery.id, deps.owner);
     return null;

@@ -1,13 +1,12 @@
-import type { Delivery } from "@prisma/client";
 import type { DeliveryView } from "../api-contract";
 import {
   ATTENTION_STATES,
   isFinal,
-  parseState,
   STATE_LABELS,
   type DeliveryState,
 } from "../deliveries/domain/states";
 import { filsFromKwdText, formatFils } from "../labels/money";
+import type { DeliveryRow } from "../models/deliveries.server";
 
 /** States whose parcel is at the courier and not yet delivered: its label is worth printing. */
 export const LABEL_STATES: readonly DeliveryState[] = [
@@ -19,7 +18,7 @@ export const LABEL_STATES: readonly DeliveryState[] = [
 ];
 
 export type ViewedDelivery = Pick<
-  Delivery,
+  DeliveryRow,
   | "id"
   | "state"
   | "stateReason"
@@ -32,7 +31,7 @@ export type ViewedDelivery = Pick<
 
 /** A delivery as the order page's block shows it, with the buttons that can do something. */
 export function deliveryView(row: ViewedDelivery): DeliveryView {
-  const state = parseState(row.state);
+  const state = row.state;
   const fils = row.cashToCollect ? filsFromKwdText(row.cashToCollect) : null;
   const courierOrderNumber = row.courierOrderNumber ?? row.courierOrderId;
   return {

@@ -1,5 +1,5 @@
-import prisma from "../db.server";
 import { labelDataFromDelivery, type LabelData } from "../labels";
+import { findDeliveries } from "../models/deliveries.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { LABEL_STATES } from "./delivery-view";
 import { shopDisplayName } from "./orders.server";
@@ -23,21 +23,13 @@ export async function printableLabels(
 ): Promise<LabelsOutcome> {
   const orderIds = [...new Set(ids.orderIds ?? [])];
   const deliveryIds = [...new Set(ids.deliveryIds ?? [])];
-  const rows = await prisma.delivery.findMany({
-    where: {
-      shop,
-      OR: [{ id: { in: deliveryIds } }, { orderId: { in: orderIds } }],
-    },
-    orderBy: { createdAt: "asc" },
-  });
+  const rows = await findDeliveries(shop, { ids: deliveryIds, orderIds });
   const missing =
     deliveryIds.some((id) => !rows.some((r) => r.id === id)) ||
     orderIds.some((id) => !rows.some((r) => r.orderId === id));
   if (missing) return { ok: false, status: 404, error: "No such order or delivery in this shop." };
   const printable = rows.filter(
-    (r) =>
-      (r.courierOrderNumber ?? r.courierOrderId) !== null &&
-      LABEL_STATES.includes(r.state as (typeof LABEL_STATES)[number]),
+    (r) => (r.courierOrderNumber ?? r.courierOrderId) !== null && LABEL_STATES.includes(r.state),
   );
   if (printable.length === 0) {
     return {

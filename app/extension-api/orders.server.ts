@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OrderDeliveriesResponse } from "../api-contract";
-import prisma from "../db.server";
+import { listOrderDeliveries } from "../models/deliveries.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { fetchOrdersByIds } from "../shopify/orders";
 import { whenShopifyAllows } from "../shopify/sending";
@@ -20,7 +20,7 @@ export async function orderDeliveries(
   orderId: string,
 ): Promise<OrderDeliveriesResponse | null> {
   const [rows, orders] = await Promise.all([
-    prisma.delivery.findMany({ where: { shop, orderId }, orderBy: { createdAt: "desc" } }),
+    listOrderDeliveries(shop, orderId),
     whenShopifyAllows(() => fetchOrdersByIds(admin, [orderId])).catch(() => null),
   ]);
   const order = orders?.find((o) => o.id === orderId);

@@ -1,6 +1,8 @@
-import type { Delivery } from "@prisma/client";
 import { findArea, findGovernorate, governorateOfArea, type AddressParts } from "../addresses";
 import { parseKuwaitDateTime } from "../courier/format";
+import type { StoredMatch } from "../deliveries/domain/address-match";
+import { Unreadable } from "../deliveries/domain/json-column";
+import type { StoredRequest } from "../deliveries/domain/stored-request";
 import { filsFromKwdText, formatFils } from "./money";
 
 /** A name in both languages the label prints side by side. */
@@ -34,18 +36,18 @@ export interface LabelData {
   reference: string;
 }
 
-export type LabelDelivery = Pick<
-  Delivery,
-  | "id"
-  | "orderName"
-  | "reference"
-  | "courierOrderId"
-  | "courierOrderNumber"
-  | "trackingUrl"
-  | "request"
-  | "addressMatch"
-  | "cashToCollect"
->;
+/** A delivery as the models read it (its JSON columns decoded). */
+export interface LabelDelivery {
+  id: string;
+  orderName: string | null;
+  reference: string;
+  courierOrderId: string | null;
+  courierOrderNumber: string | null;
+  trackingUrl: string | null;
+  request: StoredRequest | Unreadable | null;
+  addressMatch: StoredMatch | Unreadable | null;
+  cashToCollect: string | null;
+}
 
 export interface LabelOrder {
   /** Shopify's order name ("#1042"); the delivery's own copy is used when null. */
@@ -65,19 +67,6 @@ export class LabelUnavailableError extends Error {
     super(message);
     this.name = "LabelUnavailableError";
   }
-}
-
-interface StoredRequest {
-  pickupDate?: unknown;
-  deliveryAddress?: Record<string, unknown>;
-  packageDetails?: { weight?: unknown; description?: unknown };
-}
-
-interface StoredMatch {
-  area?: unknown;
-  governorate?: unknown;
-  parts?: Partial<AddressParts>;
-  input?: { city?: unknown; address1?: unknown; address2?: unknown };
 }
 
 const KUWAIT_DATE = new Intl.DateTimeFormat("en-GB", {
@@ -107,16 +96,27 @@ export function labelDataFromDelivery(
       "The courier has not created this delivery yet, so it has no number to print.",
     );
   }
-  const request = parseObject<StoredRequest>(delivery.request);
-  const match = parseObject<StoredMatch>(delivery.addressMatch);
-  const address = request.deliveryAddress ?? {};
-  const area = typeof match.area === "string" ? findArea(match.area) : undefined;
+  // What no longer reads is printed as missing ("—"); the rest of the label stands.
+  const request = readable(delivery.request)?.body;
+  const match = readable(delivery.addressMatch) ?? {};
+  const address = request?.deliveryAddress ?? null;
+  const area = match.area ? findArea(match.area) : undefined;
   const governorate =
     (area && governorateOfArea(area)) ??
-    (typeof match.governorate === "string" ? findGovernorate(match.governorate) : undefined);
+    (match.governorate ? findGovernorate(match.governorate) : undefined);
+  const sentParts: Partial<AddressParts> = address
+    ? {
+        block: address.block,
+        street: address.street,
+        avenue: address.avenue,
+        house: address.house,
+        building: address.building,
+        floor: address.floor,
+      }
+    : {};
   const part = (name: keyof AddressParts): string | null =>
-    textOrNull(match.parts?.[name]) ?? textOrNull(address[name]);
-  const phone = [textOrNull(address.contactCountryCode), textOrNull(address.contactPhone)]
+    textOrNull(match.parts?.[name]) ?? textOrNull(sentParts[name]);
+  const phone = [textOrNull(address?.contactCountryCode), textOrNull(address?.contactPhone)]
     .filter(Boolean)
     .join(" ");
   const fils = delivery.cashToCollect ? filsFromKwdText(delivery.cashToCollect) : null;
@@ -126,15 +126,14 @@ export function labelDataFromDelivery(
       `The amount to collect (${delivery.cashToCollect}) is not an amount in KWD.`,
     );
   }
-  const pickup =
-    typeof request.pickupDate === "string" ? parseKuwaitDateTime(request.pickupDate) : null;
-  const weight = request.packageDetails?.weight;
+  const pickup = request ? parseKuwaitDateTime(request.pickupDate) : null;
+  const weight = request?.packageDetails.weight;
   return {
     deliveryId: delivery.id,
     shopName: shop.name,
     courierOrderNumber,
     trackingUrl: delivery.trackingUrl,
-    recipientName: textOrNull(address.contactName) ?? "—",
+    recipientName: textOrNull(address?.contactName) ?? "—",
     recipientPhone: phone || "—",
     governorate: governorate ? { en: governorate.nameEn, ar: governorate.nameAr } : null,
     area: area ? { en: area.nameEn, ar: area.nameAr } : null,
@@ -157,7 +156,7 @@ export function labelDataFromDelivery(
       fils !== null && fils > 0
         ? { kind: "collect", fils, text: formatFils(fils) }
         : { kind: "paid" },
-    pieces: piecesFromDescription(request.packageDetails?.description),
+    pieces: piecesFromDescription(request?.packageDetails.description),
     weight: typeof weight === "number" && Number.isFinite(weight) ? `${weight} kg` : null,
     shopifyOrderName: order?.name ?? delivery.orderName,
     pickupDate: pickup ? KUWAIT_DATE.format(pickup) : null,
@@ -179,14 +178,8 @@ export function piecesFromDescription(description: unknown): number | null {
     : null;
 }
 
-function parseObject<T>(json: string | null): T {
-  if (!json) return {} as T;
-  try {
-    const value: unknown = JSON.parse(json);
-    return (typeof value === "object" && value !== null ? value : {}) as T;
-  } catch {
-    return {} as T;
-  }
+function readable<T>(value: T | Unreadable | null): T | null {
+  return value instanceof Unreadable ? null : value;
 }
 
 function textOrNull(value: unknown): string | null {

@@ -1,6 +1,7 @@
-import { Prisma, type Delivery, type DeliveryEvent } from "@prisma/client";
+import { Prisma, type Delivery } from "@prisma/client";
 import prisma, { databaseProvider, sqliteConnection } from "../db.server";
 import { durableTransaction } from "../db/sqlite-connection";
+import { eventDataColumn, type EventData } from "../deliveries/domain/event-data";
 import {
   ATTENTION_STATES,
   FINAL_STATES,
@@ -11,6 +12,12 @@ import {
 import { ACTIVE_TRACKED_STATES } from "../deliveries/domain/courier-status";
 import { STUCK_AFTER_MS } from "../deliveries/domain/tracking-plan";
 import { newRowId, sqliteTime } from "./delivery-ids.server";
+import {
+  deliveryEventRow,
+  deliveryRow,
+  type DeliveryEventRow,
+  type DeliveryRow,
+} from "./delivery-row.server";
 import { StaleDeliveryError } from "./delivery-state.server";
 
 /**
@@ -18,7 +25,8 @@ import { StaleDeliveryError } from "./delivery-state.server";
  * the work queue the worker leases rows from (ADR 0003). Every query is scoped by shop.
  */
 
-export type DeliveryWithEvents = Delivery & { events: DeliveryEvent[] };
+export type { DeliveryEventRow, DeliveryRow } from "./delivery-row.server";
+export type DeliveryWithEvents = DeliveryRow & { events: DeliveryEventRow[] };
 
 /**
  * Makes the shop's waiting work due now: rows the worker would pick up later (pending, ready,
@@ -120,7 +128,7 @@ export async function claimDueDeliveries(
   limit: number,
   leaseMs: number,
   now = new Date(),
-) {
+): Promise<DeliveryRow[]> {
   const leaseExpiresAt = new Date(now.getTime() + leaseMs);
   const leased =
     databaseProvider() === "postgresql"
@@ -152,7 +160,9 @@ export async function claimDueDeliveries(
   });
   // Prisma sorts nulls as the database does: last on PostgreSQL, first on SQLite. Never-tried
   // rows come first on both.
-  return rows.sort((a, b) => Number(b.nextAttemptAt === null) - Number(a.nextAttemptAt === null));
+  return rows
+    .sort((a, b) => Number(b.nextAttemptAt === null) - Number(a.nextAttemptAt === null))
+    .map(deliveryRow);
 }
 
 /**
@@ -249,7 +259,7 @@ export async function takeLease(
   owner: string,
   leaseMs: number,
   now = new Date(),
-): Promise<Delivery | null> {
+): Promise<DeliveryRow | null> {
   const { count } = await prisma.delivery.updateMany({
     where: { id, shop, OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] },
     data: {
@@ -258,7 +268,9 @@ export async function takeLease(
       leaseGeneration: { increment: 1 },
     },
   });
-  return count === 1 ? prisma.delivery.findFirst({ where: { id, shop, leaseOwner: owner } }) : null;
+  if (count !== 1) return null;
+  const row = await prisma.delivery.findFirst({ where: { id, shop, leaseOwner: owner } });
+  return row && deliveryRow(row);
 }
 
 export async function releaseLease(
@@ -280,7 +292,7 @@ export async function addDeliveryEvent(
   kind: string,
   message: string,
   at = new Date(),
-  data?: unknown,
+  data?: EventData,
 ) {
   await prisma.deliveryEvent.create({
     data: {
@@ -289,20 +301,79 @@ export async function addDeliveryEvent(
       kind,
       message,
       at,
-      data: data === undefined ? null : JSON.stringify(data),
+      data: data === undefined ? null : eventDataColumn.encode(data),
     },
   });
 }
 
-export async function getDeliveryRow(shop: string, id: string): Promise<Delivery> {
-  return prisma.delivery.findFirstOrThrow({ where: { shop, id } });
+/** A delivery of the shop; null when it has none of that id. */
+export async function findDelivery(shop: string, id: string): Promise<DeliveryRow | null> {
+  const row = await prisma.delivery.findFirst({ where: { shop, id } });
+  return row && deliveryRow(row);
+}
+
+/** The shop's deliveries named by id or by order, oldest first. */
+export async function findDeliveries(
+  shop: string,
+  named: { ids?: readonly string[]; orderIds?: readonly string[] },
+): Promise<DeliveryRow[]> {
+  const rows = await prisma.delivery.findMany({
+    where: {
+      shop,
+      OR: [
+        { id: { in: [...(named.ids ?? [])] } },
+        { orderId: { in: [...(named.orderIds ?? [])] } },
+      ],
+    },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map(deliveryRow);
+}
+
+/** The shop's deliveries whose reference is `reference` or one of its retries (`…-r2`), oldest first. */
+export async function findByReference(shop: string, reference: string): Promise<DeliveryRow[]> {
+  const rows = await prisma.delivery.findMany({
+    where: { shop, OR: [{ reference }, { reference: { startsWith: `${reference}-r` } }] },
+    orderBy: { createdAt: "asc" },
+  });
+  return rows.map(deliveryRow);
+}
+
+/** Where each of these deliveries of the shop stands: the few fields a send follows, polled. */
+export async function findDeliveryProgress(shop: string, ids: readonly string[]) {
+  const rows = await prisma.delivery.findMany({
+    where: { shop, id: { in: [...ids] } },
+    select: {
+      id: true,
+      orderId: true,
+      state: true,
+      stateReason: true,
+      fulfillmentId: true,
+      courierOrderNumber: true,
+    },
+  });
+  return rows.map((row) => ({ ...row, state: parseState(row.state) }));
+}
+
+/** The deliveries of one order (one per fulfillment), newest first. */
+export async function listOrderDeliveries(shop: string, orderId: string): Promise<DeliveryRow[]> {
+  const rows = await prisma.delivery.findMany({
+    where: { shop, orderId },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map(deliveryRow);
+}
+
+export async function getDeliveryRow(shop: string, id: string): Promise<DeliveryRow> {
+  return deliveryRow(await prisma.delivery.findFirstOrThrow({ where: { shop, id } }));
 }
 
 export async function getDelivery(shop: string, id: string): Promise<DeliveryWithEvents | null> {
-  return prisma.delivery.findFirst({
+  const row = await prisma.delivery.findFirst({
     where: { shop, id },
     include: { events: { orderBy: { at: "asc" } } },
   });
+  return row && { ...deliveryRow(row), events: row.events.map(deliveryEventRow) };
 }
 
 export interface DeliveryListQuery {
@@ -356,6 +427,7 @@ export function isStuck(
 ): boolean {
   const since = delivery.lastMovedAt ?? delivery.trackingPushedAt;
   return (
+    // A raw row's state too: the tracking sync reads its own.
     ACTIVE_TRACKED_STATES.includes(parseState(delivery.state)) &&
     since !== null &&
     now.getTime() - since.getTime() > STUCK_AFTER_MS
@@ -414,5 +486,5 @@ export async function listDeliveries(query: DeliveryListQuery) {
           take: pageSize - fromAttention.length,
         })
       : [];
-  return { deliveries: [...fromAttention, ...rest], total, page, pageSize };
+  return { deliveries: [...fromAttention, ...rest].map(deliveryRow), total, page, pageSize };
 }

@@ -1,8 +1,9 @@
-import { Prisma, type Delivery } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import type Database from "better-sqlite3";
 import type pg from "pg";
 import prisma, { databaseProvider, sqliteConnection } from "../db.server";
 import { durableTransaction } from "../db/sqlite-connection";
+import { eventDataColumn, type EventData } from "../deliveries/domain/event-data";
 import {
   canMove,
   isFinal,
@@ -11,6 +12,7 @@ import {
   type DeliveryState,
 } from "../deliveries/domain/states";
 import { newRowId, sqliteTime } from "./delivery-ids.server";
+import { deliveryRow, type DeliveryRow } from "./delivery-row.server";
 
 /**
  * The one writer of Delivery.state. Every insert or update that sets or changes a delivery's
@@ -45,8 +47,8 @@ export async function recordSendIntent(input: {
   source: "manual" | "bulk";
   environment: string;
   reference: string;
-}): Promise<Delivery> {
-  return prisma.delivery.create({
+}): Promise<DeliveryRow> {
+  const intent = await prisma.delivery.create({
     data: {
       ...input,
       fulfillmentId: null,
@@ -60,6 +62,7 @@ export async function recordSendIntent(input: {
       },
     },
   });
+  return deliveryRow(intent);
 }
 
 /**
@@ -69,7 +72,7 @@ export async function recordSendIntent(input: {
 export async function recordDelivery(
   input: NewDelivery,
   at = new Date(),
-): Promise<{ delivery: Delivery; created: boolean }> {
+): Promise<{ delivery: DeliveryRow; created: boolean }> {
   try {
     const delivery = await prisma.delivery.create({
       data: {
@@ -88,7 +91,7 @@ export async function recordDelivery(
         },
       },
     });
-    return { delivery, created: true };
+    return { delivery: deliveryRow(delivery), created: true };
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
       const existing = await prisma.delivery.findFirstOrThrow({
@@ -97,7 +100,7 @@ export async function recordDelivery(
           OR: [{ fulfillmentId: input.fulfillmentId }, { reference: input.reference }],
         },
       });
-      return { delivery: existing, created: false };
+      return { delivery: deliveryRow(existing), created: false };
     }
     throw error;
   }
@@ -125,7 +128,7 @@ export interface TransitionInput {
   to: DeliveryState;
   /** Fields to set with the move. */
   data?: Prisma.DeliveryUpdateManyMutationInput;
-  event: { kind: string; message: string; data?: unknown };
+  event: { kind: string; message: string; data?: EventData };
   /** Only the lease holder may move a leased row (null: the merchant, outside any lease). */
   leaseOwner?: string | null;
   /**
@@ -195,7 +198,7 @@ export async function transition(input: TransitionInput): Promise<void> {
         at,
         kind: input.event.kind,
         message: input.event.message,
-        data: input.event.data === undefined ? null : JSON.stringify(input.event.data),
+        data: input.event.data === undefined ? null : eventDataColumn.encode(input.event.data),
       },
     });
     await closeCancelRequest(tx, input.shop, input.id, input.to, at);
@@ -243,7 +246,7 @@ export interface CreatingMove {
   id: string;
   /** The lease generation the worker took the row with (its fencing token, ADR 0017). */
   leaseGeneration: number;
-  /** The request as it is sent (its pickup time may have moved). */
+  /** The request as it is sent (its pickup time may have moved), encoded by `requestColumn`. */
   request: string;
   message: string;
 }
@@ -357,9 +360,9 @@ export async function recordLateCourierOrder(
   shop: string,
   id: string,
   order: LateCourierOrder,
-  event: { message: string; data?: unknown },
+  event: { message: string; data?: EventData },
   at: Date,
-): Promise<"recorded" | Delivery> {
+): Promise<"recorded" | DeliveryRow> {
   const recorded = await prisma.$transaction(async (tx) => {
     const { count } = await tx.delivery.updateMany({
       where: { id, shop, courierOrderId: null, state: { in: [...UNDECIDED] } },
@@ -388,12 +391,14 @@ export async function recordLateCourierOrder(
         at,
         kind: "created",
         message: event.message,
-        data: event.data === undefined ? null : JSON.stringify(event.data),
+        data: event.data === undefined ? null : eventDataColumn.encode(event.data),
       },
     });
     return true;
   });
-  return recorded ? "recorded" : prisma.delivery.findFirstOrThrow({ where: { shop, id } });
+  return recorded
+    ? "recorded"
+    : deliveryRow(await prisma.delivery.findFirstOrThrow({ where: { shop, id } }));
 }
 
 /**

@@ -1,7 +1,10 @@
 import type { Prisma } from "@prisma/client";
+import { z } from "zod";
 import prisma, { eraseFromDisk } from "../db.server";
 import { requestCancel } from "./deliveries.server";
+import { deliveryEventRow, deliveryRow } from "./delivery-row.server";
 import { erasureCancelWrites } from "./delivery-state.server";
+import { jsonColumn, Unreadable } from "../deliveries/domain/json-column";
 import { redactDeliveryRequest } from "../deliveries/domain/redaction";
 import { parseState, type DeliveryState } from "../deliveries/domain/states";
 
@@ -12,6 +15,12 @@ import { parseState, type DeliveryState } from "../deliveries/domain/states";
  */
 
 export type ComplianceTopic = "customers/data_request" | "customers/redact" | "shop/redact";
+
+/**
+ * `ComplianceRequest.orderIds`: the orders Shopify named, as it sent them. A list that no longer
+ * reads is shown as none: the request's other fields and outcome still say what was done.
+ */
+const orderIdsColumn = jsonColumn("ComplianceRequest.orderIds", z.array(z.string()));
 
 interface ComplianceInput {
   shop: string;
@@ -105,12 +114,16 @@ export async function customerDataExport(
     where: { shop, id: requestId, topic: "customers/data_request" },
   });
   if (!request) return null;
-  const orderIds = parseOrderIds(request.orderIds);
-  const deliveries = await prisma.delivery.findMany({
+  const orderIds = readOrderIds(request.orderIds);
+  const rows = await prisma.delivery.findMany({
     where: { shop, orderId: { in: orderGids(orderIds) } },
     include: { events: { orderBy: { at: "asc" } } },
     orderBy: { createdAt: "asc" },
   });
+  const deliveries = rows.map((r) => ({
+    ...deliveryRow(r),
+    events: r.events.map(deliveryEventRow),
+  }));
   return {
     shop,
     customerId: request.customerId,
@@ -124,8 +137,10 @@ export async function customerDataExport(
       recordedAt: d.createdAt.toISOString(),
       courierOrderNumber: d.courierOrderNumber,
       trackingUrl: d.trackingUrl,
-      courierRequest: parseJson(d.request),
-      addressMatch: parseJson(d.addressMatch),
+      // A value that no longer reads is given as it is stored: it is still what the app holds.
+      courierRequest:
+        d.request instanceof Unreadable ? d.request.stored : (d.request?.body ?? null),
+      addressMatch: d.addressMatch instanceof Unreadable ? d.addressMatch.stored : d.addressMatch,
       timeline: d.events.map((e) => ({ at: e.at.toISOString(), kind: e.kind, message: e.message })),
     })),
   };
@@ -138,7 +153,7 @@ export async function listComplianceRequests(shop: string, take = 100) {
     orderBy: { receivedAt: "desc" },
     take,
   });
-  return rows.map((r) => ({ ...r, orderIds: parseOrderIds(r.orderIds) }));
+  return rows.map((r) => ({ ...r, orderIds: readOrderIds(r.orderIds) }));
 }
 
 /**
@@ -160,6 +175,7 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
   const uncertain = deliveries.filter((d) => OUTCOME_UNKNOWN.includes(parseState(d.state)));
   const writes: Prisma.PrismaPromise<unknown>[] = [
     ...deliveries.map((d) => {
+      // The stored text is erased as it is, not decoded first: what no longer reads is erased too.
       const request = d.request === null ? null : redactDeliveryRequest(d.request);
       return prisma.delivery.updateMany({
         where: { id: d.id, shop: input.shop },
@@ -254,7 +270,7 @@ async function remember(input: ComplianceInput, outcome: string) {
       webhookId: input.webhookId,
       topic: input.topic,
       customerId: input.customerId,
-      orderIds: JSON.stringify(input.orderIds ?? []),
+      orderIds: orderIdsColumn.encode(input.orderIds ?? []),
       completedAt: new Date(),
       outcome,
     },
@@ -264,16 +280,7 @@ async function remember(input: ComplianceInput, outcome: string) {
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-function parseOrderIds(text: string): string[] {
-  const value = parseJson(text);
-  return Array.isArray(value) ? value.map(String) : [];
-}
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+function readOrderIds(text: string): string[] {
+  const orderIds = orderIdsColumn.decode(text);
+  return orderIds instanceof Unreadable ? [] : orderIds;
 }

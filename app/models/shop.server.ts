@@ -53,7 +53,15 @@ export async function recordGrantedScopes(shop: string, scopes: string[]): Promi
   ]);
 }
 
-export type CourierEnvironment = "sandbox" | "production";
+export const COURIER_ENVIRONMENTS = ["sandbox", "production"] as const;
+export type CourierEnvironment = (typeof COURIER_ENVIRONMENTS)[number];
+
+/** An environment read from the database, typed once where rows enter the app (the models). */
+export function parseEnvironment(value: string): CourierEnvironment {
+  const known = COURIER_ENVIRONMENTS.find((environment) => environment === value);
+  if (!known) throw new Error(`Unknown courier environment "${value}" in the database.`);
+  return known;
+}
 
 export interface DeliveryOptions {
   autoSend: boolean;

@@ -15,24 +15,12 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
+import { Unreadable } from "../deliveries/domain/json-column";
 import { fixDeliveryAddress } from "../deliveries/review.server";
 import { listDeliveries } from "../models/deliveries.server";
 import { getCourierAccount } from "../models/courier-account.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { authenticate } from "../shopify.server";
-
-interface StoredMatch {
-  input?: {
-    city: string | null;
-    address1: string | null;
-    address2: string | null;
-    provinceCode: string | null;
-  };
-  area?: string | null;
-  reasons?: string[];
-  parts?: Record<string, string | null>;
-  courier?: { governanceId: number; areaId: number } | null;
-}
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
@@ -47,7 +35,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     governances: directory?.governances ?? [],
     areas: directory?.areas ?? [],
     queue: deliveries.map((d) => {
-      const match = (d.addressMatch ? JSON.parse(d.addressMatch) : {}) as StoredMatch;
+      // A record that no longer reads shows nothing of it but says so; the order has the address.
+      const unreadable = d.addressMatch instanceof Unreadable;
+      const match = d.addressMatch instanceof Unreadable ? {} : (d.addressMatch ?? {});
       return {
         id: d.id,
         orderName: d.orderName,
@@ -61,7 +51,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
           .filter(Boolean)
           .join(", "),
         suggestion: match.area ?? null,
-        reasons: match.reasons ?? [],
+        reasons: unreadable
+          ? [
+              "What the app noted about this address can no longer be read: see the order in Shopify.",
+            ]
+          : (match.reasons ?? []),
         parts: match.parts ?? {},
         courier: match.courier ?? null,
       };

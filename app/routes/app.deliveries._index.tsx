@@ -20,7 +20,6 @@ import {
   DELIVERY_STATES,
   STATE_LABELS,
   type DeliveryState,
-  parseState,
 } from "../deliveries/domain/states";
 import { isStuck, listDeliveries } from "../models/deliveries.server";
 import { authenticate } from "../shopify.server";
@@ -48,7 +47,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     deliveries: result.deliveries.map((d) => ({
       id: d.id,
       orderName: d.orderName,
-      state: parseState(d.state),
+      state: d.state,
       stateReason: d.stateReason,
       courierOrderNumber: d.courierOrderNumber,
       stuck: isStuck(d),

@@ -14,7 +14,7 @@ import {
 } from "../../app/routes/api.orders.$orderId";
 import { action as sendAction } from "../../app/routes/api.send";
 import { loader as sendStatusLoader } from "../../app/routes/api.send.status";
-import { createdDelivery } from "../labels/fixtures";
+import { CREATED_DELIVERY_COLUMNS, createdDelivery } from "../labels/fixtures";
 import { adminApi } from "../support/admin-api";
 import { adminFetchRequest, APP_URL, callRoute, installShop, shopDomain } from "../support/shopify";
 
@@ -69,10 +69,11 @@ function shopifyKnowsEachShopsOrder() {
 
 async function deliveryOf(shop: string, orderId: string, state: string, suffix: string) {
   const fixture = createdDelivery();
-  const { id: _id, ...fields } = fixture;
+  const { id: _id, request: _request, addressMatch: _match, ...fields } = fixture;
   return prisma.delivery.create({
     data: {
       ...fields,
+      ...CREATED_DELIVERY_COLUMNS,
       shop,
       orderId,
       source: "webhook",

@@ -7,7 +7,9 @@ import {
   piecesFromDescription,
   renderLabelsDocument,
 } from "../../app/labels";
-import { createdDelivery } from "./fixtures";
+import { redactDeliveryRequest } from "../../app/deliveries/domain/redaction";
+import { requestColumn } from "../../app/deliveries/domain/stored-request";
+import { CREATED_DELIVERY_COLUMNS, createdDelivery } from "./fixtures";
 
 const shop = { name: "Dar Al Abaya" };
 
@@ -68,6 +70,42 @@ describe("label data from a delivery", () => {
     expect(label.cash).toEqual({ kind: "paid" });
   });
 
+  it("prints what it can when the stored request no longer reads", () => {
+    const label = labelDataFromDelivery(
+      createdDelivery({ request: requestColumn.decode('{"deliveryAddress":') }),
+      null,
+      shop,
+    );
+    expect(label).toMatchObject({
+      courierOrderNumber: "KW0088123",
+      recipientName: "—",
+      recipientPhone: "—",
+      area: { en: "Hawalli", ar: "حولي" },
+      parts: { block: "4", street: "12", paci: "12345678" },
+      cash: { kind: "collect", fils: 12500, text: "12.500 KWD" },
+      pieces: null,
+      weight: null,
+      pickupDate: null,
+    });
+  });
+
+  it("prints the place of a delivery whose customer was erased, and no name", () => {
+    const erased = createdDelivery({
+      request: requestColumn.decode(
+        JSON.stringify(redactDeliveryRequest(CREATED_DELIVERY_COLUMNS.request)),
+      ),
+      addressMatch: null,
+    });
+    expect(labelDataFromDelivery(erased, null, shop)).toMatchObject({
+      recipientName: "—",
+      recipientPhone: "+965",
+      parts: { block: null, street: null, house: null },
+      pieces: 3,
+      weight: "1.25 kg",
+      pickupDate: "24 Nov 2026, 14:30",
+    });
+  });
+
   it("refuses a delivery the courier has not created", () => {
     const delivery = createdDelivery({ courierOrderId: null, courierOrderNumber: null });
     expect(() => labelDataFromDelivery(delivery, null, shop)).toThrow(LabelUnavailableError);
@@ -112,14 +150,14 @@ describe("the labels document", () => {
 
   it("prints a shopper's markup as text", () => {
     const hostile = createdDelivery({
-      addressMatch: JSON.stringify({
+      addressMatch: {
         input: {
           address1: '<img src=x onerror="alert(1)">',
           address2: "</style><script>alert(2)</script>",
         },
         area: "Hawalli",
         parts: { block: "<b>4</b>" },
-      }),
+      },
     });
     const html = renderLabelsDocument(
       [labelDataFromDelivery(hostile, { name: "<i>#1</i>" }, { name: "A & B <shop>" })],

@@ -9,7 +9,7 @@ export function longArabicLabels(count: number): LabelData[] {
         id: `cllongaddress${String(i).padStart(10, "0")}`,
         courierOrderNumber: `KW${String(88_000_000 + i)}`,
         cashToCollect: i % 3 === 0 ? null : "1234.005",
-        addressMatch: JSON.stringify({
+        addressMatch: {
           input: LONG_ARABIC_ADDRESS,
           area: "Sabah Al Salem",
           governorate: "Mubarak Al-Kabeer",
@@ -23,7 +23,7 @@ export function longArabicLabels(count: number): LabelData[] {
             apartment: "12",
             paci: "20345678",
           },
-        }),
+        },
       }),
       { name: `#${1042 + i}` },
       { name: "دار العباية · Dar Al Abaya" },

@@ -1,4 +1,3 @@
-import type { Delivery } from "@prisma/client";
 import {
   CourierAuthError,
   CourierCircuitOpenError,
@@ -11,13 +10,13 @@ import {
 import prisma from "../../db.server";
 import { env } from "../../env.server";
 import { courierUnavailableReason } from "../../models/courier-account.server";
-import { releaseLease, renewLease } from "../../models/deliveries.server";
+import { releaseLease, renewLease, type DeliveryRow } from "../../models/deliveries.server";
 import { transition } from "../../models/delivery-state.server";
 import type { CourierEnvironment } from "../../models/shop.server";
 import { courierFailure, courierReply, type CourierAnswer } from "../domain/courier-answers";
 import { lateCommitWaitMs, notCreatedBelievedAt } from "../domain/courier-timing";
 import { LONGEST_STEP_WAIT_MS, MAX_STEP_FAILURES, stepBackoffMs } from "../domain/lease-policy";
-import { type DeliveryState, parseState } from "../domain/states";
+import { type DeliveryState } from "../domain/states";
 import { searchHistory, type HistoryAnswer } from "../history";
 
 /**
@@ -61,10 +60,10 @@ export const FINAL: readonly DeliveryState[] = ["skipped", "delivered", "returne
  * the merchant, request cleared), or left for a later try when the courier did not answer.
  */
 export async function carryOutCancel(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   actor: CancelActor,
 ): Promise<CancelOutcome> {
-  const state = parseState(delivery.state);
+  const state = delivery.state;
   const why = delivery.cancelReason ?? "cancelled";
   if (state === "cancelled") {
     await releaseLease(delivery.shop, delivery.id, actor.owner, { cancelRequestedAt: null });
@@ -80,7 +79,7 @@ export async function carryOutCancel(
   if (NOT_AT_COURIER.includes(state) || (state === "needs_attention" && !delivery.courierOrderId)) {
     return cancelHere(delivery, actor, `Cancelled before reaching the courier: ${why}.`);
   }
-  const client = await actor.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
+  const client = await actor.courierFor(delivery.shop, delivery.environment);
   if (!client)
     return waitForCourier(delivery, actor, await courierUnavailableReason(delivery.shop));
   if (delivery.courierOrderId) {
@@ -151,7 +150,7 @@ interface CourierOrder {
 }
 
 async function cancelAtCourier(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   actor: CancelActor,
   client: CourierClient,
   order: CourierOrder,
@@ -180,7 +179,7 @@ async function cancelAtCourier(
   await transition({
     shop: delivery.shop,
     id: delivery.id,
-    from: parseState(delivery.state),
+    from: delivery.state,
     to: "cancelled",
     leaseOwner: actor.owner,
     at: clock(actor),
@@ -213,14 +212,14 @@ function done(why: string) {
 }
 
 async function cancelHere(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   actor: CancelActor,
   message: string,
 ): Promise<CancelOutcome> {
   await transition({
     shop: delivery.shop,
     id: delivery.id,
-    from: parseState(delivery.state),
+    from: delivery.state,
     to: "cancelled",
     leaseOwner: actor.owner,
     at: clock(actor),
@@ -231,7 +230,7 @@ async function cancelHere(
 }
 
 /** A delivery that was to collect its order's balance and is cancelled: who collects it now. */
-async function collectionNote(delivery: Delivery): Promise<string> {
+async function collectionNote(delivery: DeliveryRow): Promise<string> {
   if (!delivery.cashToCollect) return "";
   const others = await prisma.delivery.count({
     where: {
@@ -254,13 +253,13 @@ async function collectionNote(delivery: Delivery): Promise<string> {
  * never sends it again on its own (its reconcile would, finding nothing in history yet).
  */
 async function refuse(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   actor: CancelActor,
   message: string,
   found?: CourierOrder,
   answer?: CourierAnswer,
 ): Promise<CancelOutcome> {
-  const state = parseState(delivery.state);
+  const state = delivery.state;
   const unknownOutcome = OUTCOME_UNKNOWN.includes(state);
   const to: DeliveryState = unknownOutcome ? (found ? "created" : "needs_review") : state;
   await transition({
@@ -322,7 +321,7 @@ function isOutage(error: CourierError): boolean {
  * in `failures`, so an outage never makes the app give up.
  */
 async function waitForCourier(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   actor: CancelActor,
   message: string,
   until?: Date,
@@ -350,7 +349,7 @@ async function waitForCourier(
  * tries in a row the merchant is told to cancel with the courier directly.
  */
 async function tryLater(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   actor: CancelActor,
   message: string,
 ): Promise<CancelOutcome> {

@@ -1,4 +1,3 @@
-import type { Delivery } from "@prisma/client";
 import {
   CourierCircuitOpenError,
   CourierUnavailableError,
@@ -7,6 +6,7 @@ import {
   type CreateOrderBody,
 } from "../../courier";
 import { courierUnavailableReason } from "../../models/courier-account.server";
+import type { DeliveryRow } from "../../models/deliveries.server";
 import { StaleDeliveryError } from "../../models/delivery-state.server";
 import { getShopSettings } from "../../models/shop.server";
 import { circuitClosedAt } from "../../services/courier-breaker.server";
@@ -28,6 +28,12 @@ import {
 } from "./shared.server";
 import { markSending, recordCreated, requestToSend, sendFenced } from "./create.server";
 
+/** A ready delivery and the body its stored request reads as. */
+export interface ReadyToSend {
+  delivery: DeliveryRow;
+  body: CreateOrderBody;
+}
+
 /**
  * Creates a batch of ready deliveries with one create-bulk call. Each item's fate is its own:
  * created, rejected (with the courier's message) or unknown (reconciled through history like a
@@ -35,14 +41,15 @@ import { markSending, recordCreated, requestToSend, sendFenced } from "./create.
  * its own answer.
  */
 export async function createBulk(
-  batch: Delivery[],
+  ready: ReadyToSend[],
   deps: WorkerDependencies,
   processDelivery: (
-    delivery: Delivery,
+    delivery: DeliveryRow,
     deps: WorkerDependencies,
     options?: { justCreated?: boolean },
   ) => Promise<void>,
 ): Promise<void> {
+  const batch = ready.map((r) => r.delivery);
   const first = batch[0]!;
   const client = await courierOf(first, deps);
   if (!client) {
@@ -58,17 +65,18 @@ export async function createBulk(
   const settings = await getShopSettings(first.shop);
   const fence = {
     sendBy: performance.now() + sendWindowMs(leaseMsOf(deps)),
-    rows: [] as Delivery[],
+    rows: [] as DeliveryRow[],
   };
+  const outgoing = ready.map(({ delivery, body }) => ({
+    delivery,
+    ...requestToSend(delivery, body, settings, deps),
+  }));
   fence.rows = await markSending(
-    batch.map((delivery) => {
-      const outgoing = requestToSend(delivery, settings, deps);
-      return {
-        delivery,
-        request: outgoing.request,
-        message: `Sending to the courier in a batch of ${batch.length} (attempt ${delivery.attempts + 1}).${outgoing.note}`,
-      };
-    }),
+    outgoing.map(({ delivery, body, note }) => ({
+      delivery,
+      body,
+      message: `Sending to the courier in a batch of ${batch.length} (attempt ${delivery.attempts + 1}).${note}`,
+    })),
     deps,
   );
   // Those not moved had a cancellation asked for meanwhile: it is carried out instead.
@@ -81,8 +89,8 @@ export async function createBulk(
     }),
   );
   if (fence.rows.length === 0) return;
-  const bodies = new Map(fence.rows.map((d) => [d.id, JSON.parse(d.request!) as CreateOrderBody]));
-  let after: (Delivery | null)[];
+  const bodies = new Map(outgoing.map((o) => [o.delivery.id, o.body]));
+  let after: (DeliveryRow | null)[];
   try {
     const result = await sendFenced(fence, deps, (rows, sendBy) =>
       client.createBulk(
@@ -180,7 +188,7 @@ export async function createBulk(
   // Created ones go on to put tracking on Shopify; the rest have released their lease.
   await Promise.all(
     after
-      .filter((d): d is Delivery => d !== null)
+      .filter((d): d is DeliveryRow => d !== null)
       .map((d) => processDelivery(d, deps, { justCreated: true })),
   );
 }

@@ -1,4 +1,3 @@
-import type { Delivery } from "@prisma/client";
 import {
   CourierAuthError,
   CourierCircuitOpenError,
@@ -9,24 +8,30 @@ import {
   type CreateOrderBody,
 } from "../../courier";
 import { courierUnavailableReason } from "../../models/courier-account.server";
-import { addDeliveryEvent, renewSendingLease } from "../../models/deliveries.server";
+import {
+  addDeliveryEvent,
+  renewSendingLease,
+  type DeliveryRow,
+} from "../../models/deliveries.server";
 import {
   StaleDeliveryError,
   startCreating,
   type LateCourierOrder,
 } from "../../models/delivery-state.server";
-import { getShopSettings, type CourierEnvironment } from "../../models/shop.server";
+import { getShopSettings } from "../../models/shop.server";
 import { circuitClosedAt } from "../../services/courier-breaker.server";
 import { courierFailure, courierReply, type CourierAnswer } from "../domain/courier-answers";
 import { sendWindowMs } from "../domain/courier-timing";
 import { backoffMs, NO_COURIER_WAIT_MS } from "../domain/lease-policy";
 import { refreshPickupDate } from "../domain/request";
+import { bodyToSend, requestColumn } from "../domain/stored-request";
 import { settleLateOrder } from "../late-orders.server";
 import {
   accountOf,
   courierOf,
   leaseMsOf,
   move,
+  needsAttention,
   now,
   reload,
   unknownOutcome,
@@ -45,9 +50,9 @@ import {
  * Throws StaleDeliveryError when it holds none any more.
  */
 export async function sendFenced<T>(
-  fence: { sendBy: number; rows: Delivery[] },
+  fence: { sendBy: number; rows: DeliveryRow[] },
   deps: WorkerDependencies,
-  send: (rows: Delivery[], sendBy: number) => Promise<T>,
+  send: (rows: DeliveryRow[], sendBy: number) => Promise<T>,
 ): Promise<T> {
   for (let tries = 1; ; tries += 1) {
     try {
@@ -57,7 +62,7 @@ export async function sendFenced<T>(
     }
     fence.sendBy = performance.now() + sendWindowMs(leaseMsOf(deps));
     const expires = new Date(now(deps).getTime() + leaseMsOf(deps));
-    const kept: Delivery[] = [];
+    const kept: DeliveryRow[] = [];
     for (const row of fence.rows) {
       if (await renewSendingLease(row.shop, row.id, deps.owner, row.leaseGeneration, expires))
         kept.push(row);
@@ -81,12 +86,12 @@ export async function sendFenced<T>(
  * this one, if it is not, is cancelled at the courier (settleLateOrder).
  */
 export async function recordCreated(
-  sending: Delivery,
+  sending: DeliveryRow,
   deps: WorkerDependencies,
   order: LateCourierOrder,
   message: string,
   data: CourierAnswer,
-): Promise<Delivery | null> {
+): Promise<DeliveryRow | null> {
   try {
     return await move(
       sending,
@@ -104,7 +109,7 @@ export async function recordCreated(
     );
   } catch (error) {
     if (!(error instanceof StaleDeliveryError)) throw error;
-    const client = await deps.courierFor(sending.shop, sending.environment as CourierEnvironment);
+    const client = await deps.courierFor(sending.shop, sending.environment);
     await settleLateOrder(sending, order, client, now(deps));
     return null;
   }
@@ -115,16 +120,16 @@ export async function recordCreated(
  * of a create, written before the courier is called. Returns the rows moved, as they are now.
  */
 export async function markSending(
-  items: { delivery: Delivery; request: string; message: string }[],
+  items: { delivery: DeliveryRow; body: CreateOrderBody; message: string }[],
   deps: WorkerDependencies,
-): Promise<Delivery[]> {
+): Promise<DeliveryRow[]> {
   const at = now(deps);
   const moved = await startCreating(
-    items.map(({ delivery, request, message }) => ({
+    items.map(({ delivery, body, message }) => ({
       shop: delivery.shop,
       id: delivery.id,
       leaseGeneration: delivery.leaseGeneration,
-      request,
+      request: requestColumn.encode(body),
       message,
     })),
     deps.owner,
@@ -142,23 +147,24 @@ export async function markSending(
  * an address, a courier outage or "Send again") is moved to the preparation delay from now.
  */
 export function requestToSend(
-  delivery: Delivery,
+  delivery: DeliveryRow,
+  stored: CreateOrderBody,
   settings: Awaited<ReturnType<typeof getShopSettings>>,
   deps: Actor,
-): { request: string; note: string } {
-  const stored = JSON.parse(delivery.request!) as CreateOrderBody;
+): { body: CreateOrderBody; note: string } {
   const body = refreshPickupDate(
     stored,
     delivery.createdAt,
     now(deps),
     settings?.preparationMinutes ?? 0,
   );
-  return body === stored
-    ? { request: delivery.request!, note: "" }
-    : {
-        request: JSON.stringify(body),
-        note: ` Pickup time moved to ${body.pickupDate.replace("T", " ")} (Kuwait time): the one built earlier is no longer ahead.`,
-      };
+  return {
+    body,
+    note:
+      body === stored
+        ? ""
+        : ` Pickup time moved to ${body.pickupDate.replace("T", " ")} (Kuwait time): the one built earlier is no longer ahead.`,
+  };
 }
 
 /**
@@ -174,16 +180,19 @@ export const create: Step = async (delivery, deps) => {
     // Not expected of a ready delivery: said as it is, not blamed on the key.
     return wait(delivery, deps, NO_COURIER_WAIT_MS, "The request to send was missing.");
   }
+  // Stored but unreadable (or erased): only building it again helps, which the merchant asks.
+  const stored = bodyToSend(delivery.request);
+  if (!stored.ok) return needsAttention(delivery, deps, stored.reason);
   const closedUntil = await circuitClosedAt(accountOf(delivery), "create", now(deps));
   if (closedUntil) return waitForCircuit(delivery, deps, closedUntil);
-  const outgoing = requestToSend(delivery, await getShopSettings(delivery.shop), deps);
+  const outgoing = requestToSend(delivery, stored.body, await getShopSettings(delivery.shop), deps);
   // The send window starts before the move to creating is written: time lost writing it counts.
   const sendBy = performance.now() + sendWindowMs(leaseMsOf(deps));
   const [sending] = await markSending(
     [
       {
         delivery,
-        request: outgoing.request,
+        body: outgoing.body,
         message: `Sending to the courier (attempt ${delivery.attempts + 1}).${outgoing.note}`,
       },
     ],
@@ -195,7 +204,7 @@ export const create: Step = async (delivery, deps) => {
     if (now.cancelRequestedAt && now.leaseOwner === deps.owner) return now;
     throw new StaleDeliveryError(delivery.id, "ready");
   }
-  const body = JSON.parse(outgoing.request) as CreateOrderBody;
+  const body = outgoing.body;
   const fence = { sendBy, rows: [sending] };
   try {
     const result = await sendFenced(fence, deps, (_rows, by) =>

@@ -1,13 +1,14 @@
-import type { Delivery } from "@prisma/client";
 import { matchAddress, resolveCourierIds } from "../../addresses";
 import { listAreaOverrides } from "../../models/area-overrides.server";
-import { findBalanceCollector } from "../../models/deliveries.server";
+import { findBalanceCollector, type DeliveryRow } from "../../models/deliveries.server";
 import { BalanceCollectedElsewhereError } from "../../models/delivery-state.server";
 import { getPickupLocation } from "../../models/pickup-locations.server";
-import { getShopSettings, type CourierEnvironment } from "../../models/shop.server";
+import { getShopSettings } from "../../models/shop.server";
 import { loadCourierDirectory } from "../../services/courier-directory.server";
 import { fetchDeliveryFulfillment } from "../../shopify/fulfillments";
+import { addressMatchColumn, type StoredMatch } from "../domain/address-match";
 import { buildDeliveryRequest, currencyProblem } from "../domain/request";
+import { requestColumn } from "../domain/stored-request";
 import {
   move,
   needsAttention,
@@ -53,11 +54,10 @@ export const prepare: Step = async (delivery, deps) => {
   if (currency) {
     return needsAttention(delivery, deps, currency, { orderName: fulfillment.order.name });
   }
-  const environment = delivery.environment as CourierEnvironment;
   const [settings, pickup, directory, overrides] = await Promise.all([
     getShopSettings(delivery.shop),
     getPickupLocation(delivery.shop, fulfillment.locationId ?? delivery.locationId ?? ""),
-    loadCourierDirectory(delivery.shop, environment),
+    loadCourierDirectory(delivery.shop, delivery.environment),
     listAreaOverrides(delivery.shop),
   ]);
   if (!settings || !pickup || !directory) {
@@ -92,7 +92,7 @@ export const prepare: Step = async (delivery, deps) => {
     { overrides },
   );
   const resolution = match.area ? resolveCourierIds(match.area, directory.index) : null;
-  const matchRecord = {
+  const matchRecord: StoredMatch = {
     // What the shopper typed, for the review page; personal data, erased by customers/redact.
     input: {
       city: address?.city ?? null,
@@ -127,7 +127,7 @@ export const prepare: Step = async (delivery, deps) => {
       {
         stateReason: reason,
         orderName: fulfillment.order.name,
-        addressMatch: JSON.stringify(matchRecord),
+        addressMatch: addressMatchColumn.encode(matchRecord),
         nextAttemptAt: null,
         leaseOwner: null,
         leaseExpiresAt: null,
@@ -149,19 +149,19 @@ export const prepare: Step = async (delivery, deps) => {
 
 /** Builds the request from a placed address; shared by the worker and the address review page. */
 export async function buildAndQueue(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   deps: Actor,
   input: {
     order: Parameters<typeof buildDeliveryRequest>[0]["order"];
     settings: NonNullable<Awaited<ReturnType<typeof getShopSettings>>>;
     pickup: NonNullable<Awaited<ReturnType<typeof getPickupLocation>>>;
     destination: Parameters<typeof buildDeliveryRequest>[0]["destination"];
-    matchRecord: unknown;
+    matchRecord: StoredMatch;
   },
-): Promise<Delivery | null> {
+): Promise<DeliveryRow | null> {
   // The record keeps the place the request was built for, so "send again" can rebuild it.
-  const record = {
-    ...(input.matchRecord as object),
+  const record: StoredMatch = {
+    ...input.matchRecord,
     courier: { governanceId: input.destination.governanceId, areaId: input.destination.areaId },
     parts: input.destination.parts,
   };
@@ -181,7 +181,7 @@ export async function buildAndQueue(
     if (!built.ok && built.attention) {
       return needsAttention(delivery, deps, built.problems.join(" "), {
         orderName: input.order.name,
-        addressMatch: JSON.stringify(record),
+        addressMatch: addressMatchColumn.encode(record),
       });
     }
     if (!built.ok) {
@@ -194,7 +194,7 @@ export async function buildAndQueue(
         {
           stateReason: reason,
           orderName: input.order.name,
-          addressMatch: JSON.stringify(record),
+          addressMatch: addressMatchColumn.encode(record),
           nextAttemptAt: null,
           leaseOwner: null,
           leaseExpiresAt: null,
@@ -215,9 +215,9 @@ export async function buildAndQueue(
         {
           stateReason: null,
           orderName: input.order.name,
-          request: JSON.stringify(built.body),
+          request: requestColumn.encode(built.body),
           cashToCollect: built.cashToCollect,
-          addressMatch: JSON.stringify(record),
+          addressMatch: addressMatchColumn.encode(record),
           nextAttemptAt: now(deps),
         },
         built.cashToCollect ? { soleCollectorOf: delivery.orderId } : {},

@@ -2,9 +2,13 @@
  * What every step of the worker does with a delivery it holds: move it (checked against the move
  * table, with a timeline event), let it wait, hand it to the merchant, count a failure.
  */
-import type { Delivery } from "@prisma/client";
 import { CourierCircuitOpenError, type CourierClient, type CourierError } from "../../courier";
-import { getDeliveryRow, releaseLease, renewLease } from "../../models/deliveries.server";
+import {
+  getDeliveryRow,
+  releaseLease,
+  renewLease,
+  type DeliveryRow,
+} from "../../models/deliveries.server";
 import { StaleDeliveryError, transition } from "../../models/delivery-state.server";
 import { type CourierEnvironment } from "../../models/shop.server";
 import { withCircuitBreaker } from "../../services/courier-breaker.server";
@@ -13,6 +17,7 @@ import { pacedAdmin, ShopifyThrottledError } from "../../shopify/cost-budget";
 import { shopifyFailureKind } from "../../shopify/fulfillment-events";
 import type { AdminGraphql } from "../../shopify/graphql";
 import { type CourierAnswer } from "../domain/courier-answers";
+import { type EventData } from "../domain/event-data";
 import { courierDownWaitMs } from "../domain/courier-timing";
 import {
   leaseMsFor,
@@ -20,7 +25,7 @@ import {
   MAX_STEP_FAILURES,
   stepBackoffMs,
 } from "../domain/lease-policy";
-import { canMove, type DeliveryState, parseState } from "../domain/states";
+import { canMove, type DeliveryState } from "../domain/states";
 
 /**
  * The delivery worker: leases due rows and moves each one step or more along
@@ -31,7 +36,7 @@ export interface WorkerDependencies {
   owner: string;
   courierFor(shop: string, environment: CourierEnvironment): Promise<CourierClient | null>;
   adminFor(shop: string): Promise<AdminGraphql>;
-  trackingUrl(delivery: Pick<Delivery, "id" | "courierOrderNumber">): string;
+  trackingUrl(delivery: Pick<DeliveryRow, "id" | "courierOrderNumber">): string;
   courierDisplayName: string;
   now?: () => Date;
   /**
@@ -60,10 +65,10 @@ export function leaseMsOf(deps: WorkerDependencies): number {
 
 /** The shop's courier client, through its account's circuit breaker (ADR 0019); null: no key. */
 export async function courierOf(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   deps: WorkerDependencies,
 ): Promise<CourierClient | null> {
-  const client = await deps.courierFor(delivery.shop, delivery.environment as CourierEnvironment);
+  const client = await deps.courierFor(delivery.shop, delivery.environment);
   return (
     client &&
     withCircuitBreaker(client, accountOf(delivery), {
@@ -73,18 +78,21 @@ export async function courierOf(
   );
 }
 
-export const accountOf = (delivery: Delivery) => ({
+export const accountOf = (delivery: DeliveryRow) => ({
   shop: delivery.shop,
   environment: delivery.environment,
 });
 
 /** The shop's Admin API client, through its cost budget (ADR 0014). */
-export async function adminOf(delivery: Delivery, deps: WorkerDependencies): Promise<AdminGraphql> {
+export async function adminOf(
+  delivery: DeliveryRow,
+  deps: WorkerDependencies,
+): Promise<AdminGraphql> {
   return pacedAdmin(delivery.shop, await deps.adminFor(delivery.shop), () => now(deps));
 }
 
 /** Before each courier call: the lease is still ours and lasts past the call, or nothing is sent. */
-export async function renew(delivery: Delivery, deps: WorkerDependencies): Promise<void> {
+export async function renew(delivery: DeliveryRow, deps: WorkerDependencies): Promise<void> {
   await renewLease(delivery.shop, delivery.id, deps.owner, leaseMsOf(deps), now(deps));
 }
 
@@ -114,7 +122,7 @@ export const SHOPIFY_ACCESS_WAIT_MS = 5 * 60_000;
  * waits without counting a failure, says why, and is looked at again every few minutes.
  */
 async function waitForShopifyAccess(
-  leased: Delivery,
+  leased: DeliveryRow,
   deps: WorkerDependencies,
   cause: ShopifyAccessLostError,
 ): Promise<null> {
@@ -136,7 +144,7 @@ const THROTTLED_WAIT_MS = 2_000;
  * Shopify throttled the call (or the shop's cost budget held it back before sending): nothing
  * was done, nothing is counted. The delivery waits until the bucket has refilled enough (ADR 0014).
  */
-async function shopifyThrottled(leased: Delivery, deps: WorkerDependencies, cause: unknown) {
+async function shopifyThrottled(leased: DeliveryRow, deps: WorkerDependencies, cause: unknown) {
   const at = now(deps).getTime();
   const retryAt =
     cause instanceof ShopifyThrottledError ? cause.retryAt.getTime() : at + THROTTLED_WAIT_MS;
@@ -157,7 +165,7 @@ async function shopifyThrottled(leased: Delivery, deps: WorkerDependencies, caus
  * {@link MAX_STEP_FAILURES} in a row handed to the merchant with the reason.
  */
 export async function stepFailed(
-  leased: Delivery,
+  leased: DeliveryRow,
   deps: WorkerDependencies,
   cause: unknown,
   giveUpReason?: (message: string) => string,
@@ -166,7 +174,7 @@ export async function stepFailed(
   if (cause instanceof ShopifyAccessLostError) return waitForShopifyAccess(leased, deps, cause);
   if (shopifyFailureKind(cause) === "throttled") return shopifyThrottled(leased, deps, cause);
   const message = describeFailure(cause).slice(0, 400);
-  let delivery: Delivery;
+  let delivery: DeliveryRow;
   try {
     delivery = await reload(leased);
   } catch {
@@ -175,7 +183,7 @@ export async function stepFailed(
   if (delivery.leaseOwner !== deps.owner) return null;
   const failures = delivery.failures + 1;
   try {
-    if (failures >= MAX_STEP_FAILURES && canMove(parseState(delivery.state), "needs_attention")) {
+    if (failures >= MAX_STEP_FAILURES && canMove(delivery.state, "needs_attention")) {
       await needsAttention(
         delivery,
         deps,
@@ -207,7 +215,7 @@ export async function lostIsNull<T>(moving: Promise<T>): Promise<T | null> {
 }
 
 /** The courier's create circuit is open: the delivery waits for it, nothing counted. */
-export async function waitForCircuit(delivery: Delivery, deps: WorkerDependencies, until: Date) {
+export async function waitForCircuit(delivery: DeliveryRow, deps: WorkerDependencies, until: Date) {
   return wait(
     delivery,
     deps,
@@ -222,32 +230,32 @@ export interface StepContext {
 }
 
 export type Step = (
-  delivery: Delivery,
+  delivery: DeliveryRow,
   deps: WorkerDependencies,
   context: StepContext,
-) => Promise<Delivery | null>;
+) => Promise<DeliveryRow | null>;
 
 /** Who moves a delivery: a worker holding its lease, or the merchant (owner null, no lease). */
 export type Actor = { owner: string | null; now?: () => Date };
 
 export const now = (deps: Actor) => deps.now?.() ?? new Date();
 
-export async function reload(delivery: Delivery): Promise<Delivery> {
+export async function reload(delivery: DeliveryRow): Promise<DeliveryRow> {
   return getDeliveryRow(delivery.shop, delivery.id);
 }
 
 export async function move(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   deps: Actor,
   to: DeliveryState,
-  event: { kind: string; message: string; data?: unknown },
+  event: { kind: string; message: string; data?: EventData },
   data: Parameters<typeof transition>[0]["data"] = {},
   guard: Pick<Parameters<typeof transition>[0], "soleCollectorOf"> = {},
-): Promise<Delivery> {
+): Promise<DeliveryRow> {
   await transition({
     shop: delivery.shop,
     id: delivery.id,
-    from: parseState(delivery.state),
+    from: delivery.state,
     to,
     // A step that moved on has no failures in a row (unless the move says otherwise).
     data: { failures: 0, ...data },
@@ -263,7 +271,7 @@ export async function move(
 
 /** Waiting: the lease goes, and the row comes back when it is due (or when the merchant acts). */
 export async function wait(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   deps: WorkerDependencies,
   inMs: number | null,
   lastError?: string,
@@ -280,11 +288,11 @@ export async function wait(
  * Shopify failure that lasted too long); "Try again" on the delivery's page resumes it.
  */
 export async function needsAttention(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   deps: Actor,
   reason: string,
   data: Parameters<typeof transition>[0]["data"] = {},
-): Promise<Delivery> {
+): Promise<DeliveryRow> {
   return move(
     delivery,
     deps,
@@ -302,7 +310,7 @@ export async function needsAttention(
 }
 
 export async function unknownOutcome(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   deps: WorkerDependencies,
   message: string,
   answer?: CourierAnswer,
@@ -326,7 +334,7 @@ export async function unknownOutcome(
  * as long as it has waited so far (courierDownWaitMs), without counting a failure, and says why.
  */
 export async function courierNotAnswering(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   deps: WorkerDependencies,
   error: CourierError,
 ) {
