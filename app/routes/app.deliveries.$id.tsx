@@ -23,9 +23,9 @@ import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/dom
 import {
   findBalanceCollector,
   getDelivery,
-  isStuck,
   type DeliveryEventRow,
 } from "../models/deliveries.server";
+import { isStuck } from "../models/delivery-list.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
