@@ -16,7 +16,8 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { cancelDelivery } from "../deliveries/cancel.server";
-import { markDeliveryCreated, retryDelivery } from "../deliveries/review.server";
+import { markDeliveryCreated } from "../deliveries/mark-created.server";
+import { retryDelivery } from "../deliveries/retry.server";
 import { Unreadable } from "../deliveries/domain/json-column";
 import { STATE_LABELS } from "../deliveries/domain/states";
 import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/domain/courier-status";
