@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import prisma from "../db.server";
 import { env } from "../env.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
+import { requestCancel } from "../models/cancel-requests.server";
 import {
   addDeliveryEvent,
   findDelivery,
   releaseLease,
-  requestCancel,
   takeLease,
 } from "../models/deliveries.server";
 import { courierClientFor } from "../services/courier-connection.server";

@@ -1,17 +1,7 @@
-import { Prisma, type Delivery } from "@prisma/client";
-import prisma, { databaseProvider, sqliteConnection } from "../db.server";
-import { durableTransaction } from "../db/sqlite-connection";
+import { Prisma } from "@prisma/client";
+import prisma, { databaseProvider } from "../db.server";
 import { eventDataColumn, type EventData } from "../deliveries/domain/event-data";
-import {
-  ATTENTION_STATES,
-  FINAL_STATES,
-  NOT_COLLECTING_STATES,
-  type DeliveryState,
-  parseState,
-} from "../deliveries/domain/states";
-import { ACTIVE_TRACKED_STATES } from "../deliveries/domain/courier-status";
-import { STUCK_AFTER_MS } from "../deliveries/domain/tracking-plan";
-import { newRowId, sqliteTime } from "./delivery-ids.server";
+import { FINAL_STATES, NOT_COLLECTING_STATES, parseState } from "../deliveries/domain/states";
 import {
   deliveryEventRow,
   deliveryRow,
@@ -203,55 +193,6 @@ export async function renewSendingLease(
   return count === 1;
 }
 
-/** Final states: nothing can be cancelled there. */
-const CANCEL_CLOSED: readonly DeliveryState[] = ["cancelled", "skipped", "delivered", "returned"];
-
-/**
- * Records that a delivery is to be cancelled, with an event, and makes it due: the worker (or
- * the caller, if it can take the lease) carries it out, counting its own failures from zero. Committed durably, like webhook intake
- * (ADR 0007): Shopify is told "received" once this returns. False when the delivery is final.
- */
-export async function requestCancel(
-  shop: string,
-  id: string,
-  reason: string,
-  at = new Date(),
-): Promise<boolean> {
-  const message = `Cancellation requested: ${reason}.`;
-  if (databaseProvider() === "postgresql") {
-    return prisma.$transaction(async (tx) => {
-      const { count } = await tx.delivery.updateMany({
-        where: { id, shop, state: { notIn: [...CANCEL_CLOSED] } },
-        data: { cancelRequestedAt: at, cancelReason: reason, nextAttemptAt: at, failures: 0 },
-      });
-      if (count !== 1) return false;
-      await tx.deliveryEvent.create({
-        data: { shop, deliveryId: id, at, kind: "cancel_requested", message },
-      });
-      return true;
-    });
-  }
-  const db = await sqliteConnection();
-  while (db.inTransaction) await new Promise<void>((resolve) => setImmediate(resolve));
-  const when = sqliteTime(at);
-  return durableTransaction(db, () => {
-    const changed = db
-      .prepare(
-        `UPDATE "Delivery" SET "cancelRequestedAt" = ?, "cancelReason" = ?, "nextAttemptAt" = ?,
-           "failures" = 0, "updatedAt" = ?
-         WHERE "id" = ? AND "shop" = ?
-           AND "state" NOT IN ('cancelled', 'skipped', 'delivered', 'returned')`,
-      )
-      .run(when, reason, when, when, id, shop).changes;
-    if (changed !== 1) return false;
-    db.prepare(
-      `INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
-       VALUES (?, ?, ?, ?, 'cancel_requested', ?)`,
-    ).run(newRowId(at.getTime()), shop, id, when, message);
-    return true;
-  });
-}
-
 /** Leases one delivery that nobody holds (or whose lease lapsed); null when someone does. */
 export async function takeLease(
   shop: string,
@@ -374,117 +315,4 @@ export async function getDelivery(shop: string, id: string): Promise<DeliveryWit
     include: { events: { orderBy: { at: "asc" } } },
   });
   return row && { ...deliveryRow(row), events: row.events.map(deliveryEventRow) };
-}
-
-export interface DeliveryListQuery {
-  shop: string;
-  state?: DeliveryState | "attention";
-  search?: string;
-  page?: number;
-  pageSize?: number;
-  now?: Date;
-}
-
-/**
- * Needs the merchant: a state that waits for them (address, review, rejected, failed, returned),
- * or a parcel the courier has not moved for STUCK_AFTER_MS.
- */
-export function attentionWhere(now: Date): Prisma.DeliveryWhereInput {
-  const cutoff = new Date(now.getTime() - STUCK_AFTER_MS);
-  return {
-    OR: [
-      { state: { in: [...ATTENTION_STATES] } },
-      {
-        state: { in: [...ACTIVE_TRACKED_STATES] },
-        trackingPushedAt: { not: null },
-        OR: [
-          { lastMovedAt: { lt: cutoff } },
-          { lastMovedAt: null, trackingPushedAt: { lt: cutoff } },
-        ],
-      },
-    ],
-  };
-}
-
-/** The complement of attentionWhere, written without NOT: SQL's NULLs would drop rows from it. */
-function notAttentionWhere(now: Date): Prisma.DeliveryWhereInput {
-  const cutoff = new Date(now.getTime() - STUCK_AFTER_MS);
-  return {
-    state: { notIn: [...ATTENTION_STATES] },
-    OR: [
-      { state: { notIn: [...ACTIVE_TRACKED_STATES] } },
-      { trackingPushedAt: null },
-      { lastMovedAt: { gte: cutoff } },
-      { lastMovedAt: null, trackingPushedAt: { gte: cutoff } },
-    ],
-  };
-}
-
-/** Whether a delivery is stuck: tracked, not final, and unmoved for STUCK_AFTER_MS. */
-export function isStuck(
-  delivery: Pick<Delivery, "state" | "lastMovedAt" | "trackingPushedAt">,
-  now = new Date(),
-): boolean {
-  const since = delivery.lastMovedAt ?? delivery.trackingPushedAt;
-  return (
-    // A raw row's state too: the tracking sync reads its own.
-    ACTIVE_TRACKED_STATES.includes(parseState(delivery.state)) &&
-    since !== null &&
-    now.getTime() - since.getTime() > STUCK_AFTER_MS
-  );
-}
-
-/**
- * A search that ignores case on both databases: SQLite's LIKE does for ASCII, PostgreSQL's needs
- * ILIKE (Prisma's `mode`, which the SQLite client's types do not know).
- */
-function containsText(text: string): { contains: string } {
-  return databaseProvider() === "postgresql"
-    ? ({ contains: text, mode: "insensitive" } as { contains: string })
-    : { contains: text };
-}
-
-/** The deliveries page: those needing attention first, then the newest. */
-export async function listDeliveries(query: DeliveryListQuery) {
-  const pageSize = query.pageSize ?? 25;
-  const page = Math.max(1, query.page ?? 1);
-  const attentionClause = attentionWhere(query.now ?? new Date());
-  const where: Prisma.DeliveryWhereInput = {
-    shop: query.shop,
-    ...(query.state === "attention" ? attentionClause : query.state ? { state: query.state } : {}),
-    ...(query.search
-      ? {
-          AND: [
-            {
-              OR: [
-                { orderName: containsText(query.search) },
-                { courierOrderNumber: containsText(query.search) },
-                { reference: containsText(query.search) },
-              ],
-            },
-          ],
-        }
-      : {}),
-  };
-  const [attention, total] = await Promise.all([
-    prisma.delivery.findMany({
-      where: { AND: [where, attentionClause] },
-      orderBy: { updatedAt: "desc" },
-    }),
-    prisma.delivery.count({ where }),
-  ]);
-  // Attention rows lead, then the rest by recency; paginated over the combined order.
-  const skip = (page - 1) * pageSize;
-  const fromAttention = attention.slice(skip, skip + pageSize);
-  const restSkip = Math.max(0, skip - attention.length);
-  const rest =
-    fromAttention.length < pageSize
-      ? await prisma.delivery.findMany({
-          where: { AND: [where, notAttentionWhere(query.now ?? new Date())] },
-          orderBy: { createdAt: "desc" },
-          skip: restSkip,
-          take: pageSize - fromAttention.length,
-        })
-      : [];
-  return { deliveries: [...fromAttention, ...rest].map(deliveryRow), total, page, pageSize };
 }

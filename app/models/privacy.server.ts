@@ -1,7 +1,7 @@
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
 import prisma, { eraseFromDisk } from "../db.server";
-import { requestCancel } from "./deliveries.server";
+import { requestCancel } from "./cancel-requests.server";
 import { deliveryEventRow, deliveryRow } from "./delivery-row.server";
 import { erasureCancelWrites } from "./delivery-state.server";
 import { jsonColumn, Unreadable } from "../deliveries/domain/json-column";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { orderIdParam, type QuoteResponse } from "../api-contract";
-import { quoteOrder } from "../deliveries/send.server";
+import { quoteOrder } from "../deliveries/quote.server";
 import {
   apiError,
   authenticateExtension,

@@ -16,16 +16,17 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { cancelDelivery } from "../deliveries/cancel.server";
-import { markDeliveryCreated, retryDelivery } from "../deliveries/review.server";
+import { markDeliveryCreated } from "../deliveries/mark-created.server";
+import { retryDelivery } from "../deliveries/retry.server";
 import { Unreadable } from "../deliveries/domain/json-column";
 import { STATE_LABELS } from "../deliveries/domain/states";
 import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/domain/courier-status";
 import {
   findBalanceCollector,
   getDelivery,
-  isStuck,
   type DeliveryEventRow,
 } from "../models/deliveries.server";
+import { isStuck } from "../models/delivery-list.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {

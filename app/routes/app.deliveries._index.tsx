@@ -21,7 +21,7 @@ import {
   STATE_LABELS,
   type DeliveryState,
 } from "../deliveries/domain/states";
-import { isStuck, listDeliveries } from "../models/deliveries.server";
+import { isStuck, listDeliveries } from "../models/delivery-list.server";
 import { authenticate } from "../shopify.server";
 
 const listQuery = z.object({

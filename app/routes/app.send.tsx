@@ -24,15 +24,10 @@ import {
 import { useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
 import { BULK_LIMIT, SEND_BATCH } from "../deliveries/domain/limits";
-import {
-  listSendableOrders,
-  quoteOrder,
-  sendOrdersToCourier,
-  type QuoteOutcome,
-  type SendOutcome,
-  type SendProgress,
-  type SendStatus,
-} from "../deliveries/send.server";
+import { quoteOrder, type QuoteOutcome } from "../deliveries/quote.server";
+import type { SendProgress, SendStatus } from "../deliveries/send-status.server";
+import { sendOrdersToCourier, type SendOutcome } from "../deliveries/send.server";
+import { listSendableOrders } from "../deliveries/sendable-orders.server";
 import { authenticate } from "../shopify.server";
 
 const pageQuery = z.object({ after: z.string().min(1).max(2_000).optional().catch(undefined) });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import prisma, { databaseProvider } from "../../app/db.server";
 import { listAreaOverrides, rememberAreaSpelling } from "../../app/models/area-overrides.server";
-import { getDelivery, listDeliveries } from "../../app/models/deliveries.server";
+import { getDelivery } from "../../app/models/deliveries.server";
+import { listDeliveries } from "../../app/models/delivery-list.server";
 import {
   recordDelivery,
   transition,

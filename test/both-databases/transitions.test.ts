@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { requestCancel } from "../../app/models/deliveries.server";
+import { requestCancel } from "../../app/models/cancel-requests.server";
 import {
   BalanceCollectedElsewhereError,
   startCreating,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { productionDependencies } from "../../app/deliveries/runner.server";
-import { quoteOrder } from "../../app/deliveries/send.server";
+import { quoteOrder } from "../../app/deliveries/quote.server";
 import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
 import { resetEnvForTests } from "../../app/env.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";

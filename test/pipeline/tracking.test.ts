@@ -4,7 +4,7 @@ import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { runTrackingSync } from "../../app/deliveries/tracking/sync.server";
 import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/domain/lease-policy";
-import { isStuck, listDeliveries } from "../../app/models/deliveries.server";
+import { isStuck, listDeliveries } from "../../app/models/delivery-list.server";
 import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
