@@ -292,7 +292,7 @@ describe(`claiming deliveries due for tracking (${testDatabaseName()})`, () => {
     await tracked(gone, "gone", minutes(-30));
   }
 
-  it("shares a pass between shops, the quiet shop's unused share going to the busy one", async () => {
+  it("shares a sync run between shops, the quiet shop's unused share going to the busy one", async () => {
     await busyAndQuietShops();
     // Two per shop; the quiet shop has one, so its share goes to the busy shop.
     const claimed = await claimDueTracking("sync-1", 4, 60_000, now);
@@ -306,7 +306,7 @@ describe(`claiming deliveries due for tracking (${testDatabaseName()})`, () => {
   });
 
   // Row locks held by another connection exist on PostgreSQL only (SKIP LOCKED, ADR 0009).
-  it.runIf(dialect === "postgresql")("passes over a row another sync pass has locked", async () => {
+  it.runIf(dialect === "postgresql")("skips a row another sync run has locked", async () => {
     await busyAndQuietShops();
     const locked = await prisma.delivery.findFirstOrThrow({ where: { reference: "busy0" } });
 
@@ -326,7 +326,7 @@ describe(`claiming deliveries due for tracking (${testDatabaseName()})`, () => {
     expect(await claimDueTracking("sync-3", 10, 60_000, now)).toEqual([]);
   });
 
-  it("gives each row to one sync pass only, with many passes at once", async () => {
+  it("gives each row to one sync run only, with many runs at once", async () => {
     await prisma.shopSettings.createMany({ data: [{ shop }, { shop: other }] });
     for (let i = 0; i < 30; i++) await tracked(i % 3 ? shop : other, `t${i}`, minutes(-30 + i / 2));
     const owners = ["s1", "s2", "s3", "s4"];

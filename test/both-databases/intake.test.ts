@@ -332,7 +332,7 @@ describe(`webhook intake (${testDatabaseName()})`, () => {
     ).toBe("gid://shopify/Fulfillment/7011");
   });
 
-  it("gives a late fulfillment to the intent parked for want of it, its tries counted afresh", async () => {
+  it("gives a late fulfillment to the intent held for want of it, its tries counted afresh", async () => {
     await readyShop(shop);
     // Automatic sending off: the merchant's explicit send must not be lost to a skipped row.
     await prisma.shopSettings.update({ where: { shop }, data: { autoSend: false } });
@@ -387,7 +387,7 @@ describe(`webhook intake (${testDatabaseName()})`, () => {
     ]);
   });
 
-  it("gives a fulfillment to an intent still waiting before one parked at its location", async () => {
+  it("gives a fulfillment to an intent still waiting before one held at its location", async () => {
     await readyShop(shop);
     const intent = (state: string, reference: string, locationId = PICKUP_LOCATION_ID) =>
       prisma.delivery.create({

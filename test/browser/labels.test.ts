@@ -24,7 +24,7 @@ function pdfPageCount(pdf: Buffer): number {
 }
 
 describe.each(["A6", "4x6"] as LabelSize[])("a %s label for a long Arabic address", (size) => {
-  it("fits on its page, Arabic shaped right to left, and prints one page per label", async () => {
+  it("fits each label on a page of its own, the Arabic shaped right to left", async () => {
     const page = await browser.newPage({
       viewport: { width: 600, height: 800 },
       deviceScaleFactor: 2,

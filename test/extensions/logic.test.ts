@@ -197,7 +197,7 @@ describe("the order page's actions", () => {
 describe("bulk send", () => {
   const ids = Array.from({ length: 23 }, (_, i) => `gid://shopify/Order/${9000 + i}`);
 
-  it("sends in batches the app accepts and follows each delivery until it settles", async () => {
+  it("sends in batches the app accepts and follows each delivery until its outcome is known", async () => {
     const batches: string[][] = [];
     let looks = 0;
     const api = {

@@ -150,7 +150,7 @@ describe("the settings page's courier connection", () => {
     expect((await load()).masterData.fetchedAt > first).toBe(true);
   });
 
-  it("removes the key on request; reading it back is impossible afterwards", async () => {
+  it("removes the key on request, so that it can no longer be read", async () => {
     await installShop(shop);
     await post({ intent: "connect", courierEnvironment: "sandbox", apiKey: SANDBOX_KEY });
     const { body } = await post({ intent: "remove-key" });
@@ -177,9 +177,10 @@ describe("the settings page's courier connection", () => {
     await expect(readCourierApiKey(other)).rejects.toThrow(/does not decrypt/);
   });
 
-  it("saves the delivery options, and explains a bad preparation time", async () => {
+  /** Saves delivery options with automatic sending on and a 90-minute preparation time. */
+  async function saveDeliveryOptions() {
     await installShop(shop);
-    const saved = await post({
+    return post({
       intent: "delivery-options",
       // What a checked Polaris checkbox sends: its empty value.
       autoSend: "",
@@ -187,6 +188,10 @@ describe("the settings page's courier connection", () => {
       paymentCodePrepaid: "PP",
       preparationMinutes: "90",
     });
+  }
+
+  it("saves the delivery options", async () => {
+    const saved = await saveDeliveryOptions();
     expect(saved).toEqual({ status: 200, body: { ok: true, saved: "delivery-options" } });
     const row = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
     expect(row).toMatchObject({
@@ -196,6 +201,10 @@ describe("the settings page's courier connection", () => {
       paymentCodePrepaid: "PP",
       preparationMinutes: 90,
     });
+  });
+
+  it("explains a bad preparation time and keeps the one saved", async () => {
+    await saveDeliveryOptions();
     const bad = await post({ intent: "delivery-options", preparationMinutes: "-5" });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe("Preparation time cannot be negative.");

@@ -333,7 +333,7 @@ describe("customers/data_request and customers/redact", () => {
     expect(after).toEqual(before);
   });
 
-  it("cancels the named orders' deliveries that were never sent: nothing is left to send", async () => {
+  it("cancels the named orders' deliveries that were never sent", async () => {
     await prisma.delivery.create({
       data: {
         shop,

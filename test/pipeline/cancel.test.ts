@@ -95,7 +95,7 @@ describe("cancelling deliveries", () => {
     expect(after.events.map((e) => e.kind)).toContain("cancel_refused");
   });
 
-  it("follows a fulfillment cancelled in Shopify: recorded at once, carried out by the worker", async () => {
+  it("records a fulfillment cancelled in Shopify at once, for the worker to cancel at the courier", async () => {
     const delivery = await createdDelivery();
     const response = await shopifyCancelsFulfillment();
     expect(response.status).toBe(200);

@@ -75,7 +75,7 @@ describe("retries that cannot succeed on their own", () => {
     expect(sandbox().requestLog.filter((r) => r.endpoint === "createOrder")).toHaveLength(0);
   });
 
-  it("stop pushing a tracking number Shopify refuses, ask the merchant, and push it again on Try again", async () => {
+  it("stop at a tracking number Shopify keeps refusing until the merchant presses Try again", async () => {
     await readyShop(shop);
     programShopify([order]);
     adminApi.on("DeliveryTrackingUpdate", () => ({
@@ -111,7 +111,7 @@ describe("retries that cannot succeed on their own", () => {
     expect(sandbox().orders.size).toBe(1);
   });
 
-  it("start counting afresh after the merchant's Try again: one more failure does not stop it", async () => {
+  it("start counting afresh after the merchant's Try again", async () => {
     await readyShop(shop);
     programShopify([order]);
     adminApi.on("DeliveryFulfillment", shopifyRefuses);
@@ -158,7 +158,7 @@ describe("retries that cannot succeed on their own", () => {
     expect(waits.at(-1)).toBeGreaterThan(10 * waits[0]!);
   });
 
-  it("never let one delivery's failure end the pass for the others", async () => {
+  it("never let one delivery's failure stop the others", async () => {
     await readyShop(shop);
     // Shopify answers for one fulfillment and fails for the other.
     const broken = { ...order, fulfillmentNumber: 8102, orderNumber: 4102, shopifyError: "Boom" };

@@ -79,7 +79,7 @@ const post = async (id: string, form: Record<string, string> = {}) =>
   });
 
 describe("the address review queue", () => {
-  it("shows what the customer typed, takes the merchant's answer, and remembers the spelling", async () => {
+  it("sends an address the merchant placed, and the next one spelt the same way without asking", async () => {
     const { directory } = await readyShop(shop);
     const again = { ...unclear, fulfillmentNumber: 7002, orderNumber: 3002 };
     programShopify([unclear, again]);

@@ -455,7 +455,7 @@ describe("Send to courier, by hand", () => {
     });
   });
 
-  it("tells the page a delivery that stopped for the merchant's attention has settled, and why", async () => {
+  it("tells the page that a delivery stopped for the merchant's attention, and why", async () => {
     await readyShop(shop);
     // Shopify keeps failing to give the order to the worker.
     programShopify([
@@ -720,7 +720,7 @@ describe("Send to courier in bulk, against the Shopify stand-in store", () => {
     ).toHaveLength(12);
   });
 
-  it("quotes the delivery sending would create: its parcel's weight, from the mapped pickup location", async () => {
+  it("quotes the weight of the parcel sending would create, from the mapped pickup location", async () => {
     const { salmiya } = await readyStandInShop();
     const warehouse = standIn.store.addLocation({ name: "Unmapped warehouse" });
     // The first fulfillment order ships from a location without a pickup mapping; the second,

@@ -147,7 +147,7 @@ async function row() {
 }
 
 describe("tracking sync", () => {
-  it("walks a delivery through its whole life: the right Shopify events, in order, with the courier's times", async () => {
+  it("follows a delivery to delivered, writing each Shopify event in order at the courier's time", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     // Not due yet: nothing is asked.
     expect(await runTrackingSync(worker.deps)).toBe(0);
@@ -213,7 +213,7 @@ describe("tracking sync", () => {
     expect(tracks()).toBe(before);
   });
 
-  it("a cancellation asked for while the sync holds the delivery, which turns out delivered, is closed on the timeline", async () => {
+  it("closes on the timeline a cancellation asked for while the sync finds the parcel delivered", async () => {
     const { worker, delivery, courierOrderId } = await createdDelivery();
     step(courierOrderId, "delivered");
     worker.advance(FIRST_TRACKING_LOOK_MS);
@@ -245,7 +245,7 @@ describe("tracking sync", () => {
     expect((await deliveryPage(done.id)).cancelRequestedAt).toBeNull();
   });
 
-  it("nothing changed: one courier call, no Shopify write, and the next look later", async () => {
+  it("asks the courier once and writes nothing to Shopify when nothing changed", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     step(courierOrderId, "out_for_delivery");
     worker.advance(FIRST_TRACKING_LOOK_MS);
@@ -266,7 +266,7 @@ describe("tracking sync", () => {
     );
   });
 
-  it("a failed attempt, out again, delivered; cash on delivery is marked paid when asked", async () => {
+  it("follows a failed attempt to delivery at the second and marks the cash-on-delivery order paid", async () => {
     // The marker in the address makes the sandbox fail the first attempt.
     const cod = { ...order, outstanding: "24.500", address2: "[sandbox:fail-once]" };
     const { worker, writes, courierOrderId, delivery } = await createdDelivery(cod);
@@ -346,7 +346,7 @@ describe("tracking sync", () => {
     expect(adminApi.callsTo("DeliveryMarkPaid")).toHaveLength(1);
   });
 
-  it("Shopify refusing to mark an unpaid order paid: tried again later, with backoff, until it is", async () => {
+  it("tries again with backoff to mark an unpaid order paid until Shopify takes it", async () => {
     const { worker, writes, accept } = await deliveredCod(() => "PENDING");
     const refused = await row();
     expect(refused.paidMarkedAt).toBeNull();
@@ -380,7 +380,7 @@ describe("tracking sync", () => {
     expect(writes.paid).toEqual([]);
   });
 
-  it("Shopify throttling slows the shop down instead of failing: the event follows, written once", async () => {
+  it("waits out Shopify throttling instead of failing, then writes each event once", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     step(courierOrderId, "picked_up");
     worker.advance(FIRST_TRACKING_LOOK_MS);
@@ -401,7 +401,7 @@ describe("tracking sync", () => {
     expect(after.lastError).toBeNull();
   });
 
-  it("an HTTP 429 from Shopify slows the shop down the same way: the event is written once, later", async () => {
+  it("waits out an HTTP 429 from Shopify the same way", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     step(courierOrderId, "accepted");
     worker.advance(FIRST_TRACKING_LOOK_MS);
@@ -415,7 +415,7 @@ describe("tracking sync", () => {
     expect((await row()).shopifyEventStatus).toBe("CONFIRMED");
   });
 
-  it("Shopify refusing the shipment status (ACCESS_DENIED) does not stop tracking: the state follows, the status is written once Shopify takes it, retried with backoff", async () => {
+  it("keeps tracking while Shopify refuses the shipment status, and writes the latest one once it is allowed", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     // An install from before write_fulfillments was added: Shopify refuses every event.
     let approved = false;
@@ -499,7 +499,7 @@ describe("tracking sync", () => {
     expect(writes.events).toHaveLength(1);
   });
 
-  it("one delivery whose look fails unexpectedly does not end the pass: it is logged, tried later, and the others are looked at", async () => {
+  it("does not let one delivery failing unexpectedly stop the sync of the others", async () => {
     const now = new Date();
     await prisma.shopSettings.create({ data: { shop } });
     for (const n of [1, 2, 3]) {
@@ -547,7 +547,7 @@ describe("tracking sync", () => {
     expect(String(logged.mock.calls[0])).toContain(rows[1]!.id);
   });
 
-  it("a courier rate limit puts the look off by what the courier asked, without failing", async () => {
+  it("a courier rate limit puts the next sync off instead of failing", async () => {
     const { worker, courierOrderId } = await createdDelivery();
     step(courierOrderId, "picked_up");
     worker.advance(FIRST_TRACKING_LOOK_MS);
@@ -559,8 +559,9 @@ describe("tracking sync", () => {
     expect(limited.lastError).toMatch(/slow|limit|try again/i);
   });
 
-  it("an unmapped status is recorded and shown, not guessed; once the merchant maps it, it applies", async () => {
-    const { worker, writes, courierOrderId } = await createdDelivery();
+  /** A delivery the courier has pushed a status the app has no meaning for. */
+  async function heldAtCustoms() {
+    const { writes, courierOrderId } = await createdDelivery();
     const credentials = await createPushCredentials(shop);
     const push = (eventId: string, status: string, minute: number) =>
       postPush(
@@ -573,28 +574,36 @@ describe("tracking sync", () => {
         credentials,
       );
     expect((await push("e1", "held_at_customs", 10)).status).toBe(200);
+    const mapping = () =>
+      prisma.courierStatusMapping.findUniqueOrThrow({
+        where: { shop_code: { shop, code: "held_at_customs" } },
+      });
+    return { writes, push, mapping };
+  }
+
+  it("an unmapped status is recorded and shown, not guessed", async () => {
+    const { writes, mapping } = await heldAtCustoms();
     const held = await row();
     expect(held.state).toBe("created");
     expect(held.courierStatus).toBe("held_at_customs");
     expect(held.events.at(-1)).toMatchObject({ kind: "unmapped_status" });
     expect(writes.events).toEqual([]);
-    const mapping = await prisma.courierStatusMapping.findUniqueOrThrow({
-      where: { shop_code: { shop, code: "held_at_customs" } },
-    });
-    expect(mapping).toMatchObject({ state: null, source: "unmapped" });
+    expect(await mapping()).toMatchObject({ state: null, source: "unmapped" });
+  });
 
+  it("an unmapped status applies once the merchant maps it", async () => {
+    const { writes, push, mapping } = await heldAtCustoms();
     await prisma.courierStatusMapping.update({
-      where: { id: mapping.id },
+      where: { id: (await mapping()).id },
       data: { state: "unchanged", shopifyStatus: "DELAYED", source: "merchant" },
     });
     expect((await push("e2", "held_at_customs", 20)).status).toBe(200);
     expect(writes.events.map((e) => e.status)).toEqual(["DELAYED"]);
-    void worker;
   });
 });
 
 describe("the merchant maps a status", () => {
-  it("deliveries already on it follow the new meaning at the next look, which comes at once", async () => {
+  it("moves the deliveries already at that status to its new meaning at once", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     const credentials = await createPushCredentials(shop);
     courierClock.now += 60_000;
@@ -644,7 +653,7 @@ describe("the courier's status pushes", () => {
     return { ...setup, send, event, credentials };
   }
 
-  it("a push before the tracking number is on Shopify leaves the delivery to the worker; the first look after it catches up", async () => {
+  it("a push that comes before the tracking number is on Shopify is caught up by the next sync", async () => {
     await readyShop(shop);
     const { trackingUpdates } = programShopify([order]);
     const writes = recordShopifyWrites();
@@ -702,7 +711,7 @@ describe("the courier's status pushes", () => {
     expect(writes.events.map((e) => e.status)).toEqual(["CONFIRMED", "CARRIER_PICKED_UP"]);
   });
 
-  it("repeated and shuffled pushes: each change written to Shopify once, in the courier's order, never backwards", async () => {
+  it("repeated and shuffled pushes write each change to Shopify once, in order, never backwards", async () => {
     const { send, event, writes } = await pushSetup();
     const life = [
       event("p1", "accepted", 1),
@@ -735,7 +744,7 @@ describe("the courier's status pushes", () => {
     expect(done.events.filter((e) => e.kind === "courier_status")).toHaveLength(4);
   });
 
-  it("a redelivered event id does nothing twice; same status, new id, same time: nothing either", async () => {
+  it("a push sent again, with the same event id or a new one, is applied once", async () => {
     const { send, event, writes } = await pushSetup();
     const first = await send(event("r1", "picked_up", 2));
     expect(await first.json()).toEqual({ outcome: "applied" });
@@ -786,18 +795,28 @@ describe("the courier's status pushes", () => {
     });
   });
 
-  it("refuses a bad signature (401) and an unknown URL (404) with nothing written; a bad body says what is wrong", async () => {
-    const { send, event, writes, courierOrderId } = await pushSetup();
-    expect((await send(event("x1", "delivered", 9), "wrong-secret")).status).toBe(401);
-    expect((await send(event("x2", "delivered", 9), undefined, "no-such-token")).status).toBe(404);
-    const bad = await send({ eventId: "x3", order: { orderId: courierOrderId } });
-    expect(bad.status).toBe(422);
-    expect(await bad.text()).toContain("order.status");
+  /** Nothing of a refused push is written: no Shopify event, no move, no processed webhook. */
+  async function expectNothingWritten(writes: { events: ShopifyEvent[] }) {
     expect(writes.events).toEqual([]);
     expect((await row()).state).toBe("created");
     expect(await prisma.processedWebhook.count({ where: { shop, topic: "courier/status" } })).toBe(
       0,
     );
+  }
+
+  it("refuses a bad signature (401) and an unknown URL (404), writing nothing", async () => {
+    const { send, event, writes } = await pushSetup();
+    expect((await send(event("x1", "delivered", 9), "wrong-secret")).status).toBe(401);
+    expect((await send(event("x2", "delivered", 9), undefined, "no-such-token")).status).toBe(404);
+    await expectNothingWritten(writes);
+  });
+
+  it("answers a malformed body with what is wrong, writing nothing", async () => {
+    const { send, writes, courierOrderId } = await pushSetup();
+    const bad = await send({ eventId: "x3", order: { orderId: courierOrderId } });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain("order.status");
+    await expectNothingWritten(writes);
   });
 
   it("a body over 64 KiB is refused (413) unread, even sent in chunks without a length", async () => {
@@ -862,7 +881,7 @@ describe("needs attention", () => {
 });
 
 describe("a courier that gives no times", () => {
-  it("a parcel it keeps moving is not stuck, and is looked at on the moving parcel's cadence", async () => {
+  it("a parcel it keeps moving is not stuck, and is synced as often as a moving parcel", async () => {
     const now = new Date();
     await installShop(shop);
     await prisma.shopSettings.create({ data: { shop } });
@@ -914,7 +933,7 @@ describe("a courier that gives no times", () => {
   });
 });
 
-describe("bounded, fair passes", () => {
+describe("bounded, fair sync runs", () => {
   /** Delivery rows due for a look, as many as asked per shop, without a courier behind them. */
   async function dueRows(perShop: Record<string, number>, now: Date) {
     let n = 0;
@@ -940,7 +959,7 @@ describe("bounded, fair passes", () => {
     }
   }
 
-  it("a delivery another instance took while it waited in the pass's queue is not looked at twice", async () => {
+  it("a delivery another instance leased while it waited in the queue is not synced twice", async () => {
     const now = new Date();
     const name = shopDomain("taken");
     await dueRows({ [name]: 2 }, now);
@@ -980,7 +999,7 @@ describe("bounded, fair passes", () => {
     expect(taken.leaseOwner).toBe("other-instance");
   });
 
-  it("a busy shop does not fill a pass, nor go over its share of calls in flight", async () => {
+  it("a busy shop does not fill a sync run, nor go over its share of calls in flight", async () => {
     const now = new Date();
     const busy = shopDomain("busy");
     const small = [shopDomain("small-a"), shopDomain("small-b")];

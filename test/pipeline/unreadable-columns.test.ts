@@ -86,7 +86,7 @@ const deliveryPage = async (id: string) =>
   ).json();
 
 describe("a stored request that no longer reads", () => {
-  it("is not sent: the merchant is asked, and Try again builds it afresh", async () => {
+  it("is held for the merchant until Try again builds it afresh", async () => {
     const { worker, rows } = await readyDeliveries([salmiya]);
     const [row] = rows;
     await prisma.delivery.update({ where: { id: row!.id }, data: { request: '{"pickupAd' } });
@@ -107,7 +107,7 @@ describe("a stored request that no longer reads", () => {
     expect(sandbox().orders.size).toBe(1);
   });
 
-  it("keeps out of its batch: the others go in one create-bulk call", async () => {
+  it("is kept out of its batch, the others going in one create-bulk call", async () => {
     const orders = [0, 1, 2].map((i) => ({
       ...salmiya,
       fulfillmentNumber: 8100 + i,
@@ -146,7 +146,7 @@ describe("a stored request that no longer reads", () => {
 });
 
 describe("a delivery page whose other JSON no longer reads", () => {
-  it("shows the timeline without the unreadable answer, and a status still owed to Shopify", async () => {
+  it("shows the timeline without the unreadable answer, and that a Shopify status is pending", async () => {
     await readyShop(shop);
     programShopify([salmiya]);
     await receive(salmiya);
@@ -293,7 +293,7 @@ describe("an address match that no longer reads", () => {
 });
 
 describe("courier master data that no longer reads", () => {
-  it("is treated as not fetched: deliveries wait for the connection to be tested", async () => {
+  it("makes deliveries wait for the connection to be tested, as if never fetched", async () => {
     await readyShop(shop);
     await prisma.courierMasterData.updateMany({ where: { shop }, data: { areas: "[{" } });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);

@@ -204,7 +204,7 @@ describe("DeliveryEvent.data", () => {
 });
 
 describe("Delivery.shopifyPending", () => {
-  it("reads back the status owed to Shopify", () => {
+  it("reads back the status still to be written to Shopify", () => {
     const owed = { status: "DELIVERED" as const, happenedAt: null, message: "At the door" };
     expect(shopifyPendingColumn.decode(shopifyPendingColumn.encode(owed))).toEqual(owed);
   });
