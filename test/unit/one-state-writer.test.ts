@@ -48,7 +48,7 @@ describe("the writer of Delivery.state", () => {
 
   const inWriter = (file: string) => path.relative(root, file).startsWith(WRITER + path.sep);
 
-  it("is the only file of app/ that writes the column", () => {
+  it("is the only module of app/ that writes the column", () => {
     const writers = sourceFiles(root)
       .filter((file) => !inWriter(file))
       .filter((file) => stateWrites(readFileSync(file, "utf8")).length > 0)
