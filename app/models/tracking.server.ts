@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Prisma, type Delivery } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import prisma, { databaseProvider } from "../db.server";
 import {
   ACTIVE_TRACKED_STATES,
@@ -10,6 +10,7 @@ import {
 } from "../deliveries/domain/courier-status";
 import { env } from "../env.server";
 import { firstTimeWebhook } from "./deliveries.server";
+import { deliveryRow, type DeliveryRow } from "./delivery-row.server";
 import { openSecret, SecretBoxError, sealSecret } from "../security/secret-box";
 
 /**
@@ -40,7 +41,7 @@ export async function claimDueTracking(
   leaseMs: number,
   now = new Date(),
   perShopMin = 1,
-): Promise<Delivery[]> {
+): Promise<DeliveryRow[]> {
   const installed = await installedShops();
   const due = await prisma.delivery.groupBy({
     by: ["shop"],
@@ -94,10 +95,11 @@ export async function claimDueTracking(
       data: { leaseOwner: owner, leaseExpiresAt, leaseGeneration: { increment: 1 } },
     });
   }
-  return prisma.delivery.findMany({
+  const leased = await prisma.delivery.findMany({
     where: { id: { in: ids }, leaseOwner: owner, leaseExpiresAt },
     orderBy: { syncAt: "asc" },
   });
+  return leased.map(deliveryRow);
 }
 
 /**
@@ -110,7 +112,7 @@ export async function leaseForPush(
   owner: string,
   leaseMs: number,
   now = new Date(),
-): Promise<Delivery | null> {
+): Promise<DeliveryRow | null> {
   const { count } = await prisma.delivery.updateMany({
     where: {
       id,
@@ -124,7 +126,9 @@ export async function leaseForPush(
       leaseGeneration: { increment: 1 },
     },
   });
-  return count === 1 ? prisma.delivery.findFirst({ where: { id, shop } }) : null;
+  if (count !== 1) return null;
+  const row = await prisma.delivery.findFirst({ where: { id, shop } });
+  return row && deliveryRow(row);
 }
 
 async function installedShops(): Promise<string[]> {
@@ -136,8 +140,12 @@ async function installedShops(): Promise<string[]> {
 }
 
 /** The delivery a courier order belongs to, in one shop. */
-export async function findDeliveryByCourierOrder(shop: string, courierOrderId: string) {
-  return prisma.delivery.findFirst({ where: { shop, courierOrderId } });
+export async function findDeliveryByCourierOrder(
+  shop: string,
+  courierOrderId: string,
+): Promise<DeliveryRow | null> {
+  const row = await prisma.delivery.findFirst({ where: { shop, courierOrderId } });
+  return row && deliveryRow(row);
 }
 
 /** Asks for a look at the courier as soon as the sync runs (a push arrived while leased). */

@@ -4,7 +4,9 @@ import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { runTrackingSync } from "../../app/deliveries/tracking/sync.server";
 import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/domain/lease-policy";
+import { requestColumn } from "../../app/deliveries/domain/stored-request";
 import { isStuck, listDeliveries } from "../../app/models/deliveries.server";
+import { redactCustomer } from "../../app/models/privacy.server";
 import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
@@ -378,6 +380,22 @@ describe("tracking sync", () => {
     await runTrackingSync(worker.deps);
     expect((await row()).state).toBe("delivered");
     expect(writes.paid).toEqual([]);
+  });
+
+  it("cash on delivery is marked paid when the customer's data was erased before delivery", async () => {
+    const cod = { ...order, outstanding: "24.500" };
+    const { worker, writes, courierOrderId } = await createdDelivery(cod);
+    await prisma.shopSettings.update({ where: { shop }, data: { markCodPaid: true } });
+    await redactCustomer({ shop, webhookId: "redact-cod", orderIds: ["3001"] });
+    const erased = requestColumn.decode((await row()).request!);
+    expect(erased).toMatchObject({ erased: true, body: { paymentMethod: "COD" } });
+    step(courierOrderId, "delivered");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(worker.deps);
+    const done = await row();
+    expect(done.state).toBe("delivered");
+    expect(done.paidMarkedAt).toBeInstanceOf(Date);
+    expect(writes.paid).toEqual(["gid://shopify/Order/3001"]);
   });
 
   it("Shopify throttling slows the shop down instead of failing: the event follows, written once", async () => {
