@@ -7,7 +7,11 @@ import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/domain/lease-policy
 import { requestColumn } from "../../app/deliveries/domain/stored-request";
 import { isStuck, listDeliveries } from "../../app/models/deliveries.server";
 import { redactCustomer } from "../../app/models/privacy.server";
-import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";
+import {
+  createPushCredentials,
+  listStatusMappings,
+  saveStatusMappings,
+} from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
 import { loader as trackingLoader } from "../../app/routes/tracking.$token";
@@ -608,6 +612,41 @@ describe("tracking sync", () => {
     expect((await push("e2", "held_at_customs", 20)).status).toBe(200);
     expect(writes.events.map((e) => e.status)).toEqual(["DELAYED"]);
     void worker;
+  });
+
+  it("a status mapping the app cannot read is treated as unmapped, and says why", async () => {
+    const { writes, courierOrderId } = await createdDelivery();
+    await prisma.courierStatusMapping.create({
+      data: {
+        shop,
+        code: "held_at_customs",
+        state: "teleported",
+        shopifyStatus: "IN_TRANSIT",
+        source: "merchant",
+      },
+    });
+    const credentials = await createPushCredentials(shop);
+    courierClock.now += 60_000;
+    const pushed = await postPush(
+      {
+        eventId: "u1",
+        occurredAt: new Date(courierClock.now).toISOString(),
+        order: { orderId: courierOrderId, status: "held_at_customs" },
+      },
+      credentials,
+    );
+    expect(await pushed.json()).toEqual({ outcome: "applied" });
+    const held = await row();
+    expect(held).toMatchObject({ state: "created", courierStatus: "held_at_customs" });
+    expect(held.events.at(-1)).toMatchObject({ kind: "unmapped_status" });
+    expect(writes.events).toEqual([]);
+    const mappings = await listStatusMappings(shop);
+    expect(mappings.find((m) => m.code === "held_at_customs")).toMatchObject({
+      state: null,
+      shopifyStatus: null,
+      source: "unmapped",
+      problem: expect.stringContaining('"teleported"'),
+    });
   });
 });
 
