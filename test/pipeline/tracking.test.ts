@@ -423,6 +423,21 @@ describe("tracking sync", () => {
     expect(after.lastError).toBeNull();
   });
 
+  it("a Shopify status stored that Shopify does not have is written over by the next one", async () => {
+    const { worker, writes, courierOrderId, delivery } = await createdDelivery();
+    await prisma.delivery.update({
+      where: { id: delivery.id },
+      data: { shopifyEventStatus: "LOST" },
+    });
+    step(courierOrderId, "picked_up");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(worker.deps);
+    expect(writes.events.map((e) => e.status)).toEqual(["CONFIRMED", "CARRIER_PICKED_UP"]);
+    const after = await row();
+    expect(after.state).toBe("picked_up");
+    expect(after.shopifyEventStatus).toBe("CARRIER_PICKED_UP");
+  });
+
   it("an HTTP 429 from Shopify slows the shop down the same way: the event is written once, later", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     step(courierOrderId, "accepted");

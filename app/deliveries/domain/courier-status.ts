@@ -46,6 +46,10 @@ export const TRACKED_STATES = [
 ] as const satisfies readonly DeliveryState[];
 export type TrackedState = (typeof TRACKED_STATES)[number];
 
+export function isTrackedState(state: DeliveryState): state is TrackedState {
+  return TRACKED_STATES.some((tracked) => tracked === state);
+}
+
 /** States the sync keeps following (not final). */
 export const ACTIVE_TRACKED_STATES: readonly DeliveryState[] = TRACKED_STATES.filter(
   (s) => !isFinal(s),

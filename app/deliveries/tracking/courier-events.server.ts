@@ -2,6 +2,7 @@ import type { DeliveryRow } from "../../models/delivery-row.server";
 import { transition } from "../../models/delivery-state.server";
 import { rememberStatus } from "../../models/tracking.server";
 import { recognizeStatus, SHOPIFY_EVENT_LABELS } from "../domain/courier-status";
+import { Unreadable } from "../domain/json-column";
 import { shopifyPendingColumn, type OwedShopifyEvent } from "../domain/owed-shopify-event";
 import { planTrackingUpdate, type CourierEvent } from "../domain/tracking-plan";
 import { clock, type ShopContext, type SyncDependencies } from "./context.server";
@@ -36,7 +37,9 @@ export async function applyCourierEvents(
       state: delivery.state,
       courierStatus: delivery.courierStatus,
       courierStatusAt: delivery.courierStatusAt,
-      shopifyEventStatus: delivery.shopifyEventStatus,
+      // One that no longer reads: the app does not know what Shopify shows, so the next one is written.
+      shopifyEventStatus:
+        delivery.shopifyEventStatus instanceof Unreadable ? null : delivery.shopifyEventStatus,
     },
     events,
     meaningOf,
@@ -75,7 +78,7 @@ export async function applyCourierEvents(
     const to = step.moveTo ?? current.state;
     const moved = to !== current.state || step.after.courierStatus !== current.courierStatus;
     // Shopify's status is what Shopify took, not what the app meant to send.
-    const shopifyEventStatus = written ? step.shopify : current.shopifyEventStatus;
+    const shopifyEventStatus = written ? { shopifyEventStatus: step.shopify } : {};
     await transition({
       shop: current.shop,
       id: current.id,
@@ -87,7 +90,7 @@ export async function applyCourierEvents(
         courierStatus: step.after.courierStatus,
         courierStatusAt: step.after.courierStatusAt,
         ...(moved ? { lastMovedAt: now } : {}),
-        shopifyEventStatus,
+        ...shopifyEventStatus,
         ...retry,
         ...(owed === undefined
           ? {}
@@ -117,7 +120,7 @@ export async function applyCourierEvents(
       courierStatus: step.after.courierStatus,
       courierStatusAt: step.after.courierStatusAt,
       lastMovedAt: moved ? now : current.lastMovedAt,
-      shopifyEventStatus,
+      ...shopifyEventStatus,
     };
   }
   return current;
