@@ -1,5 +1,5 @@
-import type { ShopSettings } from "@prisma/client";
 import type { DeliveryRow } from "../../models/delivery-row.server";
+import type { ShopSettingsRow } from "../../models/shop.server";
 import {
   createFulfillmentEvent,
   markOrderPaid,
@@ -98,7 +98,7 @@ export function writeShipmentEvent(
   );
 }
 
-function isCashOnDelivery(delivery: DeliveryRow, settings: ShopSettings | null): boolean {
+function isCashOnDelivery(delivery: DeliveryRow, settings: ShopSettingsRow | null): boolean {
   if (!settings?.paymentCodeCod || settings.paymentCodeCod === settings.paymentCodePrepaid)
     return false;
   const request = delivery.request;
@@ -109,7 +109,7 @@ function isCashOnDelivery(delivery: DeliveryRow, settings: ShopSettings | null):
 }
 
 /** Whether the order is owed its payment: cash collected on delivery, and the merchant asked. */
-export function paymentOwed(delivery: DeliveryRow, settings: ShopSettings | null): boolean {
+export function paymentOwed(delivery: DeliveryRow, settings: ShopSettingsRow | null): boolean {
   return (
     delivery.state === "delivered" &&
     !delivery.paidMarkedAt &&
