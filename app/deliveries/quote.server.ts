@@ -3,7 +3,7 @@ import { isCourierError } from "../courier";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
 import { findBalanceCollector } from "../models/deliveries.server";
-import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
+import { getShopSettings } from "../models/shop.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import type { AdminGraphql } from "../shopify/graphql";
@@ -53,7 +53,7 @@ export async function quoteOrder(
     return { ok: false, error: "The order does not ship to Kuwait." };
   const chosen = await chooseFulfillmentOrder(shop, order);
   if (!chosen.ok) return { ok: false, error: chosen.error };
-  const environment = settings.courierEnvironment as CourierEnvironment;
+  const environment = settings.courierEnvironment;
   const [parcel, directory, overrides] = await Promise.all([
     fetchFulfillmentOrderParcel(admin, chosen.fulfillmentOrderId),
     loadCourierDirectory(shop, environment),

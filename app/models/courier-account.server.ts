@@ -1,4 +1,3 @@
-import type { ShopSettings } from "@prisma/client";
 import type { CourierMasterData } from "../courier";
 import { masterDataSchemas } from "../courier/master-data";
 import prisma from "../db.server";
@@ -11,7 +10,7 @@ import {
   sealedKeyId,
   sealSecret,
 } from "../security/secret-box";
-import type { CourierEnvironment } from "./shop.server";
+import { getShopSettings, type CourierEnvironment, type ShopSettingsRow } from "./shop.server";
 
 /**
  * The shop's courier account: the sealed API key, the last connection check and the cached master
@@ -28,9 +27,9 @@ export interface CourierAccountSummary {
   checkError: string | null;
 }
 
-export function summarize(settings: ShopSettings | null): CourierAccountSummary {
+export function summarize(settings: ShopSettingsRow | null): CourierAccountSummary {
   return {
-    environment: (settings?.courierEnvironment ?? "sandbox") as CourierEnvironment,
+    environment: settings?.courierEnvironment ?? "sandbox",
     keyHint: settings?.courierApiKeyHint ?? null,
     keySetAt: settings?.courierApiKeySetAt ?? null,
     checkedAt: settings?.courierCheckedAt ?? null,
@@ -39,7 +38,7 @@ export function summarize(settings: ShopSettings | null): CourierAccountSummary 
 }
 
 export async function getCourierAccount(shop: string): Promise<CourierAccountSummary> {
-  return summarize(await prisma.shopSettings.findUnique({ where: { shop } }));
+  return summarize(await getShopSettings(shop));
 }
 
 /**

@@ -1,7 +1,11 @@
 import type { Delivery, DeliveryEvent } from "@prisma/client";
 import { addressMatchColumn, type StoredMatch } from "../deliveries/domain/address-match";
+import {
+  shopifyEventStatusSchema,
+  type ShopifyEventStatus,
+} from "../deliveries/domain/courier-status";
 import { eventDataColumn, type EventData } from "../deliveries/domain/event-data";
-import type { Unreadable } from "../deliveries/domain/json-column";
+import { Unreadable } from "../deliveries/domain/json-column";
 import {
   shopifyPendingColumn,
   type OwedShopifyEvent,
@@ -18,10 +22,12 @@ import { parseEnvironment, type CourierEnvironment } from "./shop.server";
  */
 export type DeliveryRow = Omit<
   Delivery,
-  "state" | "environment" | "request" | "addressMatch" | "shopifyPending"
+  "state" | "environment" | "shopifyEventStatus" | "request" | "addressMatch" | "shopifyPending"
 > & {
   state: DeliveryState;
   environment: CourierEnvironment;
+  /** The shipment status Shopify last took; one Shopify does not have is an Unreadable. */
+  shopifyEventStatus: ShopifyEventStatus | Unreadable | null;
   request: StoredRequest | Unreadable | null;
   addressMatch: StoredMatch | Unreadable | null;
   shopifyPending: OwedShopifyEvent | Unreadable | null;
@@ -36,10 +42,19 @@ export function deliveryRow(row: Delivery): DeliveryRow {
     ...row,
     state: parseState(row.state),
     environment: parseEnvironment(row.environment),
+    shopifyEventStatus: readShopifyEventStatus(row.shopifyEventStatus),
     request: requestColumn.decodeNullable(row.request),
     addressMatch: addressMatchColumn.decodeNullable(row.addressMatch),
     shopifyPending: shopifyPendingColumn.decodeNullable(row.shopifyPending),
   };
+}
+
+function readShopifyEventStatus(value: string | null): ShopifyEventStatus | Unreadable | null {
+  if (value === null) return null;
+  const parsed = shopifyEventStatusSchema.safeParse(value);
+  return parsed.success
+    ? parsed.data
+    : new Unreadable("Delivery.shopifyEventStatus", "not a Shopify shipment status", value);
 }
 
 export function deliveryEventRow(row: DeliveryEvent): DeliveryEventRow {

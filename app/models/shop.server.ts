@@ -15,8 +15,18 @@ export async function ensureShopInstalled(shop: string, scopes?: string): Promis
   });
 }
 
-export async function getShopSettings(shop: string): Promise<ShopSettings | null> {
-  return prisma.shopSettings.findUnique({ where: { shop } });
+/** The shop's settings as the app reads them: its courier environment typed. */
+export type ShopSettingsRow = Omit<ShopSettings, "courierEnvironment"> & {
+  courierEnvironment: CourierEnvironment;
+};
+
+export function shopSettingsRow(row: ShopSettings): ShopSettingsRow {
+  return { ...row, courierEnvironment: parseEnvironment(row.courierEnvironment) };
+}
+
+export async function getShopSettings(shop: string): Promise<ShopSettingsRow | null> {
+  const row = await prisma.shopSettings.findUnique({ where: { shop } });
+  return row && shopSettingsRow(row);
 }
 
 /** False for a shop that uninstalled the app: nothing more is sent to the courier or Shopify for it. */

@@ -1,15 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { Prisma, type Delivery } from "@prisma/client";
+import { Prisma, type CourierStatusMapping } from "@prisma/client";
+import { z } from "zod";
 import prisma, { databaseProvider } from "../db.server";
 import {
   ACTIVE_TRACKED_STATES,
+  mappedStateSchema,
+  shopifyEventStatusSchema,
   TRACKED_STATES,
   type ShopifyEventStatus,
   type StatusMeaning,
-  type TrackedState,
 } from "../deliveries/domain/courier-status";
 import { env } from "../env.server";
 import { firstTimeWebhook } from "./deliveries.server";
+import { deliveryRow, type DeliveryRow } from "./delivery-row.server";
 import { openSecret, SecretBoxError, sealSecret } from "../security/secret-box";
 
 /**
@@ -40,7 +43,7 @@ export async function claimDueTracking(
   leaseMs: number,
   now = new Date(),
   perShopMin = 1,
-): Promise<Delivery[]> {
+): Promise<DeliveryRow[]> {
   const installed = await installedShops();
   const due = await prisma.delivery.groupBy({
     by: ["shop"],
@@ -94,10 +97,11 @@ export async function claimDueTracking(
       data: { leaseOwner: owner, leaseExpiresAt, leaseGeneration: { increment: 1 } },
     });
   }
-  return prisma.delivery.findMany({
+  const leased = await prisma.delivery.findMany({
     where: { id: { in: ids }, leaseOwner: owner, leaseExpiresAt },
     orderBy: { syncAt: "asc" },
   });
+  return leased.map(deliveryRow);
 }
 
 /**
@@ -110,7 +114,7 @@ export async function leaseForPush(
   owner: string,
   leaseMs: number,
   now = new Date(),
-): Promise<Delivery | null> {
+): Promise<DeliveryRow | null> {
   const { count } = await prisma.delivery.updateMany({
     where: {
       id,
@@ -124,7 +128,9 @@ export async function leaseForPush(
       leaseGeneration: { increment: 1 },
     },
   });
-  return count === 1 ? prisma.delivery.findFirst({ where: { id, shop } }) : null;
+  if (count !== 1) return null;
+  const row = await prisma.delivery.findFirst({ where: { id, shop } });
+  return row && deliveryRow(row);
 }
 
 async function installedShops(): Promise<string[]> {
@@ -136,8 +142,12 @@ async function installedShops(): Promise<string[]> {
 }
 
 /** The delivery a courier order belongs to, in one shop. */
-export async function findDeliveryByCourierOrder(shop: string, courierOrderId: string) {
-  return prisma.delivery.findFirst({ where: { shop, courierOrderId } });
+export async function findDeliveryByCourierOrder(
+  shop: string,
+  courierOrderId: string,
+): Promise<DeliveryRow | null> {
+  const row = await prisma.delivery.findFirst({ where: { shop, courierOrderId } });
+  return row && deliveryRow(row);
 }
 
 /** Asks for a look at the courier as soon as the sync runs (a push arrived while leased). */
@@ -150,50 +160,65 @@ export async function syncSoon(shop: string, id: string, at = new Date()) {
 
 // --- Status mapping --------------------------------------------------------------------------
 
-export interface StatusMappingRow {
-  code: string;
-  name: string | null;
-  state: TrackedState | "unchanged" | null;
-  shopifyStatus: ShopifyEventStatus | null;
-  source: "default" | "merchant" | "unmapped";
-  lastSeenAt: Date | null;
+/** What a `CourierStatusMapping` row says a status means, each column one of a closed set. */
+const storedMapping = z.object({
+  state: mappedStateSchema.nullable(),
+  shopifyStatus: shopifyEventStatusSchema.nullable(),
+  source: z.enum(["default", "merchant", "unmapped"]),
+});
+
+export type StatusMappingRow = Pick<CourierStatusMapping, "code" | "name" | "lastSeenAt"> &
+  z.output<typeof storedMapping> & {
+    /** Why what is stored for the status cannot be read; it is then unmapped. */
+    problem: string | null;
+  };
+
+/**
+ * A mapping as the app reads it. One the app cannot read (a hand edit, a value no longer
+ * written) is unmapped, not guessed: its deliveries keep their state and Settings says why, until
+ * the merchant chooses what it means again.
+ */
+function statusMappingRow(row: CourierStatusMapping): StatusMappingRow {
+  const { code, name, lastSeenAt } = row;
+  const parsed = storedMapping.safeParse(row);
+  if (parsed.success) return { code, name, lastSeenAt, ...parsed.data, problem: null };
+  const unknown = storedMapping
+    .keyof()
+    .options.filter((column) => !storedMapping.shape[column].safeParse(row[column]).success)
+    .map((column) => `"${row[column]}"`);
+  return {
+    code,
+    name,
+    lastSeenAt,
+    state: null,
+    shopifyStatus: null,
+    source: "unmapped",
+    problem: `The app cannot read what was chosen for this status (${unknown.join(", ")}): choose what it means again.`,
+  };
 }
 
 export async function listStatusMappings(shop: string): Promise<StatusMappingRow[]> {
-  const rows = await prisma.courierStatusMapping.findMany({ where: { shop } });
+  const rows = (await prisma.courierStatusMapping.findMany({ where: { shop } })).map(
+    statusMappingRow,
+  );
   // Unmapped first (they need the merchant), then in the order a parcel goes through them.
-  const rank = (state: string | null) =>
-    state === null
-      ? -1
-      : state === "unchanged"
-        ? 99
-        : TRACKED_STATES.indexOf(state as TrackedState);
-  rows.sort((a, b) => rank(a.state) - rank(b.state) || a.code.localeCompare(b.code));
-  return rows.map((r) => ({
-    code: r.code,
-    name: r.name,
-    state: r.state as StatusMappingRow["state"],
-    shopifyStatus: r.shopifyStatus as ShopifyEventStatus | null,
-    source: r.source as StatusMappingRow["source"],
-    lastSeenAt: r.lastSeenAt,
-  }));
+  const rank = ({ state }: StatusMappingRow) =>
+    state === null ? -1 : state === "unchanged" ? 99 : TRACKED_STATES.indexOf(state);
+  return rows.sort((a, b) => rank(a) - rank(b) || a.code.localeCompare(b.code));
 }
 
 /** What each status code means for the shop (null: not mapped), and the courier's names. */
 export async function loadStatusMappings(
   shop: string,
 ): Promise<{ mappings: Map<string, StatusMeaning | null>; names: Map<string, string> }> {
-  const rows = await prisma.courierStatusMapping.findMany({ where: { shop } });
+  const rows = (await prisma.courierStatusMapping.findMany({ where: { shop } })).map(
+    statusMappingRow,
+  );
   return {
     mappings: new Map(
       rows.map((r): [string, StatusMeaning | null] => [
         r.code,
-        r.state
-          ? {
-              state: r.state as StatusMeaning["state"],
-              shopify: r.shopifyStatus as ShopifyEventStatus | null,
-            }
-          : null,
+        r.state ? { state: r.state, shopify: r.shopifyStatus } : null,
       ]),
     ),
     names: new Map(rows.flatMap((r) => (r.name ? [[r.code, r.name] as [string, string]] : []))),

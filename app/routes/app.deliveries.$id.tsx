@@ -20,7 +20,7 @@ import { markDeliveryCreated } from "../deliveries/mark-created.server";
 import { retryDelivery } from "../deliveries/retry.server";
 import { Unreadable } from "../deliveries/domain/json-column";
 import { STATE_LABELS } from "../deliveries/domain/states";
-import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/domain/courier-status";
+import { SHOPIFY_EVENT_LABELS } from "../deliveries/domain/courier-status";
 import {
   findBalanceCollector,
   getDelivery,
@@ -51,7 +51,11 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       courierOrderNumber: delivery.courierOrderNumber,
       courierStatus: delivery.courierStatus,
       courierStatusAt: delivery.courierStatusAt?.toISOString() ?? null,
-      shopifyEventStatus: delivery.shopifyEventStatus as ShopifyEventStatus | null,
+      // One Shopify does not have (a hand edit) is shown as unknown.
+      shopifyEventStatus:
+        delivery.shopifyEventStatus instanceof Unreadable
+          ? ("unknown" as const)
+          : delivery.shopifyEventStatus,
       // A status Shopify refused, owed to it and tried again later (ADR 0008); one that no longer
       // reads is shown as owed, without its status.
       shopifyOwed: delivery.shopifyPending && {
@@ -286,15 +290,16 @@ export default function DeliveryPage() {
               {delivery.shopifyEventStatus && (
                 <Text as="p">
                   Shown on Shopify:{" "}
-                  {SHOPIFY_EVENT_LABELS[delivery.shopifyEventStatus] ?? delivery.shopifyEventStatus}
+                  {delivery.shopifyEventStatus === "unknown"
+                    ? "a shipment status the app can no longer read"
+                    : SHOPIFY_EVENT_LABELS[delivery.shopifyEventStatus]}
                 </Text>
               )}
               {delivery.shopifyOwed && (
                 <Text as="p" tone="caution">
                   Not yet on Shopify:{" "}
                   {delivery.shopifyOwed.status
-                    ? (SHOPIFY_EVENT_LABELS[delivery.shopifyOwed.status] ??
-                      delivery.shopifyOwed.status)
+                    ? SHOPIFY_EVENT_LABELS[delivery.shopifyOwed.status]
                     : "a shipment status the app can no longer read"}{" "}
                   (Shopify refused it; see the timeline
                   {delivery.shopifyOwed.retryAt

@@ -38,8 +38,10 @@ import {
   saveStatusMappings,
 } from "../models/tracking.server";
 import {
+  mappedStateSchema,
   SHOPIFY_EVENT_LABELS,
   SHOPIFY_EVENT_STATUSES,
+  shopifyEventStatusSchema,
   TRACKED_STATES,
   type ShopifyEventStatus,
 } from "../deliveries/domain/courier-status";
@@ -100,22 +102,20 @@ const settingsAction = z.discriminatedUnion("intent", [
   z.looseObject({ intent: z.literal("status-mapping") }),
 ]);
 
-const mappedState = z.enum([...TRACKED_STATES, "unchanged"]);
-const shopifyStatus = z.enum(SHOPIFY_EVENT_STATUSES);
-
 /** The mapping table's fields; an unknown choice names the status it was made for. */
 function statusMappingForm(fields: Record<string, unknown>) {
   const entries: {
     code: string;
-    state: z.infer<typeof mappedState> | null;
+    state: z.infer<typeof mappedStateSchema> | null;
     shopifyStatus: ShopifyEventStatus | null;
   }[] = [];
   for (const [key, value] of Object.entries(fields)) {
     if (!key.startsWith("state:")) continue;
     const code = key.slice("state:".length);
-    const state = value === "" ? null : mappedState.safeParse(value);
+    const state = value === "" ? null : mappedStateSchema.safeParse(value);
     const shopify = fields[`shopify:${code}`];
-    const event = shopify === "" || shopify === undefined ? null : shopifyStatus.safeParse(shopify);
+    const event =
+      shopify === "" || shopify === undefined ? null : shopifyEventStatusSchema.safeParse(shopify);
     if (state && !state.success) return { error: `Choose what "${code}" means in the app.` };
     if (event && !event.success) return { error: `Choose a Shopify status for "${code}".` };
     entries.push({
@@ -155,6 +155,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
         state: m.state,
         shopifyStatus: m.shopifyStatus,
         source: m.source,
+        problem: m.problem,
         lastSeenAt: m.lastSeenAt?.toISOString() ?? null,
       })),
     },
@@ -579,6 +580,11 @@ function TrackingSection(props: {
                                 <Badge tone="info">Your choice</Badge>
                               ) : null}
                             </InlineStack>
+                            {m.problem && (
+                              <Text as="span" tone="critical" variant="bodySm">
+                                {m.problem}
+                              </Text>
+                            )}
                           </BlockStack>
                         </td>
                         <td style={{ padding: "4px 8px 4px 0" }}>

@@ -112,7 +112,7 @@ export async function refreshCourierMasterData(
   now = new Date(),
 ): Promise<ConnectionOutcome> {
   const settings = await getShopSettings(shop);
-  const environment = (settings?.courierEnvironment ?? "sandbox") as CourierEnvironment;
+  const environment = settings?.courierEnvironment ?? "sandbox";
   const stored = await loadCourierApiKey(shop, now);
   if (stored.status === "unreadable") return { ok: false, error: stored.error };
   if (stored.status === "none") return { ok: false, error: "Add and test an API key first." };

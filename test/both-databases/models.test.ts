@@ -133,6 +133,18 @@ describe(`the models (${testDatabaseName()})`, () => {
     );
   });
 
+  it("refuse a courier environment outside the closed set, naming it", async () => {
+    const staging = shopDomain("models-staging");
+    await ensureShopInstalled(staging);
+    await prisma.shopSettings.update({
+      where: { shop: staging },
+      data: { courierEnvironment: "staging" },
+    });
+    await expect(getShopSettings(staging)).rejects.toThrow(
+      'Unknown courier environment "staging" in the database.',
+    );
+  });
+
   it("record a delivery once per fulfillment", async () => {
     await ensureShopInstalled(shop);
     const at = new Date("2026-01-05T10:00:00.000Z");

@@ -4,8 +4,14 @@ import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { runTrackingSync } from "../../app/deliveries/tracking/sync.server";
 import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/domain/lease-policy";
+import { requestColumn } from "../../app/deliveries/domain/stored-request";
 import { isStuck, listDeliveries } from "../../app/models/delivery-list.server";
-import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";
+import { redactCustomer } from "../../app/models/privacy.server";
+import {
+  createPushCredentials,
+  listStatusMappings,
+  saveStatusMappings,
+} from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
 import { loader as trackingLoader } from "../../app/routes/tracking.$token";
@@ -380,6 +386,22 @@ describe("tracking sync", () => {
     expect(writes.paid).toEqual([]);
   });
 
+  it("marks a cash-on-delivery order paid when its customer's data was erased before delivery", async () => {
+    const cod = { ...order, outstanding: "24.500" };
+    const { worker, writes, courierOrderId } = await createdDelivery(cod);
+    await prisma.shopSettings.update({ where: { shop }, data: { markCodPaid: true } });
+    await redactCustomer({ shop, webhookId: "redact-cod", orderIds: ["3001"] });
+    const erased = requestColumn.decode((await row()).request!);
+    expect(erased).toMatchObject({ erased: true, body: { paymentMethod: "COD" } });
+    step(courierOrderId, "delivered");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(worker.deps);
+    const done = await row();
+    expect(done.state).toBe("delivered");
+    expect(done.paidMarkedAt).toBeInstanceOf(Date);
+    expect(writes.paid).toEqual(["gid://shopify/Order/3001"]);
+  });
+
   it("waits out Shopify throttling instead of failing, then writes each event once", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     step(courierOrderId, "picked_up");
@@ -399,6 +421,21 @@ describe("tracking sync", () => {
     const after = await row();
     expect(after.state).toBe("picked_up");
     expect(after.lastError).toBeNull();
+  });
+
+  it("writes over a stored Shopify status that Shopify does not have", async () => {
+    const { worker, writes, courierOrderId, delivery } = await createdDelivery();
+    await prisma.delivery.update({
+      where: { id: delivery.id },
+      data: { shopifyEventStatus: "LOST" },
+    });
+    step(courierOrderId, "picked_up");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(worker.deps);
+    expect(writes.events.map((e) => e.status)).toEqual(["CONFIRMED", "CARRIER_PICKED_UP"]);
+    const after = await row();
+    expect(after.state).toBe("picked_up");
+    expect(after.shopifyEventStatus).toBe("CARRIER_PICKED_UP");
   });
 
   it("waits out an HTTP 429 from Shopify the same way", async () => {
@@ -599,6 +636,41 @@ describe("tracking sync", () => {
     });
     expect((await push("e2", "held_at_customs", 20)).status).toBe(200);
     expect(writes.events.map((e) => e.status)).toEqual(["DELAYED"]);
+  });
+
+  it("treats a status mapping it cannot read as unmapped and says why", async () => {
+    const { writes, courierOrderId } = await createdDelivery();
+    await prisma.courierStatusMapping.create({
+      data: {
+        shop,
+        code: "held_at_customs",
+        state: "teleported",
+        shopifyStatus: "IN_TRANSIT",
+        source: "merchant",
+      },
+    });
+    const credentials = await createPushCredentials(shop);
+    courierClock.now += 60_000;
+    const pushed = await postPush(
+      {
+        eventId: "u1",
+        occurredAt: new Date(courierClock.now).toISOString(),
+        order: { orderId: courierOrderId, status: "held_at_customs" },
+      },
+      credentials,
+    );
+    expect(await pushed.json()).toEqual({ outcome: "applied" });
+    const held = await row();
+    expect(held).toMatchObject({ state: "created", courierStatus: "held_at_customs" });
+    expect(held.events.at(-1)).toMatchObject({ kind: "unmapped_status" });
+    expect(writes.events).toEqual([]);
+    const mappings = await listStatusMappings(shop);
+    expect(mappings.find((m) => m.code === "held_at_customs")).toMatchObject({
+      state: null,
+      shopifyStatus: null,
+      source: "unmapped",
+      problem: expect.stringContaining('"teleported"'),
+    });
   });
 });
 

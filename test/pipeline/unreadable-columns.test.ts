@@ -211,6 +211,23 @@ describe("a delivery page whose other JSON no longer reads", () => {
   });
 });
 
+describe("a Shopify shipment status the app does not know", () => {
+  it("is shown as unknown on the delivery's page", async () => {
+    await readyShop(shop);
+    programShopify([salmiya]);
+    await receive(salmiya);
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    await prisma.delivery.update({
+      where: { id: delivery.id },
+      data: { shopifyEventStatus: "LOST" },
+    });
+
+    const page = await deliveryPage(delivery.id);
+    expect(page.delivery).toMatchObject({ state: "created", shopifyEventStatus: "unknown" });
+  });
+});
+
 describe("an address match that no longer reads", () => {
   async function waitingForAddress() {
     const { directory } = await readyShop(shop);

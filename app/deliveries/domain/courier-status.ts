@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { normalizeArabic } from "../../addresses/normalize";
 import { isFinal, type DeliveryState } from "./states";
 
@@ -19,6 +20,7 @@ export const SHOPIFY_EVENT_STATUSES = [
   "FAILURE",
 ] as const;
 export type ShopifyEventStatus = (typeof SHOPIFY_EVENT_STATUSES)[number];
+export const shopifyEventStatusSchema = z.enum(SHOPIFY_EVENT_STATUSES);
 
 export const SHOPIFY_EVENT_LABELS: Record<ShopifyEventStatus, string> = {
   CONFIRMED: "Confirmed",
@@ -44,10 +46,17 @@ export const TRACKED_STATES = [
 ] as const satisfies readonly DeliveryState[];
 export type TrackedState = (typeof TRACKED_STATES)[number];
 
+export function isTrackedState(state: DeliveryState): state is TrackedState {
+  return TRACKED_STATES.some((tracked) => tracked === state);
+}
+
 /** States the sync keeps following (not final). */
 export const ACTIVE_TRACKED_STATES: readonly DeliveryState[] = TRACKED_STATES.filter(
   (s) => !isFinal(s),
 );
+
+/** What a courier status may put a delivery in: a tracked state, or `unchanged`. */
+export const mappedStateSchema = z.enum([...TRACKED_STATES, "unchanged"]);
 
 /** What one courier status means. `state: "unchanged"` only writes the Shopify event (delays). */
 export interface StatusMeaning {

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { jsonColumn } from "./json-column";
-import { SHOPIFY_EVENT_STATUSES } from "./courier-status";
+import { shopifyEventStatusSchema } from "./courier-status";
 
 /**
  * `Delivery.shopifyPending`: the latest shipment status Shopify refused, which the app still
  * owes it and tries again with backoff (ADR 0008). Null when nothing is owed.
  */
 export const owedShopifyEventSchema = z.object({
-  status: z.enum(SHOPIFY_EVENT_STATUSES),
+  status: shopifyEventStatusSchema,
   happenedAt: z.string().nullable(),
   message: z.string(),
 });

@@ -1,6 +1,6 @@
 import { isFinal, type DeliveryState } from "./states";
 import {
-  TRACKED_STATES,
+  isTrackedState,
   type ShopifyEventStatus,
   type StatusMeaning,
   type TrackedState,
@@ -29,10 +29,9 @@ const RANK: Record<TrackedState, number> = {
  * move; otherwise only forward, except that a failed attempt may go out again (re-delivery).
  */
 export function trackingMoveAllowed(from: DeliveryState, to: TrackedState): boolean {
-  if (isFinal(from) || from === to) return false;
-  if (!(TRACKED_STATES as readonly string[]).includes(from)) return false;
+  if (isFinal(from) || from === to || !isTrackedState(from)) return false;
   if (from === "failed" && (to === "out_for_delivery" || to === "in_transit")) return true;
-  return RANK[to] > RANK[from as TrackedState];
+  return RANK[to] > RANK[from];
 }
 
 /**
@@ -55,7 +54,8 @@ export interface TrackingSnapshot {
   state: DeliveryState;
   courierStatus: string | null;
   courierStatusAt: Date | null;
-  shopifyEventStatus: string | null;
+  /** The shipment status Shopify last took; null when none, as far as the app knows. */
+  shopifyEventStatus: ShopifyEventStatus | null;
 }
 
 /** One piece of news: its timeline entry, and possibly a state move and a Shopify event. */

@@ -1,6 +1,9 @@
-import type { ShopSettings } from "@prisma/client";
 import type { CourierClient } from "../../courier";
-import { getShopSettings, type CourierEnvironment } from "../../models/shop.server";
+import {
+  getShopSettings,
+  type CourierEnvironment,
+  type ShopSettingsRow,
+} from "../../models/shop.server";
 import { loadStatusMappings } from "../../models/tracking.server";
 import { pacedAdmin } from "../../shopify/cost-budget";
 import type { AdminGraphql } from "../../shopify/graphql";
@@ -34,7 +37,7 @@ export const SYNC_DEFAULTS = { batch: 200, concurrency: 32, perShop: 8, leaseMs:
 /** What the sync needs of a shop, loaded once per pass. */
 export interface ShopContext {
   shop: string;
-  settings: ShopSettings | null;
+  settings: ShopSettingsRow | null;
   mappings: Map<string, StatusMeaning | null>;
   /** The courier's names of its statuses (master data), for events that come without one. */
   names: Map<string, string>;

@@ -1,11 +1,12 @@
-import type { Delivery } from "@prisma/client";
+import type { DeliveryRow } from "../../models/delivery-row.server";
 import { transition } from "../../models/delivery-state.server";
 import { rememberStatus } from "../../models/tracking.server";
 import { recognizeStatus, SHOPIFY_EVENT_LABELS } from "../domain/courier-status";
-import { parseState } from "../domain/states";
+import { Unreadable } from "../domain/json-column";
+import { shopifyPendingColumn, type OwedShopifyEvent } from "../domain/owed-shopify-event";
 import { planTrackingUpdate, type CourierEvent } from "../domain/tracking-plan";
 import { clock, type ShopContext, type SyncDependencies } from "./context.server";
-import { refusedData, writeShipmentEvent, type OwedEvent } from "./shopify-writes.server";
+import { refusedData, writeShipmentEvent } from "./shopify-writes.server";
 
 /**
  * Applies what the courier reported to a leased delivery: each piece of news becomes a timeline
@@ -16,11 +17,11 @@ import { refusedData, writeShipmentEvent, type OwedEvent } from "./shopify-write
  * Shopify (tried again with backoff, settle.server.ts). Returns the delivery as it is now.
  */
 export async function applyCourierEvents(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   events: readonly CourierEvent[],
   context: Pick<ShopContext, "shop" | "mappings" | "names" | "admin">,
   deps: Pick<SyncDependencies, "owner" | "now">,
-): Promise<Delivery> {
+): Promise<DeliveryRow> {
   const now = clock(deps);
   events = events.map((e) => (e.name ? e : { ...e, name: context.names.get(e.status) ?? null }));
   // A status met for the first time is recorded, recognized or not, so the merchant sees it.
@@ -33,10 +34,12 @@ export async function applyCourierEvents(
   const meaningOf = (event: CourierEvent) => context.mappings.get(event.status) ?? null;
   const steps = planTrackingUpdate(
     {
-      state: parseState(delivery.state),
+      state: delivery.state,
       courierStatus: delivery.courierStatus,
       courierStatusAt: delivery.courierStatusAt,
-      shopifyEventStatus: delivery.shopifyEventStatus,
+      // One that no longer reads: the app does not know what Shopify shows, so the next one is written.
+      shopifyEventStatus:
+        delivery.shopifyEventStatus instanceof Unreadable ? null : delivery.shopifyEventStatus,
     },
     events,
     meaningOf,
@@ -47,11 +50,11 @@ export async function applyCourierEvents(
   for (const step of steps) {
     let written = false;
     let note = "";
-    let owed: Partial<
-      Pick<Delivery, "shopifyPending" | "shopifyAttempts" | "shopifyRetryAt" | "lastError">
-    > = {};
+    // The status owed to Shopify after this step (undefined: as it was), and its retry fields.
+    let owed: OwedShopifyEvent | null | undefined;
+    let retry: Partial<Pick<DeliveryRow, "shopifyAttempts" | "shopifyRetryAt" | "lastError">> = {};
     if (step.shopify && current.fulfillmentId) {
-      const event: OwedEvent = {
+      const event: OwedShopifyEvent = {
         status: step.shopify,
         happenedAt:
           (step.event.at && step.event.at > now ? now : step.event.at)?.toISOString() ?? null,
@@ -63,24 +66,23 @@ export async function applyCourierEvents(
         : await writeShipmentEvent(context, current.fulfillmentId, event, now);
       if (refused === null) {
         written = true;
-        owed = { shopifyPending: null, shopifyAttempts: 0, shopifyRetryAt: null, lastError: null };
+        owed = null;
+        retry = { shopifyAttempts: 0, shopifyRetryAt: null, lastError: null };
       } else {
         note = ` Shopify did not take the shipment status (${SHOPIFY_EVENT_LABELS[step.shopify]}): ${refused.replace(/[.\s]*$/, ".")} It is tried again later.`;
-        owed = {
-          shopifyPending: JSON.stringify(event),
-          ...(refusedThisLook ? {} : refusedData(current, now, refused)),
-        };
+        owed = event;
+        retry = refusedThisLook ? {} : refusedData(current, now, refused);
         refusedThisLook = true;
       }
     }
-    const to = parseState(step.moveTo ?? current.state);
+    const to = step.moveTo ?? current.state;
     const moved = to !== current.state || step.after.courierStatus !== current.courierStatus;
     // Shopify's status is what Shopify took, not what the app meant to send.
-    const shopifyEventStatus = written ? step.shopify : current.shopifyEventStatus;
+    const shopifyEventStatus = written ? { shopifyEventStatus: step.shopify } : {};
     await transition({
       shop: current.shop,
       id: current.id,
-      from: parseState(current.state),
+      from: current.state,
       to,
       leaseOwner: deps.owner,
       at: now,
@@ -88,8 +90,11 @@ export async function applyCourierEvents(
         courierStatus: step.after.courierStatus,
         courierStatusAt: step.after.courierStatusAt,
         ...(moved ? { lastMovedAt: now } : {}),
-        shopifyEventStatus,
-        ...owed,
+        ...shopifyEventStatus,
+        ...retry,
+        ...(owed === undefined
+          ? {}
+          : { shopifyPending: owed && shopifyPendingColumn.encode(owed) }),
         ...(step.moveTo && ["failed", "returned"].includes(step.moveTo)
           ? { stateReason: `The courier reported: ${step.event.name ?? step.event.status}.` }
           : {}),
@@ -109,12 +114,13 @@ export async function applyCourierEvents(
     });
     current = {
       ...current,
-      ...owed,
+      ...retry,
+      ...(owed === undefined ? {} : { shopifyPending: owed }),
       state: to,
       courierStatus: step.after.courierStatus,
       courierStatusAt: step.after.courierStatusAt,
       lastMovedAt: moved ? now : current.lastMovedAt,
-      shopifyEventStatus,
+      ...shopifyEventStatus,
     };
   }
   return current;

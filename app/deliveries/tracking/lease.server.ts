@@ -1,6 +1,6 @@
-import type { Delivery } from "@prisma/client";
 import { CourierNotFoundError, CourierUnavailableError, isCourierError } from "../../courier";
 import { releaseLease, renewLease } from "../../models/deliveries.server";
+import type { DeliveryRow } from "../../models/delivery-row.server";
 import { StaleDeliveryError } from "../../models/delivery-state.server";
 import { ShopifyReplyError } from "../../shopify/graphql";
 import {
@@ -29,10 +29,10 @@ export class NoCourierKey extends Error {
  * "settled": the look was applied; "deferred": it comes back later.
  */
 export async function withLease(
-  delivery: Delivery,
+  delivery: DeliveryRow,
   context: ShopContext,
   deps: SyncDependencies,
-  look: (delivery: Delivery) => Promise<Delivery>,
+  look: (delivery: DeliveryRow) => Promise<DeliveryRow>,
 ): Promise<"settled" | "deferred"> {
   const now = clock(deps);
   const release = (inMs: number, lastError: string) =>

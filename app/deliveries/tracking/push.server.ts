@@ -6,7 +6,7 @@ import {
   rememberPushEvent,
   syncSoon,
 } from "../../models/tracking.server";
-import { isFinal, parseState } from "../domain/states";
+import { isFinal } from "../domain/states";
 import { parseCourierTime, type CourierEvent } from "../domain/tracking-plan";
 import { clock, shopContext, SYNC_DEFAULTS, type SyncDependencies } from "./context.server";
 import { applyCourierEvents } from "./courier-events.server";
@@ -67,7 +67,7 @@ export async function applyPushedStatus(
     name: push.order.statusName ?? null,
   };
   const outcome = await withLease(leased, context, pushDeps, (delivery) =>
-    isFinal(parseState(delivery.state))
+    isFinal(delivery.state)
       ? Promise.resolve(delivery)
       : applyCourierEvents(delivery, [event], context, pushDeps),
   );

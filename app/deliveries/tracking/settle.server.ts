@@ -1,14 +1,15 @@
-import type { Delivery } from "@prisma/client";
 import { releaseLease } from "../../models/deliveries.server";
+import type { DeliveryRow } from "../../models/delivery-row.server";
 import { transition } from "../../models/delivery-state.server";
 import { SHOPIFY_EVENT_LABELS } from "../domain/courier-status";
-import { isFinal, parseState } from "../domain/states";
+import { shopifyPendingColumn } from "../domain/owed-shopify-event";
+import { isFinal } from "../domain/states";
 import { nextSyncDelayMs } from "../domain/tracking-plan";
 import { clock, type ShopContext, type SyncDependencies } from "./context.server";
 import {
   OWED_AFTER_FINAL_MS,
+  owedShipmentEvent,
   paymentOwed,
-  readOwedEvent,
   refusedData,
   writeOrderPaid,
   writeShipmentEvent,
@@ -21,14 +22,14 @@ import {
  * once final and nothing is owed. A week after the delivery became final, the app stops trying
  * and says so.
  */
-export async function settle(delivery: Delivery, context: ShopContext, deps: SyncDependencies) {
+export async function settle(delivery: DeliveryRow, context: ShopContext, deps: SyncDependencies) {
   const now = clock(deps);
   let current = delivery;
-  const finalFor = isFinal(parseState(current.state))
+  const finalFor = isFinal(current.state)
     ? now.getTime() - (current.lastMovedAt ?? current.trackedAt ?? now).getTime()
     : 0;
   const payment = () => paymentOwed(current, context.settings);
-  const owes = () => readOwedEvent(current) !== null || payment();
+  const owes = () => owedShipmentEvent(current) !== null || payment();
   const due = () => !current.shopifyRetryAt || current.shopifyRetryAt <= now;
   const expired = finalFor > OWED_AFTER_FINAL_MS;
   let problem: string | null = null;
@@ -39,8 +40,8 @@ export async function settle(delivery: Delivery, context: ShopContext, deps: Syn
       await transition({
         shop: current.shop,
         id: current.id,
-        from: parseState(current.state),
-        to: parseState(current.state),
+        from: current.state,
+        to: current.state,
         leaseOwner: deps.owner,
         at: now,
         data: { shopifyPending: null, shopifyRetryAt: null },
@@ -52,7 +53,7 @@ export async function settle(delivery: Delivery, context: ShopContext, deps: Syn
       });
     current = { ...current, shopifyPending: null, shopifyRetryAt: null };
   } else if (owes() && due()) {
-    const event = readOwedEvent(current);
+    const event = owedShipmentEvent(current);
     if (event && current.fulfillmentId && event.status !== current.shopifyEventStatus) {
       const { refused } = await writeShipmentEvent(context, current.fulfillmentId, event, now);
       if (refused === null) {
@@ -60,8 +61,8 @@ export async function settle(delivery: Delivery, context: ShopContext, deps: Syn
         await transition({
           shop: current.shop,
           id: current.id,
-          from: parseState(current.state),
-          to: parseState(current.state),
+          from: current.state,
+          to: current.state,
           leaseOwner: deps.owner,
           at: now,
           data,
@@ -106,10 +107,11 @@ export async function settle(delivery: Delivery, context: ShopContext, deps: Syn
   }
 
   const owing = owes() && !expired;
+  const owed = owedShipmentEvent(current);
   const retry = problem !== null ? refusedData(current, now, problem) : null;
   const retryAt = owing ? (retry?.shopifyRetryAt ?? current.shopifyRetryAt) : null;
   const delay = nextSyncDelayMs(
-    parseState(current.state),
+    current.state,
     current.lastMovedAt ?? current.trackingPushedAt,
     now,
   );
@@ -123,7 +125,7 @@ export async function settle(delivery: Delivery, context: ShopContext, deps: Syn
     trackedAt: now,
     ...(owing
       ? {
-          shopifyPending: current.shopifyPending,
+          shopifyPending: owed && shopifyPendingColumn.encode(owed),
           shopifyAttempts: retry?.shopifyAttempts ?? current.shopifyAttempts,
           shopifyRetryAt: retryAt,
           lastError: retry?.lastError ?? current.lastError,

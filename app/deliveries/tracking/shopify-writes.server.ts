@@ -1,12 +1,13 @@
-import type { Delivery, ShopSettings } from "@prisma/client";
-import { z } from "zod";
+import type { DeliveryRow } from "../../models/delivery-row.server";
+import type { ShopSettingsRow } from "../../models/shop.server";
 import {
   createFulfillmentEvent,
   markOrderPaid,
   shopifyFailureKind,
   shopifyFailureMessage,
 } from "../../shopify/fulfillment-events";
-import { SHOPIFY_EVENT_STATUSES } from "../domain/courier-status";
+import { Unreadable } from "../domain/json-column";
+import type { OwedShopifyEvent } from "../domain/owed-shopify-event";
 import { ShopPaused, type ShopContext } from "./context.server";
 
 /**
@@ -19,22 +20,14 @@ import { ShopPaused, type ShopContext } from "./context.server";
 /** How long a shop rests after Shopify asked the app to slow down or could not be reached. */
 const SHOPIFY_PAUSE_MS = 10_000;
 
-/** A shipment status Shopify refused, which the app still owes it (`Delivery.shopifyPending`). */
-const owedEvent = z.object({
-  status: z.enum(SHOPIFY_EVENT_STATUSES),
-  happenedAt: z.string().nullable(),
-  message: z.string(),
-});
-export type OwedEvent = z.infer<typeof owedEvent>;
-
-/** The shipment status Shopify refused and the app still owes it, if any. */
-export function readOwedEvent(delivery: Pick<Delivery, "shopifyPending">): OwedEvent | null {
-  if (!delivery.shopifyPending) return null;
-  try {
-    return owedEvent.parse(JSON.parse(delivery.shopifyPending));
-  } catch {
-    return null;
-  }
+/**
+ * The shipment status Shopify refused and the app still owes it, if any. One that no longer reads
+ * cannot be written again: it is not owed (the next status the courier reports is written).
+ */
+export function owedShipmentEvent(
+  delivery: Pick<DeliveryRow, "shopifyPending">,
+): OwedShopifyEvent | null {
+  return delivery.shopifyPending instanceof Unreadable ? null : delivery.shopifyPending;
 }
 
 /**
@@ -47,7 +40,11 @@ export function shopifyRetryDelayMs(attempts: number): number {
 export const OWED_AFTER_FINAL_MS = 7 * 24 * 60 * 60_000;
 
 /** The fields that record an owed Shopify write after a refusal in this look. */
-export function refusedData(delivery: Delivery, now: Date, reason: string) {
+export function refusedData(
+  delivery: Pick<DeliveryRow, "shopifyAttempts">,
+  now: Date,
+  reason: string,
+) {
   const attempts = delivery.shopifyAttempts + 1;
   return {
     shopifyAttempts: attempts,
@@ -86,7 +83,7 @@ async function shopifyWrite(
 export function writeShipmentEvent(
   context: Pick<ShopContext, "admin">,
   fulfillmentId: string,
-  event: OwedEvent,
+  event: OwedShopifyEvent,
   now: Date,
 ): Promise<{ refused: string | null }> {
   return shopifyWrite(
@@ -101,19 +98,18 @@ export function writeShipmentEvent(
   );
 }
 
-function isCashOnDelivery(delivery: Delivery, settings: ShopSettings | null): boolean {
+function isCashOnDelivery(delivery: DeliveryRow, settings: ShopSettingsRow | null): boolean {
   if (!settings?.paymentCodeCod || settings.paymentCodeCod === settings.paymentCodePrepaid)
     return false;
-  try {
-    const request = JSON.parse(delivery.request ?? "{}") as { paymentMethod?: unknown };
-    return request.paymentMethod === settings.paymentCodeCod;
-  } catch {
-    return false;
-  }
+  const request = delivery.request;
+  // A request erased by customers/redact keeps its payment method (domain/redaction.ts): the cash
+  // was still collected. One that no longer reads says nothing of it: not marked paid.
+  if (request === null || request instanceof Unreadable) return false;
+  return request.body.paymentMethod === settings.paymentCodeCod;
 }
 
 /** Whether the order is owed its payment: cash collected on delivery, and the merchant asked. */
-export function paymentOwed(delivery: Delivery, settings: ShopSettings | null): boolean {
+export function paymentOwed(delivery: DeliveryRow, settings: ShopSettingsRow | null): boolean {
   return (
     delivery.state === "delivered" &&
     !delivery.paidMarkedAt &&

@@ -1,8 +1,7 @@
-import type { Delivery } from "@prisma/client";
 import type { Tracking } from "../../courier";
-import type { CourierEnvironment } from "../../models/shop.server";
+import type { DeliveryRow } from "../../models/delivery-row.server";
 import { claimDueTracking } from "../../models/tracking.server";
-import { isFinal, parseState } from "../domain/states";
+import { isFinal } from "../domain/states";
 import { parseCourierTime, type CourierEvent } from "../domain/tracking-plan";
 import {
   clock,
@@ -82,10 +81,10 @@ export async function runTrackingSync(
 }
 
 /** One look at the courier for a leased delivery. */
-async function syncOne(delivery: Delivery, context: ShopContext, deps: SyncDependencies) {
+async function syncOne(delivery: DeliveryRow, context: ShopContext, deps: SyncDependencies) {
   await withLease(delivery, context, deps, async (current) => {
-    if (isFinal(parseState(current.state))) return current;
-    const client = await context.courier(current.environment as CourierEnvironment);
+    if (isFinal(current.state)) return current;
+    const client = await context.courier(current.environment);
     if (!client) throw new NoCourierKey();
     const tracking = await client.track(current.courierOrderId!);
     return applyCourierEvents(current, trackingEvents(tracking), context, deps);
