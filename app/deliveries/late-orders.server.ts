@@ -1,6 +1,6 @@
 import { isCourierError, type CourierClient } from "../courier";
 import { addDeliveryEvent, type DeliveryRow } from "../models/deliveries.server";
-import { recordLateCourierOrder, type LateCourierOrder } from "../models/delivery-state.server";
+import { recordLateCourierOrder, type LateCourierOrder } from "../models/delivery-state";
 import { courierFailure, courierReply, type CourierAnswer } from "./domain/courier-answers";
 
 /**

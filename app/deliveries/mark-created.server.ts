@@ -8,7 +8,7 @@ import {
 import prisma from "../db.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
 import { getDelivery, type DeliveryRow } from "../models/deliveries.server";
-import { StaleDeliveryError, transition } from "../models/delivery-state.server";
+import { StaleDeliveryError, transition } from "../models/delivery-state";
 import { courierClientFor } from "../services/courier-connection.server";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import { notesCarryReference } from "./domain/request";

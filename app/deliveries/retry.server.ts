@@ -1,6 +1,6 @@
 import { isCourierError } from "../courier";
 import { getDelivery, type DeliveryRow } from "../models/deliveries.server";
-import { StaleDeliveryError, transition } from "../models/delivery-state.server";
+import { StaleDeliveryError, transition } from "../models/delivery-state";
 import type { AdminGraphql } from "../shopify/graphql";
 import { searchHistory, type HistoryAnswer } from "./history";
 import { kickDeliveryWorker } from "./drain-loop.server";

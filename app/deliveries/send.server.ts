@@ -1,7 +1,7 @@
 import { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { addDeliveryEvent, findByReference, type DeliveryRow } from "../models/deliveries.server";
-import { recordSendIntent, skipIntent } from "../models/delivery-state.server";
+import { recordSendIntent, skipIntent } from "../models/delivery-state";
 import { getShopSettings } from "../models/shop.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { fetchOrdersByIds, fulfillFulfillmentOrder, type SendableOrder } from "../shopify/orders";

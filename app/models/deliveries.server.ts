@@ -8,7 +8,7 @@ import {
   type DeliveryEventRow,
   type DeliveryRow,
 } from "./delivery-row.server";
-import { StaleDeliveryError } from "./delivery-state.server";
+import { StaleDeliveryError } from "./delivery-state";
 
 /**
  * Deliveries: the durable record of each Shopify fulfillment sent (or not) to the courier, and

@@ -14,8 +14,8 @@ import {
   insertDeliveryOnPostgres,
   type IntakeRow,
   sqliteIntakeWrites,
-} from "./delivery-state.server";
-import type { NewDelivery } from "./delivery-state.server";
+} from "./delivery-state";
+import type { NewDelivery } from "./delivery-state";
 
 /**
  * Webhook intake's writes, group-committed (ADR 0007). Every intake waiting on this thread is

@@ -3,7 +3,7 @@ import { z } from "zod";
 import prisma, { eraseFromDisk } from "../db.server";
 import { requestCancel } from "./cancel-requests.server";
 import { deliveryEventRow, deliveryRow } from "./delivery-row.server";
-import { erasureCancelWrites } from "./delivery-state.server";
+import { erasureCancelWrites } from "./delivery-state";
 import { jsonColumn, Unreadable } from "../deliveries/domain/json-column";
 import { redactDeliveryRequest } from "../deliveries/domain/redaction";
 import { parseState, type DeliveryState } from "../deliveries/domain/states";

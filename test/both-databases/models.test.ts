@@ -8,7 +8,7 @@ import {
   transition,
   StaleDeliveryError,
   type NewDelivery,
-} from "../../app/models/delivery-state.server";
+} from "../../app/models/delivery-state";
 import {
   confirmPickupLocation,
   getPickupLocation,

@@ -5,7 +5,7 @@ import {
   BalanceCollectedElsewhereError,
   startCreating,
   transition,
-} from "../../app/models/delivery-state.server";
+} from "../../app/models/delivery-state";
 import { testDatabaseName } from "../support/database";
 import { shopDomain } from "../support/shopify";
 

@@ -3,12 +3,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Delivery.state has one writer, the folder app/models/delivery-state.server/ (one module, imported
+ * Delivery.state has one writer, the folder app/models/delivery-state/ (one module, imported
  * through its index): it checks the move table and writes the timeline event in the same
  * transaction. This test reads the source of app/ and fails when any file outside that folder
  * writes the column, through Prisma or in raw SQL.
  */
-const WRITER = path.join("models", "delivery-state.server");
+const WRITER = path.join("models", "delivery-state");
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

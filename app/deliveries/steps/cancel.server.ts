@@ -11,7 +11,7 @@ import prisma from "../../db.server";
 import { env } from "../../env.server";
 import { courierUnavailableReason } from "../../models/courier-account.server";
 import { releaseLease, renewLease, type DeliveryRow } from "../../models/deliveries.server";
-import { transition } from "../../models/delivery-state.server";
+import { transition } from "../../models/delivery-state";
 import type { CourierEnvironment } from "../../models/shop.server";
 import { courierFailure, courierReply, type CourierAnswer } from "../domain/courier-answers";
 import { lateCommitWaitMs, notCreatedBelievedAt } from "../domain/courier-timing";

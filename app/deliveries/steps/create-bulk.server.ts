@@ -7,7 +7,7 @@ import {
 } from "../../courier";
 import { courierUnavailableReason } from "../../models/courier-account.server";
 import type { DeliveryRow } from "../../models/deliveries.server";
-import { StaleDeliveryError } from "../../models/delivery-state.server";
+import { StaleDeliveryError } from "../../models/delivery-state";
 import { getShopSettings } from "../../models/shop.server";
 import { circuitClosedAt } from "../../services/courier-breaker.server";
 import { courierFailure, courierReply } from "../domain/courier-answers";

@@ -17,7 +17,7 @@ import {
   StaleDeliveryError,
   startCreating,
   type LateCourierOrder,
-} from "../../models/delivery-state.server";
+} from "../../models/delivery-state";
 import { getShopSettings } from "../../models/shop.server";
 import { circuitClosedAt } from "../../services/courier-breaker.server";
 import { courierFailure, courierReply, type CourierAnswer } from "../domain/courier-answers";

@@ -1,7 +1,7 @@
 import { matchAddress, resolveCourierIds } from "../../addresses";
 import { listAreaOverrides } from "../../models/area-overrides.server";
 import { findBalanceCollector, type DeliveryRow } from "../../models/deliveries.server";
-import { BalanceCollectedElsewhereError } from "../../models/delivery-state.server";
+import { BalanceCollectedElsewhereError } from "../../models/delivery-state";
 import { getPickupLocation } from "../../models/pickup-locations.server";
 import { getShopSettings } from "../../models/shop.server";
 import { loadCourierDirectory } from "../../services/courier-directory.server";

@@ -1,4 +1,4 @@
-import { transition } from "../../models/delivery-state.server";
+import { transition } from "../../models/delivery-state";
 import { getShopSettings } from "../../models/shop.server";
 import { fulfillmentHasTracking, updateFulfillmentTracking } from "../../shopify/fulfillments";
 import { FIRST_TRACKING_LOOK_MS, MAX_STEP_FAILURES } from "../domain/lease-policy";

@@ -2,7 +2,7 @@ import { CourierCircuitOpenError, isCourierError } from "../../courier";
 import { isNotAnswering } from "../../courier/circuit";
 import { courierUnavailableReason } from "../../models/courier-account.server";
 import { releaseLease } from "../../models/deliveries.server";
-import { transition } from "../../models/delivery-state.server";
+import { transition } from "../../models/delivery-state";
 import { courierReply } from "../domain/courier-answers";
 import { lateCommitWaitMs, notCreatedBelievedAt } from "../domain/courier-timing";
 import {

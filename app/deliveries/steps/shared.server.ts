@@ -9,7 +9,7 @@ import {
   renewLease,
   type DeliveryRow,
 } from "../../models/deliveries.server";
-import { StaleDeliveryError, transition } from "../../models/delivery-state.server";
+import { StaleDeliveryError, transition } from "../../models/delivery-state";
 import { type CourierEnvironment } from "../../models/shop.server";
 import { withCircuitBreaker } from "../../services/courier-breaker.server";
 import { ShopifyAccessLostError } from "../../services/shopify-admin.server";

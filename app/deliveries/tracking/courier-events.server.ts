@@ -1,5 +1,5 @@
 import type { DeliveryRow } from "../../models/delivery-row.server";
-import { transition } from "../../models/delivery-state.server";
+import { transition } from "../../models/delivery-state";
 import { rememberStatus } from "../../models/tracking.server";
 import { recognizeStatus, SHOPIFY_EVENT_LABELS } from "../domain/courier-status";
 import { Unreadable } from "../domain/json-column";

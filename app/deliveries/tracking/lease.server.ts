@@ -1,7 +1,7 @@
 import { CourierNotFoundError, CourierUnavailableError, isCourierError } from "../../courier";
 import { releaseLease, renewLease } from "../../models/deliveries.server";
 import type { DeliveryRow } from "../../models/delivery-row.server";
-import { StaleDeliveryError } from "../../models/delivery-state.server";
+import { StaleDeliveryError } from "../../models/delivery-state";
 import { ShopifyReplyError } from "../../shopify/graphql";
 import {
   clock,

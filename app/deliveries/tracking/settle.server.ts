@@ -1,6 +1,6 @@
 import { releaseLease } from "../../models/deliveries.server";
 import type { DeliveryRow } from "../../models/delivery-row.server";
-import { transition } from "../../models/delivery-state.server";
+import { transition } from "../../models/delivery-state";
 import { SHOPIFY_EVENT_LABELS } from "../domain/courier-status";
 import { shopifyPendingColumn } from "../domain/owed-shopify-event";
 import { isFinal } from "../domain/states";
