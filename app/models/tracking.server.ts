@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { Prisma, type CourierStatusMapping } from "@prisma/client";
 import { z } from "zod";
 import prisma, { databaseProvider } from "../db.server";
@@ -10,15 +9,12 @@ import {
   type ShopifyEventStatus,
   type StatusMeaning,
 } from "../deliveries/domain/courier-status";
-import { env } from "../env.server";
-import { firstTimeWebhook } from "./deliveries.server";
 import { deliveryRow, type DeliveryRow } from "./delivery-row.server";
-import { openSecret, SecretBoxError, sealSecret } from "../security/secret-box";
 
 /**
- * Tracking data: which deliveries are due for a look at the courier, the shop's status mapping,
- * and the credentials of the courier's status pushes. Every query is scoped by shop, but the
- * claim, which works across the shops still installed.
+ * Tracking data: which deliveries are due for a look at the courier and the shop's status
+ * mapping (the push credentials are in push-credentials.server.ts). Every query is scoped by
+ * shop, but the claim, which works across the shops still installed.
  */
 
 /** Rows the sync follows: a due `syncAt`, no live lease, the shop still installed. */
@@ -300,102 +296,6 @@ export async function saveStatusMappings(
       })
     : { count: 0 };
   return { statuses: changed.length, deliveries: count };
-}
-
-// --- The courier's status pushes -------------------------------------------------------------
-
-const secretContext = (shop: string) => `shop:${shop}|courier-webhook-secret`;
-
-export interface PushCredentials {
-  token: string;
-  secret: string;
-}
-
-/** Turns pushes on (or gives a new URL and secret: the old ones stop working at once). */
-export async function createPushCredentials(shop: string): Promise<PushCredentials> {
-  const token = randomBytes(18).toString("base64url");
-  const secret = randomBytes(24).toString("base64url");
-  await prisma.shopSettings.update({
-    where: { shop },
-    data: {
-      courierWebhookToken: token,
-      courierWebhookSecretSealed: sealSecret(secret, secretContext(shop), env().ENCRYPTION_KEYS),
-    },
-  });
-  return { token, secret };
-}
-
-export async function removePushCredentials(shop: string) {
-  await prisma.shopSettings.update({
-    where: { shop },
-    data: { courierWebhookToken: null, courierWebhookSecretSealed: null },
-  });
-}
-
-/**
- * The shop's push URL token and secret, or null when pushes are off. The secret is null when it
- * can no longer be decrypted (the app's encryption keys changed): new credentials replace it.
- */
-export async function readPushCredentials(
-  shop: string,
-): Promise<{ token: string; secret: string | null } | null> {
-  const settings = await prisma.shopSettings.findUnique({
-    where: { shop },
-    select: { courierWebhookToken: true, courierWebhookSecretSealed: true },
-  });
-  if (!settings?.courierWebhookToken || !settings.courierWebhookSecretSealed) return null;
-  let secret: string | null;
-  try {
-    secret = openSecret(
-      settings.courierWebhookSecretSealed,
-      secretContext(shop),
-      env().ENCRYPTION_KEYS,
-    );
-  } catch (error) {
-    if (!(error instanceof SecretBoxError)) throw error;
-    secret = null;
-  }
-  return { token: settings.courierWebhookToken, secret };
-}
-
-/** Which installed shop a push URL belongs to, with its secret. */
-export async function shopForPushToken(
-  token: string,
-): Promise<{ shop: string; secret: string | null } | null> {
-  const settings = await prisma.shopSettings.findUnique({
-    where: { courierWebhookToken: token },
-    select: { shop: true, uninstalledAt: true, courierWebhookSecretSealed: true },
-  });
-  if (!settings || settings.uninstalledAt || !settings.courierWebhookSecretSealed) return null;
-  try {
-    const secret = openSecret(
-      settings.courierWebhookSecretSealed,
-      secretContext(settings.shop),
-      env().ENCRYPTION_KEYS,
-    );
-    return { shop: settings.shop, secret };
-  } catch (error) {
-    // Sealed with an encryption key the app no longer has: no push can be verified until the
-    // merchant makes a new URL and secret (Settings says so); polling carries on meanwhile.
-    if (error instanceof SecretBoxError) return { shop: settings.shop, secret: null };
-    throw error;
-  }
-}
-
-const PUSH_TOPIC = "courier/status";
-
-/** Whether a push with this event id was applied already. */
-export async function pushEventSeen(shop: string, eventId: string): Promise<boolean> {
-  const seen = await prisma.processedWebhook.findUnique({
-    where: { shop_webhookId: { shop, webhookId: eventId } },
-    select: { topic: true },
-  });
-  return seen !== null;
-}
-
-/** Remembers an applied push (a redelivery racing it may have been first: that is fine). */
-export async function rememberPushEvent(shop: string, eventId: string): Promise<void> {
-  await firstTimeWebhook(shop, eventId, PUSH_TOPIC);
 }
 
 export async function saveMarkCodPaid(shop: string, markCodPaid: boolean) {

@@ -31,12 +31,10 @@ import {
 import { getShopSettings, saveDeliveryOptions } from "../models/shop.server";
 import {
   createPushCredentials,
-  listStatusMappings,
   readPushCredentials,
   removePushCredentials,
-  saveMarkCodPaid,
-  saveStatusMappings,
-} from "../models/tracking.server";
+} from "../models/push-credentials.server";
+import { listStatusMappings, saveMarkCodPaid, saveStatusMappings } from "../models/tracking.server";
 import {
   mappedStateSchema,
   SHOPIFY_EVENT_LABELS,

@@ -3,7 +3,7 @@ import { PUSH_SIGNATURE_HEADER, pushEventId, verifyPushSignature } from "../cour
 import { productionDependencies } from "../deliveries/runner.server";
 import { kickTrackingSync } from "../deliveries/drain-loop.server";
 import { applyPushedStatus, courierPush } from "../deliveries/tracking/push.server";
-import { shopForPushToken } from "../models/tracking.server";
+import { shopForPushToken } from "../models/push-credentials.server";
 import { parseWebhookPayload } from "../shopify/webhook-response";
 
 const MAX_BODY_BYTES = 64 * 1024;

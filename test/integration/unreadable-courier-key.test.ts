@@ -6,7 +6,7 @@ import { quoteOrder } from "../../app/deliveries/quote.server";
 import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
 import { resetEnvForTests } from "../../app/env.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";
-import { createPushCredentials } from "../../app/models/tracking.server";
+import { createPushCredentials } from "../../app/models/push-credentials.server";
 import { action, loader } from "../../app/routes/app.settings";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { setUpCourierSandbox, SANDBOX_KEY } from "../support/courier-sandbox";

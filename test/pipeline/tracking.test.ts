@@ -7,11 +7,8 @@ import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/domain/lease-policy
 import { requestColumn } from "../../app/deliveries/domain/stored-request";
 import { isStuck, listDeliveries } from "../../app/models/delivery-list.server";
 import { redactCustomer } from "../../app/models/privacy.server";
-import {
-  createPushCredentials,
-  listStatusMappings,
-  saveStatusMappings,
-} from "../../app/models/tracking.server";
+import { createPushCredentials } from "../../app/models/push-credentials.server";
+import { listStatusMappings, saveStatusMappings } from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
 import { loader as trackingLoader } from "../../app/routes/tracking.$token";

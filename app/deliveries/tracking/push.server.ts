@@ -1,11 +1,6 @@
 import { z } from "zod";
-import {
-  findDeliveryByCourierOrder,
-  leaseForPush,
-  pushEventSeen,
-  rememberPushEvent,
-  syncSoon,
-} from "../../models/tracking.server";
+import { pushEventSeen, rememberPushEvent } from "../../models/push-credentials.server";
+import { findDeliveryByCourierOrder, leaseForPush, syncSoon } from "../../models/tracking.server";
 import { isFinal } from "../domain/states";
 import { parseCourierTime, type CourierEvent } from "../domain/tracking-plan";
 import { clock, shopContext, SYNC_DEFAULTS, type SyncDependencies } from "./context.server";
