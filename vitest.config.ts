@@ -1,9 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 // Three projects: `node` (unit and integration, a fresh migrated SQLite file per test file),
-// `postgres` (the models, intake and claims against the real PostgreSQL server, a fresh migrated
-// database per test file; ADR 0009) and `browser` (real pages in Debian's headless Chromium
-// against a running app server).
+// `postgres` (against the real PostgreSQL server, a fresh migrated database per test file; ADR
+// 0009) and `browser` (real pages in Debian's headless Chromium against a running app server).
+// test/both-databases/ is in `node` and `postgres` alike: each of its files runs on both.
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
@@ -22,7 +22,7 @@ export default defineConfig({
       {
         test: {
           name: "postgres",
-          include: ["test/postgres/**/*.test.ts"],
+          include: ["test/postgres/**/*.test.ts", "test/both-databases/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/postgres/setup/global.ts"],
           setupFiles: ["test/postgres/setup/file.ts"],

@@ -16,6 +16,8 @@ import { env } from "./env.server";
  */
 class AppSqliteAdapterFactory extends PrismaBetterSQLite3 {
   database: Database.Database | null = null;
+  /** Resolves once no Prisma transaction is open, ahead of transactions not yet started. */
+  outsideTransaction: () => Promise<void> = () => Promise.resolve();
 
   override async connect() {
     const adapter = await super.connect();
@@ -25,7 +27,7 @@ class AppSqliteAdapterFactory extends PrismaBetterSQLite3 {
       throw new Error("The Prisma SQLite adapter no longer exposes its better-sqlite3 connection.");
     }
     configureSqliteConnection(client);
-    keepQueriesOutOfTransactions(adapter, client);
+    this.outsideTransaction = keepQueriesOutOfTransactions(adapter, client);
     this.database = client;
     return adapter;
   }
@@ -43,18 +45,26 @@ type Adapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
 function keepQueriesOutOfTransactions(adapter: Adapter, client: Database.Database) {
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
   let waiting = 0;
+  const outsideTransaction = async () => {
+    if (!client.inTransaction) return;
+    waiting += 1;
+    try {
+      while (client.inTransaction) await nextTurn();
+    } finally {
+      waiting -= 1;
+    }
+  };
+  // A query answers synchronously and its promise settles without a turn of the event loop, so a
+  // chain of them (a worker pass: hundreds) kept webhooks and pages waiting until it ended. Each
+  // query outside a transaction now lets the requests that arrived meanwhile in first (ADR 0016);
+  // inside one it does not, so a transaction, which holds everyone else back, stays short.
   const outside =
     <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
-      if (client.inTransaction) {
-        waiting += 1;
-        try {
-          while (client.inTransaction) await nextTurn();
-        } finally {
-          waiting -= 1;
-        }
-      }
-      return run(...args);
+      await outsideTransaction();
+      const result = await run(...args);
+      if (!client.inTransaction) await nextTurn();
+      return result;
     };
   adapter.queryRaw = outside(adapter.queryRaw.bind(adapter));
   adapter.executeRaw = outside(adapter.executeRaw.bind(adapter));
@@ -63,6 +73,7 @@ function keepQueriesOutOfTransactions(adapter: Adapter, client: Database.Databas
     while (waiting > 0 && !client.inTransaction) await nextTurn();
     return startTransaction(...args);
   };
+  return outsideTransaction;
 }
 
 /** Which database DATABASE_URL names: SQLite (one instance) or PostgreSQL (several, ADR 0009). */
@@ -147,6 +158,14 @@ export async function sqliteConnection(): Promise<Database.Database> {
   const opened = sqlite.database;
   if (!opened?.open) throw new Error("Prisma did not open its SQLite connection.");
   return opened;
+}
+
+/**
+ * On SQLite, resolves once no Prisma transaction is open on the app's connection; a transaction
+ * about to start lets this caller go first (webhook intake's group commit, ADR 0016).
+ */
+export async function outsidePrismaTransaction(): Promise<void> {
+  if (database.provider === "sqlite") await database.adapter.outsideTransaction();
 }
 
 /**

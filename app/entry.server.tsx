@@ -8,8 +8,8 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { startDeliveryWorker } from "./deliveries/runner.server";
-import { startTrackingSync } from "./deliveries/sync-runner.server";
+import { startDeliveryWorker, WEB_PROCESS_LEASES_PER_PASS } from "./deliveries/runner.server";
+import { startTrackingSync } from "./deliveries/tracking/runner.server";
 import { createI18n } from "./i18n/instance";
 import { languageFromMatches } from "./i18n/language";
 import { sealStoredSessions } from "./models/sessions.server";
@@ -17,8 +17,9 @@ import { applyDocumentFramePolicy } from "./security/frame-policy";
 
 export const streamTimeout = 5000;
 
-// The server module loads once per process: the delivery worker starts with it (ADR 0003).
-startDeliveryWorker();
+// The server module loads once per process: the delivery worker starts with it (ADR 0003), in
+// short passes so requests are not kept waiting behind one (ADR 0042).
+startDeliveryWorker({ leasesPerPass: WEB_PROCESS_LEASES_PER_PASS });
 startTrackingSync();
 // Tokens written in plaintext by an earlier version, or under a retired key, are sealed now.
 sealStoredSessions().catch((error: unknown) => {

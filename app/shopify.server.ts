@@ -4,6 +4,7 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import prisma from "./db.server";
 import { env } from "./env.server";
 import { ensureShopInstalled } from "./models/shop.server";
+import { clearShopifyAccessLost } from "./models/shopify-access.server";
 import { SealedSessionStorage } from "./security/sealed-session-storage";
 import { ADMIN_API_VERSION } from "./shopify/api-version";
 
@@ -32,6 +33,8 @@ const shopify = shopifyApp({
     // Runs after token exchange: on install, and on the first visit after a reinstall.
     afterAuth: async ({ session }) => {
       await ensureShopInstalled(session.shop, session.scope);
+      // A new token and refresh token: access that could not be renewed is back (ADR 0015).
+      await clearShopifyAccessLost(session.shop);
     },
   },
   logger: {

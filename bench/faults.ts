@@ -27,6 +27,8 @@ const TARGETS: Record<string, { text: string; met: (value: number, all: Figures)
     met: (v, all) => v === all.missedWebhooks,
   },
   throttledParked: { text: "0", met: (v) => v === 0 },
+  missedWebhooksRecordedTwice: { text: "0", met: (v) => v === 0 },
+  trackingRewritesAfterCrash: { text: "0", met: (v) => v === 0 },
   refreshCallsPerExpiry: { text: "1", met: (v) => v === 1 },
   intakeP99BusyMs: { text: "≤ 100", met: (v) => v <= 100 },
 };

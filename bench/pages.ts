@@ -31,12 +31,8 @@ import { foldName } from "../app/models/delivery-list";
 import { migratePostgres, readMigrations } from "../scripts/pg-migrate";
 import { launchBrowser, newAdminPage } from "../test/support/browser";
 import { TEST_ENCRYPTION_KEYS, TEST_SCOPES } from "../test/support/test-env";
-import {
-  buildBefore,
-  ensureBuilt,
-  startBuiltServer,
-  type RunningServer,
-} from "./support/app-server";
+import { ensureBuilt, startBuiltServer, type RunningServer } from "./support/app-server";
+import { buildBefore } from "./support/before-tree";
 import { freePort, migrateDatabase, ROOT, round, scratchDir } from "./support/scratch";
 
 const { values: args } = parseArgs({

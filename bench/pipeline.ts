@@ -69,7 +69,8 @@ const PLAN: { latencyMs: number; limits: number[] }[] = [
     limits: args.quick ? [10, LEASES_PER_PASS] : [...new Set([10, LEASES_PER_PASS, 50, 100])],
   },
 ];
-const { BULK_BATCH, runDueDeliveries } = await import("../app/deliveries/worker.server");
+const { runDueDeliveries } = await import("../app/deliveries/worker.server");
+const { BULK_BATCH } = await import("../app/deliveries/domain/lease-policy");
 const { adminApi } = await import("../test/support/admin-api");
 const { fulfillmentPayload, programShopify, readyShop } = await import("../test/support/pipeline");
 

@@ -26,12 +26,8 @@ import { parseArgs } from "node:util";
 import { API_KEY, API_SECRET_KEY, getHmac, getJwt } from "@shopify/shopify-api/test-helpers";
 import Database from "better-sqlite3";
 import { startShopifyStandIn, type ShopifyStandIn } from "../sandbox/shopify";
-import {
-  buildBefore,
-  ensureBuilt,
-  startBuiltServer,
-  type RunningServer,
-} from "./support/app-server";
+import { buildBefore } from "./support/before-tree";
+import { ensureBuilt, startBuiltServer, type RunningServer } from "./support/app-server";
 import {
   chunkedFlood,
   forgedWebhookHeaders,

@@ -210,7 +210,7 @@ for (const location of store.locations()) {
   });
 }
 // Status pushes: the courier (sandbox) signs each status change and posts it to the shop's URL.
-const { createPushCredentials } = await import("../app/models/tracking.server");
+const { createPushCredentials } = await import("../app/models/push-credentials.server");
 const push = await createPushCredentials(shop);
 courier.configureWebhook({ url: `${appUrl}/courier/webhooks/${push.token}`, secret: push.secret });
 step("merchant configured: courier key tested, pickup locations confirmed, automatic sending on");

@@ -29,7 +29,7 @@ try {
 const { default: prisma, databaseProvider } = await import("../app/db.server");
 const { startDeliveryWorker, stopDeliveryWorker } = await import("../app/deliveries/runner.server");
 const { startTrackingSync, stopTrackingSync } =
-  await import("../app/deliveries/sync-runner.server");
+  await import("../app/deliveries/tracking/runner.server");
 if (databaseProvider() !== "postgresql") {
   exitWith(
     "npm run worker needs DATABASE_URL to be PostgreSQL (postgresql://…). On SQLite the web process runs the worker itself (DELIVERY_WORKER=on, the default).",

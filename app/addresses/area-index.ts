@@ -1,13 +1,23 @@
+import { TWIN_GOVERNORATE } from "./confusables";
+import { ARABIC_DIRECTION, DIRECTION_PHRASES } from "./directions";
+import { deletions, editBudget, editDistance } from "./edit-distance";
 import {
   AREAS,
   GOVERNORATES,
   type GazetteerArea,
   type GazetteerGovernorate,
-  findArea,
-  governorateOfArea,
   parentOf,
+  requireArea,
 } from "./gazetteer";
-import { tokenize, type Token } from "./tokens";
+import { phraseKeys } from "./phrase-keys";
+import { type Qualifier, qualifierOf } from "./qualifiers";
+import { tokenize } from "./tokens";
+
+/*
+ * The gazetteer's names as lookup tables: every name, alias and glued spelling by exact key and by
+ * transliteration skeleton, a deletion index for the typo search, and what a direction word or a
+ * kind of place next to each area's name names.
+ */
 
 export type Target =
   | { readonly kind: "area"; readonly area: GazetteerArea }
@@ -24,27 +34,6 @@ export interface Entry {
   readonly targets: readonly Target[];
   // An everyday word too (السلام, الظهر, Salwa): weak evidence inside free text.
   readonly weak: boolean;
-}
-
-function contentTokens(tokens: readonly Token[]): Token[] {
-  return tokens.filter(
-    (token) => (token.kind === "word" || token.kind === "number") && !token.article,
-  );
-}
-
-// Keys concatenate the words: "Abu Halifa" and "Abuhalifa" share one.
-export function phraseKeys(text: string): { key: string; skel: string; words: number } {
-  const words = contentTokens(tokenize(text));
-  return {
-    key: words.map((token) => token.key).join(""),
-    skel: words.map((token) => token.skel).join(""),
-    words: words.length,
-  };
-}
-
-/** The skeletons of the words of a name, articles left out. */
-export function phraseWords(text: string): string[] {
-  return contentTokens(tokenize(text)).map((token) => token.skel);
 }
 
 // Names that are also everyday words; a match inside free text is weak unless the context
@@ -89,213 +78,6 @@ const TOWN_QUALIFIERS = new Set(
   ),
 );
 
-export const TWIN_GOVERNORATE = new Map<GazetteerArea, GazetteerGovernorate>();
-
-export const CONFUSABLE = new Map<GazetteerArea, GazetteerArea[]>();
-// prettier-ignore
-const CONFUSABLE_GROUPS = [
-  ["Riqqa", "Riggae"],
-  ["Salmiya", "Salmi"],
-  ["Qasr", "Qusour"],
-  ["Naeem", "Naayem"],
-  ["Surra", "Zahra", "Salam", "Hitteen", "Shuhada", "Siddiq"],
-  ["Sulaibikhat", "Sulaibiya", "Nahda"],
-  ["Abdullah Al-Salem", "Abdullah Al-Mubarak", "West Abdullah Al-Mubarak", "South Abdullah Al-Mubarak", "Mina Abdullah", "Saad Al-Abdullah"],
-  ["Sabah Al-Salem", "Sabah Al-Nasser", "Sabah Al-Ahmad City", "Sabah Al-Ahmad Sea City", "Sabahiya", "South Sabahiya", "Ali Sabah Al-Salem"],
-  ["Jaber Al-Ali", "Jaber Al-Ahmad"],
-  ["Mubarak Al-Kabeer", "Mubarak Al-Abdullah", "Mubarakiya"],
-  ["Kaifan", "Khaitan"],
-  ["Doha", "Qairawan"],
-];
-
-function requireArea(name: string): GazetteerArea {
-  const area = findArea(name);
-  if (area === undefined) throw new Error(`gazetteer has no area named ${name}`);
-  return area;
-}
-
-for (const group of CONFUSABLE_GROUPS) {
-  const areas = group.map(requireArea);
-  for (const area of areas) {
-    const partners = CONFUSABLE.get(area) ?? [];
-    partners.push(...areas.filter((other) => other !== area && !partners.includes(other)));
-    CONFUSABLE.set(area, partners);
-  }
-}
-
-// A confusable partner in another governorate and its spellings, as skeleton words.
-export interface PartnerSpelling {
-  readonly partner: GazetteerArea;
-  readonly words: readonly string[];
-}
-export const PARTNER_SPELLINGS = new Map<GazetteerArea, PartnerSpelling[]>();
-for (const [area, partners] of CONFUSABLE) {
-  const spellings: PartnerSpelling[] = [];
-  for (const partner of partners) {
-    if (partner.governorateCode === area.governorateCode) continue;
-    for (const name of [partner.nameEn, partner.nameAr, ...partner.aliases]) {
-      const words = phraseWords(name);
-      if (words.length > 0) spellings.push({ partner, words });
-    }
-  }
-  if (spellings.length > 0) PARTNER_SPELLINGS.set(area, spellings);
-}
-
-/**
- * Whether `typed` could be `spelling` with letters or words left out: a truncation ("Salmi" of
- * Salmiya), one letter missing («القصر» of «القصور») or a name missing a word ("Sabah Al Salem" of
- * Ali Sabah Al-Salem). Shoppers drop letters far more often than they add them.
- */
-export function leftOutOf(typed: readonly string[], spelling: readonly string[]): boolean {
-  const short = typed.join("");
-  const long = spelling.join("");
-  if (short.length >= long.length || short.length < 3) return false;
-  if (long.startsWith(short)) return true;
-  if (short.length + 1 === long.length && editDistance(short, long, 1) === 1) return true;
-  if (typed.length >= spelling.length) return false;
-  for (let start = 0; start + typed.length <= spelling.length; start++) {
-    if (typed.every((word, i) => spelling[start + i] === word)) return true;
-  }
-  return false;
-}
-
-const governorateKeys = new Map<GazetteerGovernorate, Set<string>>();
-for (const governorate of GOVERNORATES) {
-  const keys = new Set<string>();
-  for (const name of [governorate.nameEn, governorate.nameAr, ...governorate.aliases])
-    keys.add(phraseKeys(name).key);
-  governorateKeys.set(governorate, keys);
-}
-for (const area of AREAS) {
-  const governorate = governorateOfArea(area);
-  if (governorateKeys.get(governorate)?.has(phraseKeys(area.nameEn).key))
-    TWIN_GOVERNORATE.set(area, governorate);
-}
-
-export type Direction = "north" | "south" | "east" | "west";
-
-// Direction words as shoppers write them next to an area name: English, transliterated and Arabic
-// ("Jnoob Alsurra", "Gharb Mishref", "Mishref West", «شمال غرب الصليبيخات», «الصباحية الجنوبية»). One-letter abbreviations
-// ("S. Surra", "W. Abdullah Al Mubarak") count only in front of a name that has such a part.
-// prettier-ignore
-const DIRECTION_WORDS: Record<Direction, readonly string[]> = {
-  south: ["south", "southern", "janoub", "janoob", "janub", "jnoob", "jnoub", "jnub", "jenoub", "jenub", "junub", "ganoub", "janoubi", "janoobi", "جنوب", "جنوبي", "جنوبيه"],
-  north: ["north", "northern", "shamal", "shmal", "shimal", "shamali", "شمال", "شمالي", "شماليه"],
-  west: ["west", "western", "gharb", "garb", "ghareb", "gharab", "gharbi", "غرب", "غربي", "غربيه"],
-  east: ["east", "eastern", "sharq", "sharg", "shark", "sharqi", "شرق", "شرقي", "شرقيه"],
-};
-const DIRECTION_LETTERS: Record<string, Direction> = {
-  s: "south",
-  n: "north",
-  w: "west",
-  e: "east",
-};
-const ENGLISH_DIRECTIONS: readonly Direction[] = ["south", "north", "west", "east"];
-
-const directionBySkeleton = new Map<string, Direction>();
-for (const [direction, words] of Object.entries(DIRECTION_WORDS) as [Direction, string[]][]) {
-  for (const word of words) {
-    const token = tokenize(word)[0];
-    if (token !== undefined) directionBySkeleton.set(token.skel, direction);
-  }
-}
-
-/** How a direction was written: a known word, a one-letter typo of one ("Sourth"), or a letter. */
-export type DirectionForm = "word" | "typo" | "letter";
-
-/**
- * The direction a word names, if any. Typos and one-letter abbreviations only count when the
- * area named next has a part in that direction.
- */
-export function directionOf(
-  token: Token,
-): { direction: Direction; form: DirectionForm } | undefined {
-  if (token.kind !== "word" || token.article) return undefined;
-  const known = directionBySkeleton.get(token.skel);
-  if (known !== undefined) return { direction: known, form: "word" };
-  if (token.arabic) return undefined;
-  const letter = DIRECTION_LETTERS[token.norm];
-  if (letter !== undefined) return { direction: letter, form: "letter" };
-  if (token.norm.length < 4) return undefined;
-  const typo = ENGLISH_DIRECTIONS.find(
-    (word) => word[0] === token.norm[0] && editDistance(token.norm, word, 1) <= 1,
-  );
-  return typo === undefined ? undefined : { direction: typo, form: "typo" };
-}
-
-// Two words make one direction: "Shamal Gharb" is north west.
-export function directionPhrase(directions: readonly Direction[]): string | undefined {
-  if (directions.length === 1) return directions[0];
-  const [first, second] = directions;
-  if (
-    (first === "north" || first === "south") &&
-    (second === "east" || second === "west") &&
-    directions.length === 2
-  )
-    return `${first} ${second}`;
-  return undefined;
-}
-
-const ARABIC_DIRECTION: Record<Direction, string> = {
-  north: "شمال",
-  south: "جنوب",
-  east: "شرق",
-  west: "غرب",
-};
-const DIRECTION_PHRASES: readonly Direction[][] = [
-  ["north"],
-  ["south"],
-  ["east"],
-  ["west"],
-  ["north", "west"],
-  ["north", "east"],
-  ["south", "west"],
-  ["south", "east"],
-];
-
-/** Kinds of place that couriers list apart from the area they are named after. */
-export type Qualifier =
-  | "farms"
-  | "stores"
-  | "medical"
-  | "port"
-  | "industrial"
-  | "camps"
-  | "government"
-  | "educational"
-  | "refinery"
-  | "chalets";
-
-// Words that name such a place next to an area name: "Sulaibiya farms", «مخازن العارضية», "Mina
-// Doha", "Ahmadi port", "Shuwaikh health area", "Ardiya crafts".
-// prettier-ignore
-const QUALIFIER_WORDS: Record<Qualifier, readonly string[]> = {
-  farms: ["farm", "farms", "agricultural", "agriculture", "agri", "mazare3", "mazari", "mazra3a", "مزارع", "مزرعة", "زراعية", "زراعي"],
-  stores: ["stores", "store", "storage", "storages", "warehouse", "warehouses", "makhazen", "مخازن", "مخزن", "مستودعات", "مستودع"],
-  medical: ["medical", "health", "sanitary", "صحية", "طبية"],
-  port: ["port", "harbour", "harbor", "mina", "minaa", "ميناء", "مينا"],
-  industrial: ["industrial", "industry", "ind", "crafts", "craft", "herafiya", "hirafiya", "herafia", "sinaiya", "صناعية", "حرفية", "صناعي", "حرفي"],
-  camps: ["camps", "camp", "معسكرات", "معسكر"],
-  government: ["government", "governmental", "حكومي", "حكومية"],
-  educational: ["educational", "education", "تعليمية"],
-  refinery: ["refinery", "مصفاة"],
-  chalets: ["chalets", "chalet", "shalehat", "شاليهات", "شاليه"],
-};
-
-const qualifierBySkeleton = new Map<string, Qualifier>();
-for (const [qualifier, words] of Object.entries(QUALIFIER_WORDS) as [Qualifier, string[]][]) {
-  for (const word of words) {
-    const token = tokenize(word)[0];
-    if (token !== undefined) qualifierBySkeleton.set(token.skel, qualifier);
-  }
-}
-
-/** The kind of place a word names next to an area name ("farms", «مخازن»), if any. */
-export function qualifierOf(token: Token): Qualifier | undefined {
-  if (token.kind !== "word" || token.article) return undefined;
-  return qualifierBySkeleton.get(token.skel);
-}
-
 // Words a name carries besides the place: "Ardiya Craft Area", «منطقة الشويخ الصحية».
 const NAME_FILLERS = new Set(
   ["area", "zone", "region", "district", "city", "منطقة", "مدينة"].map(
@@ -321,56 +103,6 @@ export interface AreaIndex {
   readonly qualified: ReadonlyMap<GazetteerArea, ReadonlyMap<Qualifier, readonly GazetteerArea[]>>;
   // Per area, the skeletons of all its names.
   readonly nameSkeletons: ReadonlyMap<GazetteerArea, readonly string[]>;
-}
-
-export function editBudget(length: number): number {
-  if (length >= 10) return 2;
-  if (length >= 5) return 1;
-  return 0;
-}
-
-// Optimal string alignment; gives up (budget + 1) as soon as a row exceeds the budget.
-export function editDistance(a: string, b: string, budget: number): number {
-  if (Math.abs(a.length - b.length) > budget) return budget + 1;
-  let previousRow: number[] = [];
-  let row: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let beforePrevious: number[] = [];
-  for (let i = 1; i <= a.length; i++) {
-    beforePrevious = previousRow;
-    previousRow = row;
-    row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(
-        (previousRow[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (previousRow[j - 1] ?? 0) + cost,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, (beforePrevious[j - 2] ?? 0) + 1);
-      }
-      row[j] = value;
-      if (value < best) best = value;
-    }
-    if (best > budget) return budget + 1;
-  }
-  return row[b.length] ?? budget + 1;
-}
-
-function addDeletions(word: string, budget: number, into: Set<string>): void {
-  into.add(word);
-  if (budget === 0) return;
-  for (let i = 0; i < word.length; i++) {
-    const shorter = word.slice(0, i) + word.slice(i + 1);
-    if (!into.has(shorter)) addDeletions(shorter, budget - 1, into);
-  }
-}
-
-export function deletions(word: string, budget: number): Set<string> {
-  const out = new Set<string>();
-  addDeletions(word, budget, out);
-  return out;
 }
 
 function sameTarget(a: Target, b: Target): boolean {

@@ -1,11 +1,19 @@
+import { isPartOf } from "./area-index";
+import { CONFUSABLE, PARTNER_SPELLINGS, TWIN_GOVERNORATE, leftOutOf } from "./confusables";
 import {
-  CONFUSABLE,
-  PARTNER_SPELLINGS,
-  TWIN_GOVERNORATE,
-  isPartOf,
-  leftOutOf,
-  phraseWords,
-} from "./area-index";
+  type Evidence,
+  baseScore,
+  byStrength,
+  classify,
+  governorateLabel,
+  howFound,
+  isPlainWord,
+  kindOf,
+  label,
+  mentionScore,
+  strongContext,
+  townContext,
+} from "./evidence";
 import {
   type GazetteerArea,
   type GazetteerGovernorate,
@@ -14,18 +22,16 @@ import {
   parentOf,
 } from "./gazetteer";
 import { type Mention, areaTargets } from "./mentions";
-import type { FieldName } from "./tokens";
+import { phraseWords } from "./phrase-keys";
 
 /*
  * Weighing the names found in an address. Confidence starts from how the best area name was
- * found (exact, spelling variant, typo) and is lowered by everything that casts doubt on it: a
- * second area, a twin name pointing elsewhere, a governorate or province that disagrees (more when
- * it fits a confusable partner), an everyday word with nothing marking it as the area.
+ * found (exact, spelling variant, typo; evidence.ts) and is lowered by everything that casts
+ * doubt on it: a second area, a twin name pointing elsewhere, a governorate or province that
+ * disagrees (more when it fits a confusable partner), an everyday word with nothing marking it as
+ * the area.
  */
 
-const FIELD_WEIGHT: Record<FieldName, number> = { city: 4, address2: 3, address1: 2, zip: 1 };
-// Below this length a one-letter typo often lands on another everyday word or given name.
-const SHORT_KEY = 7;
 // Two different areas, or a name pointing elsewhere: never sent without asking.
 const CONFLICT_CAP = 0.45;
 // "North Salmiya": probably Salmiya, but the shopper meant some part the gazetteer does not know.
@@ -42,142 +48,6 @@ export interface Decision {
   area: GazetteerArea | null;
   governorate: GazetteerGovernorate | null;
   confidence: number;
-}
-
-interface AreaMention {
-  readonly mention: Mention;
-  readonly area: GazetteerArea;
-}
-
-interface Evidence {
-  readonly primary: AreaMention[];
-  readonly plainWords: AreaMention[];
-  // As a landmark ("near …") or inside a street name.
-  readonly secondary: AreaMention[];
-  readonly twins: Mention[];
-  readonly ambiguous: Mention[];
-  readonly umbrellas: Mention[];
-  readonly governorates: { mention: Mention; governorate: GazetteerGovernorate }[];
-}
-
-type MentionKind = "generic" | "umbrella" | "twin" | "governorate" | "area" | "ambiguous" | "none";
-
-export function kindOf(mention: Mention): MentionKind {
-  const areas = areaTargets(mention.targets);
-  if (areas.length > 1) return "ambiguous";
-  const area = areas[0];
-  if (area !== undefined) {
-    const twin = TWIN_GOVERNORATE.get(area);
-    const namesTwin = mention.targets.some(
-      (t) => t.kind === "governorate" && t.governorate === twin,
-    );
-    return twin !== undefined && namesTwin ? "twin" : "area";
-  }
-  if (mention.targets.some((t) => t.kind === "umbrella")) return "umbrella";
-  if (mention.targets.some((t) => t.kind === "governorate")) return "governorate";
-  if (mention.targets.some((t) => t.kind === "generic")) return "generic";
-  return "none";
-}
-
-export function label(area: GazetteerArea): string {
-  return `${area.nameEn} (${governorateOfArea(area).nameEn})`;
-}
-
-function governorateLabel(governorate: GazetteerGovernorate): string {
-  return `${governorate.nameEn} (${governorate.code})`;
-}
-
-function baseScore(mention: Mention): number {
-  if (mention.via === "exact") return 1;
-  if (mention.via === "skeleton") return 0.95;
-  if (mention.distance > 1) return 0.78;
-  if (mention.length >= SHORT_KEY) return 0.88;
-  // "Mangf" alone in the city field is a typo of Mangaf; "salon" inside a sentence is not Salwa.
-  return mention.alone || mention.areaWordBefore ? 0.84 : 0.72;
-}
-
-function strongContext(mention: Mention): boolean {
-  return mention.blockAfter || mention.areaWordBefore || mention.alone;
-}
-
-function townContext(mention: Mention): boolean {
-  return mention.blockAfter || mention.areaWordBefore;
-}
-
-function isPlainWord(mention: Mention): boolean {
-  return mention.weak && !strongContext(mention);
-}
-
-function mentionScore(mention: Mention): number {
-  return baseScore(mention) * (isPlainWord(mention) ? 0.7 : 1);
-}
-
-function howFound(mention: Mention): string {
-  const where = `"${mention.text}" in ${mention.field}`;
-  if (mention.via === "exact") return `${where} (known spelling)`;
-  if (mention.via === "skeleton") return `${where} (spelling variant)`;
-  const typos = `${mention.distance} typo${mention.distance === 1 ? "" : "s"}`;
-  return `${where} (${typos} from a known spelling)`;
-}
-
-function byStrength(a: AreaMention, b: AreaMention): number {
-  return (
-    mentionScore(b.mention) - mentionScore(a.mention) ||
-    FIELD_WEIGHT[b.mention.field] - FIELD_WEIGHT[a.mention.field]
-  );
-}
-
-function classify(mentions: readonly Mention[], reasons: string[]): Evidence {
-  const evidence: Evidence = {
-    primary: [],
-    plainWords: [],
-    secondary: [],
-    twins: [],
-    ambiguous: [],
-    umbrellas: [],
-    governorates: [],
-  };
-  const placeNames: AreaMention[] = [];
-  for (const mention of mentions) {
-    const kind = kindOf(mention);
-    const area = areaTargets(mention.targets)[0];
-    if (kind === "generic") {
-      reasons.push(`"${mention.text}" names the country or Kuwait City as a whole, not an area`);
-    } else if ((kind === "area" || kind === "twin") && area !== undefined) {
-      // "near Jahra hospital", "Mubarak Al-Kabeer Street": a place or a street, not the area.
-      if (mention.landmark || mention.inStreet) evidence.secondary.push({ mention, area });
-      else if (mention.namesPlace) placeNames.push({ mention, area });
-      else if (kind === "twin") evidence.twins.push(mention);
-      else evidence.primary.push({ mention, area });
-    } else if (kind === "ambiguous") {
-      evidence.ambiguous.push(mention);
-    } else if (kind === "umbrella") {
-      evidence.umbrellas.push(mention);
-    } else if (kind === "governorate") {
-      for (const target of mention.targets) {
-        if (target.kind === "governorate") {
-          evidence.governorates.push({ mention, governorate: target.governorate });
-        }
-      }
-    }
-  }
-  // "Adan hospital", "Qurain co-op": a place named after an area yields to an area named plainly.
-  for (const place of placeNames) {
-    if (evidence.primary.length > 0) evidence.secondary.push(place);
-    else if (kindOf(place.mention) === "twin") evidence.twins.push(place.mention);
-    else evidence.primary.push(place);
-  }
-  // An everyday word («بعد الظهر», "after noon") does not compete with a clear area name.
-  if (evidence.primary.some((p) => !isPlainWord(p.mention))) {
-    const plain = evidence.primary.filter((p) => isPlainWord(p.mention));
-    evidence.plainWords.push(...plain);
-    evidence.primary.splice(
-      0,
-      evidence.primary.length,
-      ...evidence.primary.filter((p) => !plain.includes(p)),
-    );
-  }
-  return evidence;
 }
 
 interface Choice {

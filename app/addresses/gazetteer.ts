@@ -125,6 +125,13 @@ export function findArea(name: string): GazetteerArea | undefined {
   return areaByName.get(nameKey(name));
 }
 
+/** {@link findArea}, for names the code itself lists: a missing one is a bug, thrown at load. */
+export function requireArea(name: string): GazetteerArea {
+  const area = findArea(name);
+  if (area === undefined) throw new Error(`gazetteer has no area named ${name}`);
+  return area;
+}
+
 /** The governorate with this code, English or Arabic gazetteer name, or undefined. */
 export function findGovernorate(name: string): GazetteerGovernorate | undefined {
   return governorateByCode.get(name.trim().toUpperCase()) ?? governorateByName.get(nameKey(name));

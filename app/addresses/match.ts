@@ -1,4 +1,6 @@
-import { decide, kindOf, label } from "./decide";
+import { decide } from "./decide";
+import { kindOf, label } from "./evidence";
+import { extendMentions, findFuzzyMentions } from "./fuzzy-mentions";
 import {
   findArea,
   findGovernorate,
@@ -10,14 +12,11 @@ import {
   type FieldAnalysis,
   type Mention,
   analyzeField,
-  applyDirections,
-  applyQualifiers,
   exactMentions,
-  extendMentions,
-  findFuzzyMentions,
   markAlone,
   streetNames,
 } from "./mentions";
+import { applyDirections, applyQualifiers } from "./name-phrases";
 import { type OverrideKey, buildOverrideKey } from "./override-key";
 import { type AddressParts, type PartName, emptyParts } from "./parts";
 import type { FieldName } from "./tokens";

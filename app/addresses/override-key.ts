@@ -1,16 +1,14 @@
-import { directionOf } from "./area-index";
-import { kindOf } from "./decide";
-import { governorateOf } from "./gazetteer";
 import {
   AREA_WORDS,
   FILLER_WORDS,
   GIVEN_NAMES,
   LANDMARK_WORDS,
   NEVER_FUZZY,
-  PART_CODE,
-  type FieldAnalysis,
-  type Mention,
-} from "./mentions";
+} from "./context-words";
+import { directionOf } from "./directions";
+import { kindOf } from "./evidence";
+import { governorateOf } from "./gazetteer";
+import { PART_CODE, type FieldAnalysis, type Mention } from "./mentions";
 import type { FieldName, Token } from "./tokens";
 
 /**

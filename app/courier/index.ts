@@ -1,8 +1,7 @@
+export type { BulkCreateResult, BulkItemResult } from "./bulk-result";
 export {
   createCourierClient,
-  type CourierCallEvent,
   type CourierClient,
-  type CourierClientOptions,
   type ExceptionsPage,
   type HistoryPage,
   type SendOptions,
@@ -53,8 +52,6 @@ export {
 } from "./requests";
 export type {
   Area,
-  BulkCreateResult,
-  BulkItemResult,
   CancelResult,
   CorporateReport,
   CourierException,
@@ -67,4 +64,5 @@ export type {
   TrackingEvent,
   VehicleType,
 } from "./results";
+export type { CourierCallEvent, CourierClientOptions } from "./transport";
 export { PUSH_SIGNATURE_HEADER, pushEventId, signPush, verifyPushSignature } from "./push";

@@ -1,6 +1,7 @@
+import { z } from "zod";
 import type { CourierClient } from "./client";
 import type { CourierLanguage } from "./endpoints";
-import type { Area, Governance } from "./results";
+import { governanceSchema, type Area, type Governance } from "./results";
 
 /** Governances and all their areas, as the courier names them. */
 export interface CourierMasterData {
@@ -8,6 +9,22 @@ export interface CourierMasterData {
   /** Every area, with `governanceId` set to the governance it was listed under. */
   areas: Array<Area & { governanceId: number }>;
 }
+
+/**
+ * The shapes of {@link CourierMasterData} once read (the app keeps them as JSON): governances as
+ * the document gives them, areas as the client read them (`raw` is the courier's record).
+ */
+export const masterDataSchemas = {
+  governances: z.array(governanceSchema),
+  areas: z.array(
+    z.object({
+      areaId: z.int().nullable(),
+      areaName: z.string().nullable(),
+      governanceId: z.int(),
+      raw: z.record(z.string(), z.unknown()),
+    }),
+  ),
+};
 
 /**
  * Fetches the governances, then the areas of each, a few at a time (default 3) so a courier with

@@ -99,6 +99,14 @@ export function normalizeContactPhone(
     local = text;
   }
 
+  if (LEADING_ZERO_DIALLED.has(countryCode) && local.startsWith("00")) {
+    // Its 0 is dialled, but no number starts 00 after the country code: written alone, 00… would
+    // read as an international prefix.
+    return {
+      ok: false,
+      message: `${shown(raw)} is not a phone number of ${countryCode}: after the country code it starts with 00`,
+    };
+  }
   if (countryCode !== KUWAIT_COUNTRY_CODE && !LEADING_ZERO_DIALLED.has(countryCode)) {
     // One trunk 0 (050..., or +44 (0)20... once the brackets are gone); a second is no number.
     if (local.startsWith("0")) local = local.slice(1);

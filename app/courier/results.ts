@@ -1,95 +1,13 @@
 import { z } from "zod";
+import { asInt, asNumber, asStatus, asText, jsonObject, listOf, pickField } from "./field-lookup";
 
 /*
  * Reply payloads (`results` of the envelope). Where the document gives fields (order creation
  * result, governance) they are checked exactly and extra fields are kept. Everything else is
  * undocumented: the record is kept whole as `raw`, and the few fields the app needs are looked up
- * under the names a courier plausibly uses (`areaId`, `id`, `AreaID`...), null when absent.
+ * under the names a courier plausibly uses (`areaId`, `id`, `AreaID`...), null when absent
+ * (field-lookup.ts). The bulk create's per-order reply is read in bulk-result.ts.
  */
-
-// A JSON object, passed through untouched (own `__proto__` keys included).
-const jsonObject = z.custom<Record<string, unknown>>(
-  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
-  { error: "expected an object" },
-);
-
-const keyOf = (name: string) => name.toLowerCase().replace(/[_\-\s]/g, "");
-
-const normalizedNames = new Map<string, string>();
-function normalizedName(name: string): string {
-  let key = normalizedNames.get(name);
-  if (key === undefined) {
-    key = keyOf(name);
-    normalizedNames.set(name, key);
-  }
-  return key;
-}
-
-const present = (value: unknown) => value !== undefined && value !== null;
-
-/**
- * The first of `names`, in that order of preference, present (not null) in `raw`, with keys
- * compared without case, `_` or `-`.
- */
-export function pickField(raw: Record<string, unknown>, names: readonly string[]): unknown {
-  // The preferred name spelt exactly is the common case, and needs no normalizing.
-  const preferred = names[0];
-  if (preferred !== undefined && Object.hasOwn(raw, preferred) && present(raw[preferred]))
-    return raw[preferred];
-  const keys = Object.keys(raw);
-  const normalized = keys.map(keyOf);
-  for (const name of names) {
-    const wanted = normalizedName(name);
-    for (let i = 0; i < keys.length; i++) {
-      if (normalized[i] !== wanted) continue;
-      const value = raw[keys[i] as string];
-      if (present(value)) return value;
-    }
-  }
-  return undefined;
-}
-
-function asInt(value: unknown): number | null {
-  if (typeof value === "number" && Number.isSafeInteger(value)) return value;
-  if (typeof value === "string" && /^\s*-?\d{1,15}\s*$/.test(value)) return Number(value);
-  return null;
-}
-
-function asText(value: unknown): string | null {
-  if (typeof value === "string") return value.trim() === "" ? null : value;
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return null;
-}
-
-function asNumber(value: unknown): number | null {
-  if (typeof value === "number" && Number.isFinite(value)) return value;
-  if (typeof value === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
-  return null;
-}
-
-// A status may be a code, or an object such as `{ code, name }`.
-function asStatus(value: unknown): string | null {
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    return asText(
-      pickField(value as Record<string, unknown>, ["code", "statusCode", "status", "name"]),
-    );
-  }
-  return asText(value);
-}
-
-const LIST_KEYS = ["items", "data", "list", "records", "results", "orders", "rows"];
-
-// An array, or an object wrapping exactly the array (`{ items: [...] }`).
-function listOf<T extends z.ZodType>(element: T) {
-  return z.preprocess(
-    (value) => {
-      if (Array.isArray(value) || typeof value !== "object" || value === null) return value;
-      const inner = pickField(value as Record<string, unknown>, LIST_KEYS);
-      return Array.isArray(inner) ? inner : value;
-    },
-    z.array(element, { error: "expected a list" }),
-  );
-}
 
 // ISO 8601 local date-time without offset, as the document writes `createdAt`.
 const localDateTime = z
@@ -177,7 +95,7 @@ export interface OrderRecord {
   createdAt: string | null;
   raw: Record<string, unknown>;
 }
-const toOrderRecord = (raw: Record<string, unknown>): OrderRecord => ({
+export const toOrderRecord = (raw: Record<string, unknown>): OrderRecord => ({
   orderId: asText(pickField(raw, ["orderId", "id", "orderGuid"])),
   orderNumber: asText(pickField(raw, ["orderNumber", "orderNo", "number", "trackingNumber"])),
   status: asStatus(pickField(raw, ["status", "statusCode", "orderStatus", "currentStatus"])),
@@ -282,122 +200,6 @@ export const priceQuoteSchema = z.union([
     raw,
   })),
 ]);
-
-/** One entry of a bulk create's reply. */
-export type BulkItemResult =
-  | {
-      index: number;
-      outcome: "created";
-      orderId: string;
-      orderNumber: string | null;
-      status: string | null;
-      createdAt: string | null;
-      raw: Record<string, unknown>;
-    }
-  | { index: number; outcome: "rejected"; message: string; raw: Record<string, unknown> }
-  | { index: number; outcome: "unknown"; message: string; raw: Record<string, unknown> | null };
-
-export interface BulkCreateResult {
-  items: BulkItemResult[];
-  created: number;
-  rejected: number;
-  unknown: number;
-}
-
-// Where a courier puts the reason an entry failed, beside or instead of `success: false`.
-const ERROR_KEYS = ["error", "errorMessage", "errors"];
-
-function errorText(value: unknown): string | null {
-  if (Array.isArray(value)) {
-    const parts = value.flatMap((entry) => {
-      if (typeof entry !== "object" || entry === null) return asText(entry) ?? [];
-      const record = entry as Record<string, unknown>;
-      const message = asText(pickField(record, ["message", "error", "reason"]));
-      const field = asText(pickField(record, ["field", "path", "name"]));
-      return message ? [field ? `${field} ${message}` : message] : [];
-    });
-    return parts.length > 0 ? parts.join("; ") : null;
-  }
-  return asText(value);
-}
-
-/*
- * One entry of a bulk reply. Rejected only when the courier says so (`success: false`, or an
- * error field): a caller may send a rejected order again, so an entry read wrongly as rejected
- * would deliver twice. Without an order id and without a refusal the outcome is unknown, for the
- * caller to reconcile through history.
- */
-function bulkItem(index: number, raw: Record<string, unknown>): BulkItemResult {
-  const order = toOrderRecord(raw);
-  const flag = pickField(raw, ["success", "succeeded", "ok"]);
-  const error = errorText(pickField(raw, ERROR_KEYS));
-  if (flag === false || (flag !== true && !order.orderId && error)) {
-    const message =
-      asText(pickField(raw, ["message", "reason"])) ??
-      error ??
-      "The courier refused this order without saying why.";
-    return { index, outcome: "rejected", message, raw };
-  }
-  if (order.orderId) {
-    return {
-      index,
-      outcome: "created",
-      orderId: order.orderId,
-      orderNumber: order.orderNumber,
-      status: order.status,
-      createdAt: order.createdAt,
-      raw,
-    };
-  }
-  return {
-    index,
-    outcome: "unknown",
-    message:
-      flag === true
-        ? "The courier reported this order as created, but its reply gives no order id the app can read."
-        : "The courier's reply neither gives this order an id nor says it failed.",
-    raw,
-  };
-}
-
-/**
- * The per-item reply of a bulk create, in input order. An entry counts as created only with an
- * order id and as rejected only when the courier says it failed; anything else, and an input the
- * courier said nothing about, is `unknown`, never assumed either way.
- */
-export function bulkResultSchema(count: number) {
-  return listOf(jsonObject).transform((entries, ctx): BulkCreateResult => {
-    const items = new Map<number, BulkItemResult>();
-    for (const [position, raw] of entries.entries()) {
-      const index = asInt(pickField(raw, ["index", "itemIndex", "position"])) ?? position;
-      if (index < 0 || index >= count || items.has(index)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `entry ${position} names input ${index}, which is out of range or repeated`,
-        });
-        return z.NEVER;
-      }
-      items.set(index, bulkItem(index, raw));
-    }
-    const all: BulkItemResult[] = [];
-    for (let index = 0; index < count; index++) {
-      all.push(
-        items.get(index) ?? {
-          index,
-          outcome: "unknown",
-          message: "The courier's reply says nothing about this order.",
-          raw: null,
-        },
-      );
-    }
-    return {
-      items: all,
-      created: all.filter((i) => i.outcome === "created").length,
-      rejected: all.filter((i) => i.outcome === "rejected").length,
-      unknown: all.filter((i) => i.outcome === "unknown").length,
-    };
-  });
-}
 
 /** A customer exception: a failed attempt, an address problem... (shape undocumented). */
 export interface CourierException {

@@ -1,5 +1,5 @@
 import { formatKuwaitDate, type CourierClient, type OrderRecord } from "../courier";
-import { notesCarryReference } from "./request";
+import { notesCarryReference } from "./domain/request";
 
 /**
  * Finding a delivery's order in the courier's history by the reference written in its notes

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { commitIntake, type IntakeShop } from "../models/delivery-intake.server";
-import { deliveryReference } from "./request";
+import { deliveryReference } from "./domain/request";
 
 /** The fields of Shopify's fulfillments/create webhook the app reads (REST shape). */
 export const fulfillmentWebhook = z.object({
@@ -34,6 +34,8 @@ export type IntakeOutcome = {
 export async function receiveFulfillment(
   shop: string,
   payload: FulfillmentWebhook,
+  /** "recovered": the check found it without its webhook (ADR 0013); decided by the same rules. */
+  source: "webhook" | "recovered" = "webhook",
 ): Promise<IntakeOutcome> {
   const fulfillmentId = payload.admin_graphql_api_id;
   const locationId = payload.location_id ? `gid://shopify/Location/${payload.location_id}` : null;
@@ -46,7 +48,7 @@ export async function receiveFulfillment(
       const reason = skipReason(payload, settings);
       return {
         orderName: payload.name?.replace(/\.\d+$/, "") ?? null,
-        source: "webhook",
+        source,
         state: reason ? "skipped" : "pending",
         stateReason: reason,
         environment: settings.courierEnvironment,

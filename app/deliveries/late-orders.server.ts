@@ -1,11 +1,7 @@
-import type { Delivery } from "@prisma/client";
 import { isCourierError, type CourierClient } from "../courier";
-import {
-  addDeliveryEvent,
-  recordLateCourierOrder,
-  type LateCourierOrder,
-} from "../models/deliveries.server";
-import { courierFailure, courierReply } from "./courier-answers";
+import { addDeliveryEvent, type DeliveryRow } from "../models/deliveries.server";
+import { recordLateCourierOrder, type LateCourierOrder } from "../models/delivery-state";
+import { courierFailure, courierReply, type CourierAnswer } from "./domain/courier-answers";
 
 /**
  * A create that landed after its worker lost the delivery (ADR 0017): the worker was held up past
@@ -20,7 +16,7 @@ export type LateOrderOutcome = "recorded" | "already_recorded" | "cancelled" | "
 const CANCEL_RETRY_WAITS_MS = [1_000, 4_000];
 
 export async function settleLateOrder(
-  delivery: Pick<Delivery, "shop" | "id">,
+  delivery: Pick<DeliveryRow, "shop" | "id">,
   order: LateCourierOrder,
   client: CourierClient | null,
   at: Date,
@@ -69,7 +65,7 @@ async function cancelDuplicate(
   client: CourierClient | null,
   order: LateCourierOrder,
   kept: string | null,
-): Promise<{ ok: true } | { ok: false; message: string; answer?: unknown }> {
+): Promise<{ ok: true } | { ok: false; message: string; answer?: CourierAnswer }> {
   if (!client) return { ok: false, message: "no courier key can be read" };
   const reason = `Sent twice by mistake${kept ? `: the order to deliver is ${kept}` : ""}.`;
   for (let attempt = 0; ; attempt += 1) {

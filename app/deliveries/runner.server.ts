@@ -5,18 +5,17 @@ import { loadCourierApiKey } from "../models/courier-account.server";
 import { closeCircuits } from "../models/courier-circuits.server";
 import { resumeWaitingDeliveries } from "../models/deliveries.server";
 import { courierClientFor } from "../services/courier-connection.server";
-import { trackingLink } from "./tracking-link";
-import { unauthenticated } from "../shopify.server";
-import {
-  assertLeaseOutlastsCourierCalls,
-  leaseMsFor,
-  runDueDeliveries,
-  type WorkerDependencies,
-} from "./worker.server";
+import { runDueFulfillmentChecks } from "./fulfillment-check.server";
+import { shopifyAdminFor } from "../services/shopify-admin.server";
+import { trackingLink } from "./domain/tracking-link";
+import { assertLeaseOutlastsCourierCalls, leaseMsFor } from "./domain/lease-policy";
+import { isLooping, kickDeliveryWorker, startLoop, stopLoop } from "./drain-loop.server";
+import { runDueDeliveries, type WorkerDependencies } from "./worker.server";
 
 /**
- * The delivery worker inside the web process (the default, ADR 0003): a pass every few seconds,
- * and one right away when a webhook records new work. On PostgreSQL the same loop also runs in
+ * The delivery worker inside the web process (the default, ADR 0003), run by the drain loop
+ * (drain-loop.server.ts): a pass every few seconds, and one right away when a webhook records new
+ * work. On PostgreSQL the same loop also runs in
  * worker processes of its own (`npm run worker`, scripts/worker.ts, ADR 0009).
  */
 export function productionDependencies(): WorkerDependencies & {
@@ -31,7 +30,8 @@ export function productionDependencies(): WorkerDependencies & {
       const stored = await loadCourierApiKey(shop);
       return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
     },
-    adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
+    // Renews the shop's expiring token once across processes when it is due (ADR 0015).
+    adminFor: shopifyAdminFor,
     trackingUrl: (delivery) => trackingLink(config.SHOPIFY_APP_URL, delivery),
     courierDisplayName: config.COURIER_DISPLAY_NAME,
     courierTimeoutMs: config.COURIER_TIMEOUT_MS,
@@ -56,81 +56,52 @@ export function workerOwner(): string {
  */
 export const LEASES_PER_PASS = 25;
 
+/**
+ * Deliveries leased per pass by the worker inside the web process (ADR 0042). It shares the event
+ * loop with webhook intake and the pages, and a pass runs its leases' synchronous work (Prisma's
+ * query compiler, SQLite, the address match) between turns of the loop: at 25 a webhook waited
+ * behind it (bench:faults "busy intake", p99 133-204 ms at 100/s), at 5 it does not (39 ms), and
+ * the busy run created as many deliveries. Worker processes (`npm run worker`) keep 25.
+ */
+export const WEB_PROCESS_LEASES_PER_PASS = 5;
+
 export interface DeliveryWorkerOptions {
   /** A pass every this many milliseconds (and one at once when new work is recorded). */
   intervalMs?: number;
   leasesPerPass?: number;
 }
 
-interface RunningWorker {
-  timer: NodeJS.Timeout;
-  running: boolean;
-  again: boolean;
-  /** Set by stopDeliveryWorker: the pass under way ends after its current batch. */
-  stopping: boolean;
-  /** Settles when the pass under way ends. */
-  current: Promise<void> | null;
-  deps: WorkerDependencies;
-  leasesPerPass: number;
-}
+/** How often a worker looks for shops whose fulfillment check is due (each is due every 15 min). */
+const CHECK_LOOK_EVERY_MS = 60_000;
 
-declare global {
-  var __deliveryWorker: RunningWorker | undefined;
-}
-
-function pass(worker: RunningWorker): Promise<void> {
-  if (worker.stopping) return Promise.resolve();
-  if (worker.running) {
-    worker.again = true;
-    return worker.current ?? Promise.resolve();
-  }
-  worker.current = drain(worker);
-  return worker.current;
-}
-
-async function drain(worker: RunningWorker) {
-  worker.running = true;
-  try {
-    do {
-      worker.again = false;
-      // Keep going while passes find work, so a burst drains without waiting for the timer. Each
-      // pass ends with a turn of the event loop: SQLite answers through promises that settle
-      // without one, so back-to-back passes would otherwise keep HTTP requests from being served.
-      while (!worker.stopping && (await runDueDeliveries(worker.deps, worker.leasesPerPass)) > 0) {
-        worker.again = false;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    } while (worker.again && !worker.stopping);
-  } catch (error) {
-    console.error(
-      "Delivery worker pass failed:",
-      error instanceof Error ? error.message : "unknown error",
-    );
-  } finally {
-    worker.running = false;
-    worker.current = null;
-  }
+/**
+ * The check for fulfillments whose webhook never came (ADR 0013), from the same loop, before the
+ * passes of each drain: at most once a minute this process looks for shops whose check is due. A
+ * failure is kept on the check's row (and it runs again later); it never stops the delivery passes.
+ */
+function fulfillmentChecksWhenDue(deps: WorkerDependencies) {
+  // The first look a minute after start: a process that just started has deliveries to send.
+  let nextCheckLookAt = Date.now() + CHECK_LOOK_EVERY_MS;
+  return async (stopping: () => boolean): Promise<void> => {
+    const at = deps.now?.() ?? new Date();
+    if (stopping() || at.getTime() < nextCheckLookAt) return;
+    nextCheckLookAt = at.getTime() + CHECK_LOOK_EVERY_MS;
+    // What it records is pending and due now: the pass that follows in this drain sends it.
+    await runDueFulfillmentChecks(deps).catch(() => undefined);
+  };
 }
 
 export function startDeliveryWorker({
   intervalMs = 3_000,
   leasesPerPass = LEASES_PER_PASS,
 }: DeliveryWorkerOptions = {}): void {
-  if (globalThis.__deliveryWorker || env().DELIVERY_WORKER === "off") return;
+  if (isLooping("delivery worker") || env().DELIVERY_WORKER === "off") return;
   const deps = productionDependencies();
   // A lease a courier call could outlive would let two workers send one delivery: refuse to start.
   assertLeaseOutlastsCourierCalls(deps.leaseMs, deps.courierTimeoutMs);
-  const worker: RunningWorker = {
-    timer: setInterval(() => void pass(worker), intervalMs),
-    running: false,
-    again: false,
-    stopping: false,
-    current: null,
-    deps,
-    leasesPerPass,
-  };
-  worker.timer.unref();
-  globalThis.__deliveryWorker = worker;
+  startLoop("delivery worker", () => runDueDeliveries(deps, leasesPerPass), intervalMs, {
+    beforeDrain: fulfillmentChecksWhenDue(deps),
+  });
 }
 
 /**
@@ -145,20 +116,8 @@ export async function resumeDeliveriesAfterConnection(shop: string, at = new Dat
   return resumed;
 }
 
-export function kickDeliveryWorker(): void {
-  const worker = globalThis.__deliveryWorker;
-  if (worker) setImmediate(() => void pass(worker));
-}
-
 /**
  * Stops the worker: no new pass starts, the one under way finishes the batch it leased (rows are
  * never left half-sent by a stop), and the promise settles when it has.
  */
-export async function stopDeliveryWorker(): Promise<void> {
-  const worker = globalThis.__deliveryWorker;
-  globalThis.__deliveryWorker = undefined;
-  if (!worker) return;
-  clearInterval(worker.timer);
-  worker.stopping = true;
-  await worker.current;
-}
+export const stopDeliveryWorker = () => stopLoop("delivery worker");

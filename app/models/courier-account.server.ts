@@ -1,5 +1,7 @@
-import type { CourierMasterData, ShopSettings } from "@prisma/client";
+import type { CourierMasterData } from "../courier";
+import { masterDataSchemas } from "../courier/master-data";
 import prisma from "../db.server";
+import { jsonColumn, Unreadable } from "../deliveries/domain/json-column";
 import { env } from "../env.server";
 import {
   maskSecret,
@@ -8,7 +10,7 @@ import {
   sealedKeyId,
   sealSecret,
 } from "../security/secret-box";
-import type { CourierEnvironment } from "./shop.server";
+import { getShopSettings, type CourierEnvironment, type ShopSettingsRow } from "./shop.server";
 
 /**
  * The shop's courier account: the sealed API key, the last connection check and the cached master
@@ -25,9 +27,9 @@ export interface CourierAccountSummary {
   checkError: string | null;
 }
 
-export function summarize(settings: ShopSettings | null): CourierAccountSummary {
+export function summarize(settings: ShopSettingsRow | null): CourierAccountSummary {
   return {
-    environment: (settings?.courierEnvironment ?? "sandbox") as CourierEnvironment,
+    environment: settings?.courierEnvironment ?? "sandbox",
     keyHint: settings?.courierApiKeyHint ?? null,
     keySetAt: settings?.courierApiKeySetAt ?? null,
     checkedAt: settings?.courierCheckedAt ?? null,
@@ -36,7 +38,7 @@ export function summarize(settings: ShopSettings | null): CourierAccountSummary 
 }
 
 export async function getCourierAccount(shop: string): Promise<CourierAccountSummary> {
-  return summarize(await prisma.shopSettings.findUnique({ where: { shop } }));
+  return summarize(await getShopSettings(shop));
 }
 
 /**
@@ -104,10 +106,18 @@ export async function courierUnavailableReason(shop: string): Promise<string> {
   return "The courier environment chosen in Settings is not configured on the app's server.";
 }
 
-export interface MasterDataSnapshot {
-  governances: unknown[];
-  areas: unknown[];
-}
+export type MasterDataSnapshot = CourierMasterData;
+
+/**
+ * `CourierMasterData.governances` and `.areas`. When either no longer reads, the master data is
+ * treated as not fetched: deliveries wait with "test the connection in Settings", which fetches it
+ * again and overwrites it.
+ */
+const governancesColumn = jsonColumn(
+  "CourierMasterData.governances",
+  masterDataSchemas.governances,
+);
+const areasColumn = jsonColumn("CourierMasterData.areas", masterDataSchemas.areas);
 
 /**
  * A successful connection: environment, key (when a new one was given), check time and the master
@@ -177,8 +187,8 @@ function saveMasterDataQuery(
   at: Date,
 ) {
   const data = {
-    governances: JSON.stringify(masterData.governances),
-    areas: JSON.stringify(masterData.areas),
+    governances: governancesColumn.encode(masterData.governances),
+    areas: areasColumn.encode(masterData.areas),
     fetchedAt: at,
   };
   return prisma.courierMasterData.upsert({
@@ -196,13 +206,20 @@ export async function getCachedMasterData(
   shop: string,
   environment: CourierEnvironment,
 ): Promise<CachedMasterData | null> {
-  const row: CourierMasterData | null = await prisma.courierMasterData.findUnique({
+  const row = await prisma.courierMasterData.findUnique({
     where: { shop_environment: { shop, environment } },
   });
   if (!row) return null;
-  return {
-    governances: JSON.parse(row.governances) as unknown[],
-    areas: JSON.parse(row.areas) as unknown[],
-    fetchedAt: row.fetchedAt,
-  };
+  const governances = governancesColumn.decode(row.governances);
+  if (governances instanceof Unreadable) return notFetched(governances, shop, environment);
+  const areas = areasColumn.decode(row.areas);
+  if (areas instanceof Unreadable) return notFetched(areas, shop, environment);
+  return { governances, areas, fetchedAt: row.fetchedAt };
+}
+
+function notFetched(column: Unreadable, shop: string, environment: CourierEnvironment): null {
+  console.warn(
+    `${column.column} of ${shop} (${environment}) no longer reads (${column.problem}): treated as not fetched.`,
+  );
+  return null;
 }

@@ -1,5 +1,6 @@
+import { z } from "zod";
 import prisma from "../db.server";
-import type { DeliveryState } from "../deliveries/states";
+import { parseState, type DeliveryState } from "../deliveries/domain/states";
 import { stuckWhere, TAB_STATES } from "./delivery-list.server";
 
 /**
@@ -27,7 +28,8 @@ export function kuwaitDate(at: Date): string {
 
 export const TO_SEND_STATES: readonly DeliveryState[] = ["pending", "ready", "creating", "unknown"];
 export const AT_COURIER_STATES: readonly DeliveryState[] = ["created", "picked_up", "in_transit"];
-const OUTCOME_STATES: readonly DeliveryState[] = ["delivered", "failed", "returned"];
+const outcomeState = z.enum(["delivered", "failed", "returned"]);
+const OUTCOME_STATES: readonly DeliveryState[] = outcomeState.options;
 /** Still to be delivered, so their cash is still to be collected. */
 const COLLECTING_STATES: readonly DeliveryState[] = [
   ...TO_SEND_STATES,
@@ -110,7 +112,7 @@ export async function getDashboard(shop: string, now = new Date()): Promise<Dash
   ]);
   const count = (states: readonly DeliveryState[]) =>
     byState
-      .filter((row) => states.includes(row.state as DeliveryState))
+      .filter((row) => states.includes(parseState(row.state)))
       .reduce((sum, row) => sum + row._count._all, 0);
 
   const days = new Map<string, DayOutcomes & { minutes: number[] }>();
@@ -132,7 +134,7 @@ export async function getDashboard(shop: string, now = new Date()): Promise<Dash
     const at = row.lastMovedAt!;
     const day = days.get(kuwaitDate(at));
     if (!day) continue;
-    const state = row.state as "delivered" | "failed" | "returned";
+    const state = outcomeState.parse(row.state);
     day[state] += 1;
     const today = at >= todayStart;
     if (state === "delivered") {
@@ -160,4 +162,18 @@ export async function getDashboard(shop: string, now = new Date()): Promise<Dash
     })),
     todayStart,
   };
+}
+
+/** Home's setup steps beyond the courier connection: a pickup location, a first delivery sent. */
+export async function getSetupProgress(
+  shop: string,
+): Promise<{ pickup: boolean; firstSent: boolean }> {
+  const [pickup, sent] = await Promise.all([
+    prisma.pickupLocation.findFirst({ where: { shop }, select: { id: true } }),
+    prisma.delivery.findFirst({
+      where: { shop, courierOrderId: { not: null } },
+      select: { id: true },
+    }),
+  ]);
+  return { pickup: pickup !== null, firstSent: sent !== null };
 }

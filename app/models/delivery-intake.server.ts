@@ -1,9 +1,21 @@
-import { randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import type pg from "pg";
-import { databaseProvider, postgresPool, sqliteConnection } from "../db.server";
+import {
+  databaseProvider,
+  outsidePrismaTransaction,
+  postgresPool,
+  sqliteConnection,
+} from "../db.server";
 import { durableTransaction } from "../db/sqlite-connection";
-import type { NewDelivery } from "./deliveries.server";
+import { sqliteTime } from "./delivery-ids.server";
+import {
+  ATTACHABLE,
+  attachIntentOnPostgres,
+  insertDeliveryOnPostgres,
+  type IntakeRow,
+  sqliteIntakeWrites,
+} from "./delivery-state";
+import type { NewDelivery } from "./delivery-state";
 
 /**
  * Webhook intake's writes, group-committed (ADR 0007). Every intake waiting on this thread is
@@ -48,18 +60,6 @@ export type IntakeResult =
       created: boolean;
     };
 
-/**
- * Intents a fulfillment can attach to: still waiting for it, or parked in `needs_attention`
- * because it did not come in time (the worker gave up looking; ADR 0006). A parked one goes back
- * to `pending` with its failures and reason cleared, as the merchant's "Try again" would: without
- * this, the late fulfillment would get a second row (sent if automatic sending is on, skipped and
- * the merchant's explicit send lost if it is off).
- */
-const ATTACHABLE = "('pending', 'needs_attention')";
-const ATTACH_SET = `"state" = 'pending', "failures" = 0, "stateReason" = NULL, "lastError" = NULL`;
-const LATE_FULFILLMENT =
-  'Shopify\'s fulfillment for this "Send to courier" arrived after all: the delivery goes on.';
-
 interface Waiting {
   request: IntakeRequest;
   resolve: (result: IntakeResult) => void;
@@ -91,10 +91,15 @@ async function flush(): Promise<void> {
     return;
   }
   // A Prisma interactive transaction is open on the connection (it awaits between statements):
-  // written now, these rows would commit or roll back with it. Wait for it to end.
+  // written now, these rows would commit or roll back with it. Wait for it to end, ahead of the
+  // worker's next one (polling on a timer, intake could wait behind the worker's transactions
+  // one after another; ADR 0016).
   if (db.inTransaction) {
-    setTimeout(() => void flush(), 1);
-    return;
+    await outsidePrismaTransaction();
+    if (db.inTransaction) {
+      setImmediate(() => void flush());
+      return;
+    }
   }
   const batch = queue;
   queue = [];
@@ -140,19 +145,8 @@ function recordOne(sql: Statements, request: IntakeRequest, at: string): IntakeR
   // A fulfillment the app made itself ("Send to courier") belongs to the row written before it.
   const intent = sql.intent.get(shop, orderId, locationId) as
     { id: string; state: string } | undefined;
-  if (intent && sql.attach.run(fulfillmentId, at, at, intent.id).changes > 0) {
-    if (intent.state === "needs_attention") {
-      sql.insertEvent.run({
-        id: newRowId(),
-        shop,
-        deliveryId: intent.id,
-        at,
-        kind: "received",
-        message: LATE_FULFILLMENT,
-      });
-    }
+  if (intent && sql.writes.attachIntent(shop, intent, fulfillmentId, at))
     return { kind: "attached" };
-  }
 
   const row = request.decide({
     autoSend: settings.autoSend === 1,
@@ -160,45 +154,35 @@ function recordOne(sql: Statements, request: IntakeRequest, at: string): IntakeR
     courierEnvironment: settings.courierEnvironment,
     pickupConfirmed: settings.pickup === 1,
   });
-  const id = newRowId();
-  const inserted = sql.insertDelivery.run({
-    id,
-    shop,
-    orderId,
-    orderName: row.orderName ?? null,
-    fulfillmentId,
-    locationId,
-    source: row.source,
-    state: row.state,
-    stateReason: row.stateReason ?? null,
-    environment: row.environment,
-    reference: row.reference,
-    nextAttemptAt: row.state === "pending" ? at : null,
-    at,
-  });
-  if (inserted.changes === 0) {
+  const id = sql.writes.insertDelivery({ ...intakeRow(request, row), at });
+  if (id === null) {
     const existing = sql.existing.get(shop, fulfillmentId, row.reference) as
       { id: string; state: string; stateReason: string | null } | undefined;
     if (!existing) throw new Error(`Delivery for ${fulfillmentId} neither inserted nor found.`);
     return { kind: "recorded", deliveryId: existing.id, ...existing, created: false };
   }
-  sql.insertEvent.run({
-    id: newRowId(),
-    shop,
-    deliveryId: id,
-    at,
-    kind: row.state === "skipped" ? "skipped" : "received",
-    message:
-      row.state === "skipped"
-        ? `Not sent to the courier: ${row.stateReason ?? "no reason given"}`
-        : `Fulfillment received from Shopify (${row.source}).`,
-  });
   return {
     kind: "recorded",
     deliveryId: id,
     state: row.state,
     stateReason: row.stateReason ?? null,
     created: true,
+  };
+}
+
+/** The row to insert for a request, as decided from the shop. */
+function intakeRow(request: IntakeRequest, row: ReturnType<IntakeRequest["decide"]>): IntakeRow {
+  return {
+    shop: request.shop,
+    orderId: request.orderId,
+    orderName: row.orderName ?? null,
+    fulfillmentId: request.fulfillmentId,
+    locationId: request.locationId,
+    source: row.source,
+    state: row.state,
+    stateReason: row.stateReason ?? null,
+    environment: row.environment,
+    reference: row.reference,
   };
 }
 
@@ -236,9 +220,6 @@ async function recordOneOnPostgres(
   now: Date,
 ): Promise<IntakeResult> {
   const { shop, orderId, fulfillmentId, locationId } = request;
-  // Prisma keeps DateTime as UTC in "timestamp(3)" columns; an ISO string's zone is ignored
-  // there, so the UTC time is stored whatever the server's or this process's time zone.
-  const at = now.toISOString();
   const settings = (
     await client.query<{
       autoSend: boolean;
@@ -270,24 +251,8 @@ async function recordOneOnPostgres(
       [shop, orderId, locationId],
     )
   ).rows[0];
-  if (intent) {
-    const attached = await client.query(
-      `UPDATE "Delivery" SET ${ATTACH_SET}, "fulfillmentId" = $1, "nextAttemptAt" = $2,
-         "updatedAt" = $2
-       WHERE "id" = $3 AND "fulfillmentId" IS NULL AND "state" IN ${ATTACHABLE}`,
-      [fulfillmentId, at, intent.id],
-    );
-    if ((attached.rowCount ?? 0) > 0) {
-      if (intent.state === "needs_attention") {
-        await client.query(
-          `INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
-           VALUES ($1, $2, $3, $4, 'received', $5)`,
-          [newRowId(now.getTime()), shop, intent.id, at, LATE_FULFILLMENT],
-        );
-      }
-      return { kind: "attached" };
-    }
-  }
+  if (intent && (await attachIntentOnPostgres(client, shop, intent, fulfillmentId, now)))
+    return { kind: "attached" };
 
   const row = request.decide({
     autoSend: settings.autoSend,
@@ -295,30 +260,8 @@ async function recordOneOnPostgres(
     courierEnvironment: settings.courierEnvironment,
     pickupConfirmed: settings.pickup,
   });
-  const id = newRowId(now.getTime());
-  const inserted = await client.query(
-    `INSERT INTO "Delivery" ("id", "shop", "orderId", "orderName", "fulfillmentId", "locationId",
-       "source", "state", "stateReason", "environment", "reference", "attempts", "nextAttemptAt",
-       "createdAt", "updatedAt")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, $13, $13)
-     ON CONFLICT DO NOTHING`,
-    [
-      id,
-      shop,
-      orderId,
-      row.orderName ?? null,
-      fulfillmentId,
-      locationId,
-      row.source,
-      row.state,
-      row.stateReason ?? null,
-      row.environment,
-      row.reference,
-      row.state === "pending" ? at : null,
-      at,
-    ],
-  );
-  if ((inserted.rowCount ?? 0) === 0) {
+  const id = await insertDeliveryOnPostgres(client, { ...intakeRow(request, row), at: now });
+  if (id === null) {
     const existing = (
       await client.query<{ id: string; state: string; stateReason: string | null }>(
         `SELECT "id", "state", "stateReason" FROM "Delivery"
@@ -329,20 +272,6 @@ async function recordOneOnPostgres(
     if (!existing) throw new Error(`Delivery for ${fulfillmentId} neither inserted nor found.`);
     return { kind: "recorded", deliveryId: existing.id, ...existing, created: false };
   }
-  await client.query(
-    `INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [
-      newRowId(now.getTime()),
-      shop,
-      id,
-      at,
-      row.state === "skipped" ? "skipped" : "received",
-      row.state === "skipped"
-        ? `Not sent to the courier: ${row.stateReason ?? "no reason given"}`
-        : `Fulfillment received from Shopify (${row.source}).`,
-    ],
-  );
   return {
     kind: "recorded",
     deliveryId: id,
@@ -401,42 +330,11 @@ function prepare(db: Database.Database) {
           AND "fulfillmentId" IS NULL AND "state" IN ${ATTACHABLE}
         ORDER BY "state" <> 'pending', "createdAt", "id" LIMIT 1`),
     ),
-    attach: db.prepare(`
-      UPDATE "Delivery" SET ${ATTACH_SET}, "fulfillmentId" = ?, "nextAttemptAt" = ?, "updatedAt" = ?
-      WHERE "id" = ? AND "fulfillmentId" IS NULL AND "state" IN ${ATTACHABLE}`),
-    insertDelivery: db.prepare(`
-      INSERT INTO "Delivery" ("id", "shop", "orderId", "orderName", "fulfillmentId", "locationId",
-        "source", "state", "stateReason", "environment", "reference", "attempts", "nextAttemptAt",
-        "createdAt", "updatedAt")
-      VALUES (@id, @shop, @orderId, @orderName, @fulfillmentId, @locationId, @source, @state,
-        @stateReason, @environment, @reference, 0, @nextAttemptAt, @at, @at)
-      ON CONFLICT DO NOTHING`),
     existing: plain(
       db.prepare(`
         SELECT "id", "state", "stateReason" FROM "Delivery"
         WHERE "shop" = ? AND ("fulfillmentId" = ? OR "reference" = ?) LIMIT 1`),
     ),
-    insertEvent: db.prepare(`
-      INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
-      VALUES (@id, @shop, @deliveryId, @at, @kind, @message)`),
+    writes: sqliteIntakeWrites(db),
   };
-}
-
-/** DateTime as Prisma's SQLite adapter writes it (ISO 8601, "+00:00"), so rows read back alike. */
-export function sqliteTime(at: Date): string {
-  return at.toISOString().replace("Z", "+00:00");
-}
-
-const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
-
-/**
- * A row id shaped like Prisma's cuid ("c" and 24 lowercase base-36 characters): a time prefix so
- * ids sort roughly by creation, then 16 random characters (about 82 bits), so a delivery id in a
- * public tracking URL cannot be guessed.
- */
-export function newRowId(now = Date.now()): string {
-  const time = now.toString(36).padStart(8, "0").slice(-8);
-  let random = "";
-  for (const byte of randomBytes(16)) random += ALPHABET[byte % 36];
-  return `c${time}${random}`;
 }

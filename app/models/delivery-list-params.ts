@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DELIVERY_STATES, type DeliveryState } from "../deliveries/states";
+import { DELIVERY_STATES, type DeliveryState } from "../deliveries/domain/states";
 import { decodeCursor, LIST_SORTS, LIST_TABS } from "./delivery-list";
 import type { ListFilters, ListQuery } from "./delivery-list.server";
 

@@ -1,7 +1,10 @@
-import type { Prisma } from "@prisma/client";
+import type { Delivery, Prisma } from "@prisma/client";
 import prisma from "../db.server";
-import type { DeliveryState } from "../deliveries/states";
-import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
+import { ACTIVE_TRACKED_STATES } from "../deliveries/domain/courier-status";
+import { parseState, type DeliveryState } from "../deliveries/domain/states";
+import { STUCK_AFTER_MS } from "../deliveries/domain/tracking-plan";
+import { deliveryRow, type DeliveryRow } from "./delivery-row.server";
+import { parseEnvironment, type CourierEnvironment } from "./shop.server";
 import {
   foldName,
   phoneDigits,
@@ -14,7 +17,8 @@ import {
 export * from "./delivery-list";
 
 /**
- * The deliveries list (ADR 0041): keyset pages in creation order, whose cost depends on the page
+ * The deliveries list's queries (ADR 0041), the one module for them: the list's keyset pages,
+ * the address review's queue, and whether a parcel is stuck. The list (ADR 0041): keyset pages in creation order, whose cost depends on the page
  * size and not on how many deliveries the shop has. Each read walks one index range from the
  * cursor and stops after a page:
  * - a tab (a set of states) reads each state's range of (shop, state, createdAt, id) and merges
@@ -24,7 +28,8 @@ export * from "./delivery-list";
  * - a search looks each kind of key up by prefix on its own index (order name, courier number,
  *   phone digits, name from its first or second word), at most SEARCH_LIMIT matches each, then
  *   pages through those.
- * Every query is scoped by shop.
+ * Every query is scoped by shop. Rows leave typed (ADR 0032): a list row's state and environment
+ * are parsed here, the queue's rows are whole `DeliveryRow`s.
  */
 
 /** Tracked states in which a parcel that has not moved counts as stuck (attention tab). */
@@ -74,7 +79,21 @@ const LIST_SELECT = {
   trackingPushedAt: true,
 } satisfies Prisma.DeliverySelect;
 
-export type ListRow = Prisma.DeliveryGetPayload<{ select: typeof LIST_SELECT }>;
+type ListRecord = Prisma.DeliveryGetPayload<{ select: typeof LIST_SELECT }>;
+
+/** A list row as the page reads it: its state and environment typed. */
+export type ListRow = Omit<ListRecord, "state" | "environment"> & {
+  state: DeliveryState;
+  environment: CourierEnvironment;
+};
+
+function listRow(record: ListRecord): ListRow {
+  return {
+    ...record,
+    state: parseState(record.state),
+    environment: parseEnvironment(record.environment),
+  };
+}
 
 export interface ListPage {
   rows: ListRow[];
@@ -96,6 +115,20 @@ export function tabWhere(tab: ListTab, now: Date): Prisma.DeliveryWhereInput {
   return {
     OR: [{ state: { in: [...states] } }, { state: { in: [...STUCK_STATES] }, ...stuckWhere(now) }],
   };
+}
+
+/** Whether a delivery is stuck: tracked, not final, and unmoved for STUCK_AFTER_MS. */
+export function isStuck(
+  delivery: Pick<Delivery, "state" | "lastMovedAt" | "trackingPushedAt">,
+  now = new Date(),
+): boolean {
+  const since = delivery.lastMovedAt ?? delivery.trackingPushedAt;
+  return (
+    // A raw row's state too: the tracking sync reads its own.
+    ACTIVE_TRACKED_STATES.includes(parseState(delivery.state)) &&
+    since !== null &&
+    now.getTime() - since.getTime() > STUCK_AFTER_MS
+  );
 }
 
 /** Tracked, and not moved for STUCK_AFTER_MS (as `isStuck`). */
@@ -208,13 +241,15 @@ export async function listDeliveryPage(query: ListQuery): Promise<ListPage> {
 
   let rows: ListRow[];
   let searchTruncated = false;
-  const read = (where: Prisma.DeliveryWhereInput[]) =>
-    prisma.delivery.findMany({
-      where: { AND: where },
-      orderBy,
-      take: size + 1,
-      select: LIST_SELECT,
-    });
+  const read = async (where: Prisma.DeliveryWhereInput[]) =>
+    (
+      await prisma.delivery.findMany({
+        where: { AND: where },
+        orderBy,
+        take: size + 1,
+        select: LIST_SELECT,
+      })
+    ).map(listRow);
 
   const search = query.search?.trim();
   if (search) {
@@ -268,4 +303,21 @@ export async function listDeliveryPage(query: ListQuery): Promise<ListPage> {
     previous: backwards ? (more ? at(first) : null) : cursor ? at(first) : null,
     searchTruncated,
   };
+}
+
+/**
+ * The deliveries waiting in one state, newest first, whole (the address review reads each one's
+ * address match): one range of the (shop, state, createdAt, id) index.
+ */
+export async function listDeliveriesInState(
+  shop: string,
+  state: DeliveryState,
+  limit: number,
+): Promise<DeliveryRow[]> {
+  const rows = await prisma.delivery.findMany({
+    where: { shop, state },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+  });
+  return rows.map(deliveryRow);
 }

@@ -1,4 +1,4 @@
-import { ATTENTION_STATES, type DeliveryState } from "../deliveries/states";
+import { ATTENTION_STATES, type DeliveryState } from "../deliveries/domain/states";
 
 /**
  * What the deliveries list's page and its server share (ADR 0041): the tabs and their states,

@@ -1,8 +1,12 @@
 import type { Prisma } from "@prisma/client";
+import { z } from "zod";
 import prisma, { eraseFromDisk } from "../db.server";
-import { requestCancel } from "./deliveries.server";
-import { redactDeliveryRequest } from "../deliveries/redaction";
-import type { DeliveryState } from "../deliveries/states";
+import { requestCancel } from "./cancel-requests.server";
+import { deliveryEventRow, deliveryRow } from "./delivery-row.server";
+import { erasureCancelWrites } from "./delivery-state";
+import { jsonColumn, Unreadable } from "../deliveries/domain/json-column";
+import { redactDeliveryRequest } from "../deliveries/domain/redaction";
+import { parseState, type DeliveryState } from "../deliveries/domain/states";
 
 /**
  * The GDPR side of the data model. Every table that holds a shop's rows is listed in
@@ -11,6 +15,12 @@ import type { DeliveryState } from "../deliveries/states";
  */
 
 export type ComplianceTopic = "customers/data_request" | "customers/redact" | "shop/redact";
+
+/**
+ * `ComplianceRequest.orderIds`: the orders Shopify named, as it sent them. A list that no longer
+ * reads is shown as none: the request's other fields and outcome still say what was done.
+ */
+const orderIdsColumn = jsonColumn("ComplianceRequest.orderIds", z.array(z.string()));
 
 interface ComplianceInput {
   shop: string;
@@ -51,7 +61,7 @@ const OUTCOME_UNKNOWN: readonly DeliveryState[] = ["creating", "unknown", "needs
 const ERASED_REASON = "the customer's personal data was erased at their request";
 
 const neverSent = (d: { state: string; courierOrderId: string | null }) =>
-  NOT_SENT.includes(d.state as DeliveryState) ||
+  NOT_SENT.includes(parseState(d.state)) ||
   (d.state === "needs_attention" && d.courierOrderId === null);
 
 export const REDACTED_TEXT = "Erased at the customer's request.";
@@ -104,12 +114,16 @@ export async function customerDataExport(
     where: { shop, id: requestId, topic: "customers/data_request" },
   });
   if (!request) return null;
-  const orderIds = parseOrderIds(request.orderIds);
-  const deliveries = await prisma.delivery.findMany({
+  const orderIds = readOrderIds(request.orderIds);
+  const rows = await prisma.delivery.findMany({
     where: { shop, orderId: { in: orderGids(orderIds) } },
     include: { events: { orderBy: { at: "asc" } } },
     orderBy: { createdAt: "asc" },
   });
+  const deliveries = rows.map((r) => ({
+    ...deliveryRow(r),
+    events: r.events.map(deliveryEventRow),
+  }));
   return {
     shop,
     customerId: request.customerId,
@@ -123,8 +137,10 @@ export async function customerDataExport(
       recordedAt: d.createdAt.toISOString(),
       courierOrderNumber: d.courierOrderNumber,
       trackingUrl: d.trackingUrl,
-      courierRequest: parseJson(d.request),
-      addressMatch: parseJson(d.addressMatch),
+      // A value that no longer reads is given as it is stored: it is still what the app holds.
+      courierRequest:
+        d.request instanceof Unreadable ? d.request.stored : (d.request?.body ?? null),
+      addressMatch: d.addressMatch instanceof Unreadable ? d.addressMatch.stored : d.addressMatch,
       timeline: d.events.map((e) => ({ at: e.at.toISOString(), kind: e.kind, message: e.message })),
     })),
   };
@@ -137,7 +153,7 @@ export async function listComplianceRequests(shop: string, take = 100) {
     orderBy: { receivedAt: "desc" },
     take,
   });
-  return rows.map((r) => ({ ...r, orderIds: parseOrderIds(r.orderIds) }));
+  return rows.map((r) => ({ ...r, orderIds: readOrderIds(r.orderIds) }));
 }
 
 /**
@@ -156,9 +172,10 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
   });
   const ids = deliveries.map((d) => d.id);
   const cancelled = deliveries.filter(neverSent);
-  const uncertain = deliveries.filter((d) => OUTCOME_UNKNOWN.includes(d.state as DeliveryState));
+  const uncertain = deliveries.filter((d) => OUTCOME_UNKNOWN.includes(parseState(d.state)));
   const writes: Prisma.PrismaPromise<unknown>[] = [
     ...deliveries.map((d) => {
+      // The stored text is erased as it is, not decoded first: what no longer reads is erased too.
       const request = d.request === null ? null : redactDeliveryRequest(d.request);
       return prisma.delivery.updateMany({
         where: { id: d.id, shop: input.shop },
@@ -188,30 +205,7 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
     }),
     // The state is part of the condition: a worker that read the row before this commit finds
     // it moved and does not send it.
-    ...cancelled.flatMap((d) => [
-      prisma.delivery.updateMany({
-        where: { id: d.id, shop: input.shop, state: d.state },
-        data: {
-          state: "cancelled",
-          stateReason: `Not sent: ${ERASED_REASON}.`,
-          // A cancellation that was waiting on it is fulfilled by this one.
-          cancelRequestedAt: null,
-          cancelReason: null,
-          nextAttemptAt: null,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-        },
-      }),
-      prisma.deliveryEvent.create({
-        data: {
-          shop: input.shop,
-          deliveryId: d.id,
-          at,
-          kind: "cancelled",
-          message: `Not sent: ${ERASED_REASON}.`,
-        },
-      }),
-    ]),
+    ...erasureCancelWrites(input.shop, cancelled, `Not sent: ${ERASED_REASON}.`, at),
   ];
   await prisma.$transaction(writes);
   await eraseFromDisk();
@@ -244,6 +238,7 @@ export async function deleteShopData(shop: string): Promise<Record<string, numbe
     prisma.courierMasterData.deleteMany(where),
     prisma.courierStatusMapping.deleteMany(where),
     prisma.courierCircuit.deleteMany(where),
+    prisma.fulfillmentCheck.deleteMany(where),
     prisma.staffLanguage.deleteMany(where),
     prisma.complianceRequest.deleteMany(where),
     prisma.shopSettings.deleteMany(where),
@@ -259,6 +254,7 @@ export async function deleteShopData(shop: string): Promise<Record<string, numbe
     "CourierMasterData",
     "CourierStatusMapping",
     "CourierCircuit",
+    "FulfillmentCheck",
     "StaffLanguage",
     "ComplianceRequest",
     "ShopSettings",
@@ -276,7 +272,7 @@ async function remember(input: ComplianceInput, outcome: string) {
       webhookId: input.webhookId,
       topic: input.topic,
       customerId: input.customerId,
-      orderIds: JSON.stringify(input.orderIds ?? []),
+      orderIds: orderIdsColumn.encode(input.orderIds ?? []),
       completedAt: new Date(),
       outcome,
     },
@@ -286,16 +282,7 @@ async function remember(input: ComplianceInput, outcome: string) {
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-function parseOrderIds(text: string): string[] {
-  const value = parseJson(text);
-  return Array.isArray(value) ? value.map(String) : [];
-}
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+function readOrderIds(text: string): string[] {
+  const orderIds = orderIdsColumn.decode(text);
+  return orderIds instanceof Unreadable ? [] : orderIds;
 }

@@ -1,5 +1,6 @@
 import type { ShopSettings } from "@prisma/client";
 import prisma, { eraseFromDisk } from "../db.server";
+import { recoverFulfillmentsFrom } from "./fulfillment-checks.server";
 
 /**
  * The shop's settings row, created on first use. Called after installation (token exchange) and
@@ -14,8 +15,18 @@ export async function ensureShopInstalled(shop: string, scopes?: string): Promis
   });
 }
 
-export async function getShopSettings(shop: string): Promise<ShopSettings | null> {
-  return prisma.shopSettings.findUnique({ where: { shop } });
+/** The shop's settings as the app reads them: its courier environment typed. */
+export type ShopSettingsRow = Omit<ShopSettings, "courierEnvironment"> & {
+  courierEnvironment: CourierEnvironment;
+};
+
+export function shopSettingsRow(row: ShopSettings): ShopSettingsRow {
+  return { ...row, courierEnvironment: parseEnvironment(row.courierEnvironment) };
+}
+
+export async function getShopSettings(shop: string): Promise<ShopSettingsRow | null> {
+  const row = await prisma.shopSettings.findUnique({ where: { shop } });
+  return row && shopSettingsRow(row);
 }
 
 /** False for a shop that uninstalled the app: nothing more is sent to the courier or Shopify for it. */
@@ -52,7 +63,15 @@ export async function recordGrantedScopes(shop: string, scopes: string[]): Promi
   ]);
 }
 
-export type CourierEnvironment = "sandbox" | "production";
+export const COURIER_ENVIRONMENTS = ["sandbox", "production"] as const;
+export type CourierEnvironment = (typeof COURIER_ENVIRONMENTS)[number];
+
+/** An environment read from the database, typed once where rows enter the app (the models). */
+export function parseEnvironment(value: string): CourierEnvironment {
+  const known = COURIER_ENVIRONMENTS.find((environment) => environment === value);
+  if (!known) throw new Error(`Unknown courier environment "${value}" in the database.`);
+  return known;
+}
 
 export interface DeliveryOptions {
   autoSend: boolean;
@@ -63,9 +82,15 @@ export interface DeliveryOptions {
 }
 
 export async function saveDeliveryOptions(shop: string, options: DeliveryOptions): Promise<void> {
+  const before = await prisma.shopSettings.findUnique({
+    where: { shop },
+    select: { autoSend: true },
+  });
   await prisma.shopSettings.upsert({
     where: { shop },
     create: { shop, ...options },
     update: options,
   });
+  // Turned on now: fulfillments made while it was off are not sent by the missed-webhook check.
+  if (options.autoSend && !before?.autoSend) await recoverFulfillmentsFrom(shop, new Date());
 }

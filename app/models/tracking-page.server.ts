@@ -1,4 +1,6 @@
 import prisma from "../db.server";
+import { eventDataColumn } from "../deliveries/domain/event-data";
+import { parseState } from "../deliveries/domain/states";
 
 /**
  * What the public tracking page may show of a delivery: its courier number, state and timeline,
@@ -20,14 +22,20 @@ const LINK_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
 export async function findDeliveryForTrackingPage(key: string) {
   if (!LINK_KEY.test(key)) return null;
-  return (
+  const row =
     (await prisma.delivery.findUnique({ where: { trackingToken: key }, select: PUBLIC_FIELDS })) ??
     // Links put on fulfillments before tracking tokens named the row id. They keep working for
     // exactly those deliveries (their stored link says so); no new link is ever made that way.
     (await prisma.delivery.findFirst({
       where: { id: key, trackingUrl: { endsWith: `/tracking/${key}` } },
       select: PUBLIC_FIELDS,
-    }))
+    }));
+  return (
+    row && {
+      ...row,
+      state: parseState(row.state),
+      events: row.events.map((e) => ({ ...e, data: eventDataColumn.decodeNullable(e.data) })),
+    }
   );
 }
 

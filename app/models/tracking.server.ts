@@ -1,21 +1,20 @@
-import { randomBytes } from "node:crypto";
-import { Prisma, type Delivery } from "@prisma/client";
+import { Prisma, type CourierStatusMapping } from "@prisma/client";
+import { z } from "zod";
 import prisma, { databaseProvider } from "../db.server";
 import {
   ACTIVE_TRACKED_STATES,
+  mappedStateSchema,
+  shopifyEventStatusSchema,
   TRACKED_STATES,
   type ShopifyEventStatus,
   type StatusMeaning,
-  type TrackedState,
-} from "../deliveries/tracking";
-import { env } from "../env.server";
-import { firstTimeWebhook } from "./deliveries.server";
-import { openSecret, SecretBoxError, sealSecret } from "../security/secret-box";
+} from "../deliveries/domain/courier-status";
+import { deliveryRow, type DeliveryRow } from "./delivery-row.server";
 
 /**
- * Tracking data: which deliveries are due for a look at the courier, the shop's status mapping,
- * and the credentials of the courier's status pushes. Every query is scoped by shop, but the
- * claim, which works across the shops still installed.
+ * Tracking data: which deliveries are due for a look at the courier and the shop's status
+ * mapping (the push credentials are in push-credentials.server.ts). Every query is scoped by
+ * shop, but the claim, which works across the shops still installed.
  */
 
 /** Rows the sync follows: a due `syncAt`, no live lease, the shop still installed. */
@@ -40,7 +39,7 @@ export async function claimDueTracking(
   leaseMs: number,
   now = new Date(),
   perShopMin = 1,
-): Promise<Delivery[]> {
+): Promise<DeliveryRow[]> {
   const installed = await installedShops();
   const due = await prisma.delivery.groupBy({
     by: ["shop"],
@@ -94,10 +93,11 @@ export async function claimDueTracking(
       data: { leaseOwner: owner, leaseExpiresAt, leaseGeneration: { increment: 1 } },
     });
   }
-  return prisma.delivery.findMany({
+  const leased = await prisma.delivery.findMany({
     where: { id: { in: ids }, leaseOwner: owner, leaseExpiresAt },
     orderBy: { syncAt: "asc" },
   });
+  return leased.map(deliveryRow);
 }
 
 /**
@@ -110,7 +110,7 @@ export async function leaseForPush(
   owner: string,
   leaseMs: number,
   now = new Date(),
-): Promise<Delivery | null> {
+): Promise<DeliveryRow | null> {
   const { count } = await prisma.delivery.updateMany({
     where: {
       id,
@@ -124,7 +124,9 @@ export async function leaseForPush(
       leaseGeneration: { increment: 1 },
     },
   });
-  return count === 1 ? prisma.delivery.findFirst({ where: { id, shop } }) : null;
+  if (count !== 1) return null;
+  const row = await prisma.delivery.findFirst({ where: { id, shop } });
+  return row && deliveryRow(row);
 }
 
 async function installedShops(): Promise<string[]> {
@@ -136,8 +138,12 @@ async function installedShops(): Promise<string[]> {
 }
 
 /** The delivery a courier order belongs to, in one shop. */
-export async function findDeliveryByCourierOrder(shop: string, courierOrderId: string) {
-  return prisma.delivery.findFirst({ where: { shop, courierOrderId } });
+export async function findDeliveryByCourierOrder(
+  shop: string,
+  courierOrderId: string,
+): Promise<DeliveryRow | null> {
+  const row = await prisma.delivery.findFirst({ where: { shop, courierOrderId } });
+  return row && deliveryRow(row);
 }
 
 /** Asks for a look at the courier as soon as the sync runs (a push arrived while leased). */
@@ -150,50 +156,65 @@ export async function syncSoon(shop: string, id: string, at = new Date()) {
 
 // --- Status mapping --------------------------------------------------------------------------
 
-export interface StatusMappingRow {
-  code: string;
-  name: string | null;
-  state: TrackedState | "unchanged" | null;
-  shopifyStatus: ShopifyEventStatus | null;
-  source: "default" | "merchant" | "unmapped";
-  lastSeenAt: Date | null;
+/** What a `CourierStatusMapping` row says a status means, each column one of a closed set. */
+const storedMapping = z.object({
+  state: mappedStateSchema.nullable(),
+  shopifyStatus: shopifyEventStatusSchema.nullable(),
+  source: z.enum(["default", "merchant", "unmapped"]),
+});
+
+export type StatusMappingRow = Pick<CourierStatusMapping, "code" | "name" | "lastSeenAt"> &
+  z.output<typeof storedMapping> & {
+    /** Why what is stored for the status cannot be read; it is then unmapped. */
+    problem: string | null;
+  };
+
+/**
+ * A mapping as the app reads it. One the app cannot read (a hand edit, a value no longer
+ * written) is unmapped, not guessed: its deliveries keep their state and Settings says why, until
+ * the merchant chooses what it means again.
+ */
+function statusMappingRow(row: CourierStatusMapping): StatusMappingRow {
+  const { code, name, lastSeenAt } = row;
+  const parsed = storedMapping.safeParse(row);
+  if (parsed.success) return { code, name, lastSeenAt, ...parsed.data, problem: null };
+  const unknown = storedMapping
+    .keyof()
+    .options.filter((column) => !storedMapping.shape[column].safeParse(row[column]).success)
+    .map((column) => `"${row[column]}"`);
+  return {
+    code,
+    name,
+    lastSeenAt,
+    state: null,
+    shopifyStatus: null,
+    source: "unmapped",
+    problem: `The app cannot read what was chosen for this status (${unknown.join(", ")}): choose what it means again.`,
+  };
 }
 
 export async function listStatusMappings(shop: string): Promise<StatusMappingRow[]> {
-  const rows = await prisma.courierStatusMapping.findMany({ where: { shop } });
+  const rows = (await prisma.courierStatusMapping.findMany({ where: { shop } })).map(
+    statusMappingRow,
+  );
   // Unmapped first (they need the merchant), then in the order a parcel goes through them.
-  const rank = (state: string | null) =>
-    state === null
-      ? -1
-      : state === "unchanged"
-        ? 99
-        : TRACKED_STATES.indexOf(state as TrackedState);
-  rows.sort((a, b) => rank(a.state) - rank(b.state) || a.code.localeCompare(b.code));
-  return rows.map((r) => ({
-    code: r.code,
-    name: r.name,
-    state: r.state as StatusMappingRow["state"],
-    shopifyStatus: r.shopifyStatus as ShopifyEventStatus | null,
-    source: r.source as StatusMappingRow["source"],
-    lastSeenAt: r.lastSeenAt,
-  }));
+  const rank = ({ state }: StatusMappingRow) =>
+    state === null ? -1 : state === "unchanged" ? 99 : TRACKED_STATES.indexOf(state);
+  return rows.sort((a, b) => rank(a) - rank(b) || a.code.localeCompare(b.code));
 }
 
 /** What each status code means for the shop (null: not mapped), and the courier's names. */
 export async function loadStatusMappings(
   shop: string,
 ): Promise<{ mappings: Map<string, StatusMeaning | null>; names: Map<string, string> }> {
-  const rows = await prisma.courierStatusMapping.findMany({ where: { shop } });
+  const rows = (await prisma.courierStatusMapping.findMany({ where: { shop } })).map(
+    statusMappingRow,
+  );
   return {
     mappings: new Map(
       rows.map((r): [string, StatusMeaning | null] => [
         r.code,
-        r.state
-          ? {
-              state: r.state as StatusMeaning["state"],
-              shopify: r.shopifyStatus as ShopifyEventStatus | null,
-            }
-          : null,
+        r.state ? { state: r.state, shopify: r.shopifyStatus } : null,
       ]),
     ),
     names: new Map(rows.flatMap((r) => (r.name ? [[r.code, r.name] as [string, string]] : []))),
@@ -275,102 +296,6 @@ export async function saveStatusMappings(
       })
     : { count: 0 };
   return { statuses: changed.length, deliveries: count };
-}
-
-// --- The courier's status pushes -------------------------------------------------------------
-
-const secretContext = (shop: string) => `shop:${shop}|courier-webhook-secret`;
-
-export interface PushCredentials {
-  token: string;
-  secret: string;
-}
-
-/** Turns pushes on (or gives a new URL and secret: the old ones stop working at once). */
-export async function createPushCredentials(shop: string): Promise<PushCredentials> {
-  const token = randomBytes(18).toString("base64url");
-  const secret = randomBytes(24).toString("base64url");
-  await prisma.shopSettings.update({
-    where: { shop },
-    data: {
-      courierWebhookToken: token,
-      courierWebhookSecretSealed: sealSecret(secret, secretContext(shop), env().ENCRYPTION_KEYS),
-    },
-  });
-  return { token, secret };
-}
-
-export async function removePushCredentials(shop: string) {
-  await prisma.shopSettings.update({
-    where: { shop },
-    data: { courierWebhookToken: null, courierWebhookSecretSealed: null },
-  });
-}
-
-/**
- * The shop's push URL token and secret, or null when pushes are off. The secret is null when it
- * can no longer be decrypted (the app's encryption keys changed): new credentials replace it.
- */
-export async function readPushCredentials(
-  shop: string,
-): Promise<{ token: string; secret: string | null } | null> {
-  const settings = await prisma.shopSettings.findUnique({
-    where: { shop },
-    select: { courierWebhookToken: true, courierWebhookSecretSealed: true },
-  });
-  if (!settings?.courierWebhookToken || !settings.courierWebhookSecretSealed) return null;
-  let secret: string | null;
-  try {
-    secret = openSecret(
-      settings.courierWebhookSecretSealed,
-      secretContext(shop),
-      env().ENCRYPTION_KEYS,
-    );
-  } catch (error) {
-    if (!(error instanceof SecretBoxError)) throw error;
-    secret = null;
-  }
-  return { token: settings.courierWebhookToken, secret };
-}
-
-/** Which installed shop a push URL belongs to, with its secret. */
-export async function shopForPushToken(
-  token: string,
-): Promise<{ shop: string; secret: string | null } | null> {
-  const settings = await prisma.shopSettings.findUnique({
-    where: { courierWebhookToken: token },
-    select: { shop: true, uninstalledAt: true, courierWebhookSecretSealed: true },
-  });
-  if (!settings || settings.uninstalledAt || !settings.courierWebhookSecretSealed) return null;
-  try {
-    const secret = openSecret(
-      settings.courierWebhookSecretSealed,
-      secretContext(settings.shop),
-      env().ENCRYPTION_KEYS,
-    );
-    return { shop: settings.shop, secret };
-  } catch (error) {
-    // Sealed with an encryption key the app no longer has: no push can be verified until the
-    // merchant makes a new URL and secret (Settings says so); polling carries on meanwhile.
-    if (error instanceof SecretBoxError) return { shop: settings.shop, secret: null };
-    throw error;
-  }
-}
-
-const PUSH_TOPIC = "courier/status";
-
-/** Whether a push with this event id was applied already. */
-export async function pushEventSeen(shop: string, eventId: string): Promise<boolean> {
-  const seen = await prisma.processedWebhook.findUnique({
-    where: { shop_webhookId: { shop, webhookId: eventId } },
-    select: { topic: true },
-  });
-  return seen !== null;
-}
-
-/** Remembers an applied push (a redelivery racing it may have been first: that is fine). */
-export async function rememberPushEvent(shop: string, eventId: string): Promise<void> {
-  await firstTimeWebhook(shop, eventId, PUSH_TOPIC);
 }
 
 export async function saveMarkCodPaid(shop: string, markCodPaid: boolean) {

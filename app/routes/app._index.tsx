@@ -12,11 +12,13 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useRef } from "react";
 import { chartLabels, OutcomeChart } from "../components/outcome-chart";
-import prisma from "../db.server";
-import { getDashboard, kuwaitDate } from "../models/dashboard.server";
+import { ShopifyAccessLostBanner } from "../components/shopify-access-lost-banner";
+import { getDashboard, getSetupProgress, kuwaitDate } from "../models/dashboard.server";
 import { getCourierAccount } from "../models/courier-account.server";
+import { countRecoveredFulfillments } from "../models/fulfillment-checks.server";
+import { getShopifyAccess } from "../models/shopify-access.server";
 import { authenticate } from "../shopify.server";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import { formatKwd, formatNumber } from "../i18n/format";
 import { translateMessage } from "../i18n/messages";
 import { useLanguage } from "../i18n/language";
@@ -25,25 +27,21 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const shop = session.shop;
   const now = new Date();
-  const [account, dashboard, pickup, sent] = await Promise.all([
+  const [account, dashboard, setup, recovered, shopifyAccess] = await Promise.all([
     getCourierAccount(shop),
     getDashboard(shop, now),
-    prisma.pickupLocation.findFirst({ where: { shop }, select: { id: true } }),
-    prisma.delivery.findFirst({
-      where: { shop, courierOrderId: { not: null } },
-      select: { id: true },
-    }),
+    getSetupProgress(shop),
+    countRecoveredFulfillments(shop),
+    getShopifyAccess(shop),
   ]);
   const connection = !account.keyHint ? "missing" : account.checkError ? "failing" : "working";
   return {
+    recovered,
+    shopifyAccessLost: shopifyAccess.lostAt ? (shopifyAccess.reason ?? "") : null,
     courierEnvironment: account.environment,
     connection,
     connectionError: account.checkError,
-    steps: {
-      connected: connection === "working",
-      pickup: pickup !== null,
-      firstSent: sent !== null,
-    },
+    steps: { connected: connection === "working", ...setup },
     dashboard: {
       ...dashboard,
       todayStart: dashboard.todayStart.toISOString(),
@@ -103,8 +101,15 @@ function Step(props: {
 }
 
 export default function Home() {
-  const { connection, connectionError, courierEnvironment, steps, dashboard } =
-    useLoaderData<typeof loader>();
+  const {
+    connection,
+    connectionError,
+    courierEnvironment,
+    steps,
+    dashboard,
+    recovered,
+    shopifyAccessLost,
+  } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
@@ -130,6 +135,7 @@ export default function Home() {
   return (
     <Page title={t("home:title")}>
       <BlockStack gap="400">
+        {shopifyAccessLost !== null && <ShopifyAccessLostBanner reason={shopifyAccessLost} />}
         {!setupDone && (
           <Card>
             <BlockStack gap="300">
@@ -230,6 +236,24 @@ export default function Home() {
             />
           </InlineGrid>
         </BlockStack>
+
+        {recovered > 0 && (
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                {t("home:recovered.title")}
+              </Text>
+              <Text as="p">
+                {t("home:recovered.found", { number: n(recovered) })}{" "}
+                <Trans
+                  t={t}
+                  i18nKey="home:recovered.why"
+                  components={{ list: <RemixLink to="/app/deliveries" /> }}
+                />
+              </Text>
+            </BlockStack>
+          </Card>
+        )}
 
         <Card>
           <BlockStack gap="300">

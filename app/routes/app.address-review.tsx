@@ -19,39 +19,25 @@ import { useTranslation } from "react-i18next";
 import { useLanguage } from "../i18n/language";
 import { translateMessage } from "../i18n/messages";
 import { areaName, governorateName } from "../i18n/place-names";
+import { Unreadable } from "../deliveries/domain/json-column";
 import { fixDeliveryAddress } from "../deliveries/review.server";
-import { listDeliveries } from "../models/deliveries.server";
+import { listDeliveriesInState } from "../models/delivery-list.server";
 import { getCourierAccount } from "../models/courier-account.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { authenticate } from "../shopify.server";
-
-interface StoredMatch {
-  input?: {
-    city: string | null;
-    address1: string | null;
-    address2: string | null;
-    provinceCode: string | null;
-  };
-  area?: string | null;
-  reasons?: string[];
-  parts?: Record<string, string | null>;
-  courier?: { governanceId: number; areaId: number } | null;
-}
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const account = await getCourierAccount(session.shop);
   const directory = await loadCourierDirectory(session.shop, account.environment);
-  const { deliveries } = await listDeliveries({
-    shop: session.shop,
-    state: "needs_address",
-    pageSize: 50,
-  });
+  const deliveries = await listDeliveriesInState(session.shop, "needs_address", 50);
   return {
     governances: directory?.governances ?? [],
     areas: directory?.areas ?? [],
     queue: deliveries.map((d) => {
-      const match = (d.addressMatch ? JSON.parse(d.addressMatch) : {}) as StoredMatch;
+      // A record that no longer reads shows nothing of it but says so; the order has the address.
+      const unreadable = d.addressMatch instanceof Unreadable;
+      const match = d.addressMatch instanceof Unreadable ? {} : (d.addressMatch ?? {});
       return {
         id: d.id,
         orderName: d.orderName,
@@ -65,7 +51,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
           .filter(Boolean)
           .join(", "),
         suggestion: match.area ?? null,
-        reasons: match.reasons ?? [],
+        unreadable,
         parts: match.parts ?? {},
         courier: match.courier ?? null,
       };
@@ -178,6 +164,11 @@ function ReviewCard(props: {
           {item.reason && (
             <Text as="p" tone="subdued">
               <span dir="auto">{translateMessage(t, item.reason)}</span>
+            </Text>
+          )}
+          {item.unreadable && (
+            <Text as="p" tone="subdued">
+              {t("unreadable")}
             </Text>
           )}
           {item.suggestion && (

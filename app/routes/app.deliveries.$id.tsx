@@ -16,11 +16,17 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { cancelDelivery } from "../deliveries/cancel.server";
-import { markDeliveryCreated, retryDelivery } from "../deliveries/review.server";
-import { STATE_LABELS, type DeliveryState } from "../deliveries/states";
-import { readOwedEvent } from "../deliveries/sync.server";
-import { SHOPIFY_EVENT_LABELS, type ShopifyEventStatus } from "../deliveries/tracking";
-import { findBalanceCollector, getDelivery, isStuck } from "../models/deliveries.server";
+import { markDeliveryCreated } from "../deliveries/mark-created.server";
+import { retryDelivery } from "../deliveries/retry.server";
+import { Unreadable } from "../deliveries/domain/json-column";
+import { STATE_LABELS } from "../deliveries/domain/states";
+import { SHOPIFY_EVENT_LABELS } from "../deliveries/domain/courier-status";
+import {
+  findBalanceCollector,
+  getDelivery,
+  type DeliveryEventRow,
+} from "../models/deliveries.server";
+import { isStuck } from "../models/delivery-list.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -28,7 +34,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const delivery = await getDelivery(session.shop, params.id ?? "");
   if (!delivery) throw new Response("No such delivery in this shop.", { status: 404 });
   const orderNumericId = delivery.orderId.split("/").pop();
-  // Split fulfillments: one delivery of the order collects its balance (ADR 0006).
+  // Split fulfillments: one delivery of the order collects its balance (ADR 0026).
   const collector = delivery.cashToCollect
     ? null
     : await findBalanceCollector(session.shop, delivery.orderId, delivery.id);
@@ -37,7 +43,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       id: delivery.id,
       orderName: delivery.orderName,
       orderAdminPath: `shopify://admin/orders/${orderNumericId}`,
-      state: delivery.state as DeliveryState,
+      state: delivery.state,
       stateReason: delivery.stateReason,
       reference: delivery.reference,
       environment: delivery.environment,
@@ -45,14 +51,18 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       courierOrderNumber: delivery.courierOrderNumber,
       courierStatus: delivery.courierStatus,
       courierStatusAt: delivery.courierStatusAt?.toISOString() ?? null,
-      shopifyEventStatus: delivery.shopifyEventStatus as ShopifyEventStatus | null,
-      // A status Shopify refused, owed to it and tried again later (ADR 0008).
-      shopifyOwed: (() => {
-        const owed = readOwedEvent(delivery);
-        return owed
-          ? { status: owed.status, retryAt: delivery.shopifyRetryAt?.toISOString() ?? null }
-          : null;
-      })(),
+      // One Shopify does not have (a hand edit) is shown as unknown.
+      shopifyEventStatus:
+        delivery.shopifyEventStatus instanceof Unreadable
+          ? ("unknown" as const)
+          : delivery.shopifyEventStatus,
+      // A status Shopify refused, owed to it and tried again later (ADR 0008); one that no longer
+      // reads is shown as owed, without its status.
+      shopifyOwed: delivery.shopifyPending && {
+        status:
+          delivery.shopifyPending instanceof Unreadable ? null : delivery.shopifyPending.status,
+        retryAt: delivery.shopifyRetryAt?.toISOString() ?? null,
+      },
       nextLookAt: delivery.syncAt?.toISOString() ?? null,
       lastLookAt: delivery.trackedAt?.toISOString() ?? null,
       stuck: isStuck(delivery),
@@ -62,7 +72,11 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       lastError: delivery.lastError,
       cancelRequestedAt: delivery.cancelRequestedAt?.toISOString() ?? null,
       cancelReason: delivery.cancelReason,
-      request: delivery.request ? (JSON.parse(delivery.request) as unknown) : null,
+      request:
+        delivery.request && !(delivery.request instanceof Unreadable)
+          ? delivery.request.body
+          : null,
+      requestProblem: delivery.request instanceof Unreadable ? delivery.request.problem : null,
       payment: {
         cashToCollect: delivery.cashToCollect,
         collectedBy: collector ? { id: collector.id, orderName: collector.orderName } : null,
@@ -79,16 +93,9 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 };
 
 /** The courier's answer kept on a timeline event (ids, statuses, messages), if any. */
-function courierAnswerOf(data: string | null): Record<string, unknown> | null {
-  if (!data) return null;
-  try {
-    const parsed = JSON.parse(data) as { courier?: unknown };
-    return typeof parsed.courier === "object" && parsed.courier !== null
-      ? (parsed.courier as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
+function courierAnswerOf(data: DeliveryEventRow["data"]): Record<string, unknown> | null {
+  // An answer that no longer reads is left out; the entry's message stays.
+  return data && !(data instanceof Unreadable) ? (data.courier ?? null) : null;
 }
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -247,15 +254,22 @@ export default function DeliveryPage() {
                 ))}
               </BlockStack>
             </Card>
-            {delivery.request !== null && (
+            {(delivery.request !== null || delivery.requestProblem !== null) && (
               <Card>
                 <BlockStack gap="200">
                   <Text as="h2" variant="headingMd">
                     Request sent to the courier
                   </Text>
-                  <pre style={{ whiteSpace: "pre-wrap", fontSize: 12, margin: 0 }}>
-                    {JSON.stringify(delivery.request, null, 2)}
-                  </pre>
+                  {delivery.request !== null ? (
+                    <pre style={{ whiteSpace: "pre-wrap", fontSize: 12, margin: 0 }}>
+                      {JSON.stringify(delivery.request, null, 2)}
+                    </pre>
+                  ) : (
+                    <Text as="p" tone="caution">
+                      The request stored for this delivery can no longer be read (
+                      {delivery.requestProblem}).
+                    </Text>
+                  )}
                 </BlockStack>
               </Card>
             )}
@@ -276,13 +290,17 @@ export default function DeliveryPage() {
               {delivery.shopifyEventStatus && (
                 <Text as="p">
                   Shown on Shopify:{" "}
-                  {SHOPIFY_EVENT_LABELS[delivery.shopifyEventStatus] ?? delivery.shopifyEventStatus}
+                  {delivery.shopifyEventStatus === "unknown"
+                    ? "a shipment status the app can no longer read"
+                    : SHOPIFY_EVENT_LABELS[delivery.shopifyEventStatus]}
                 </Text>
               )}
               {delivery.shopifyOwed && (
                 <Text as="p" tone="caution">
                   Not yet on Shopify:{" "}
-                  {SHOPIFY_EVENT_LABELS[delivery.shopifyOwed.status] ?? delivery.shopifyOwed.status}{" "}
+                  {delivery.shopifyOwed.status
+                    ? SHOPIFY_EVENT_LABELS[delivery.shopifyOwed.status]
+                    : "a shipment status the app can no longer read"}{" "}
                   (Shopify refused it; see the timeline
                   {delivery.shopifyOwed.retryAt
                     ? `; tried again ${when.format(new Date(delivery.shopifyOwed.retryAt))}`
@@ -308,7 +326,9 @@ export default function DeliveryPage() {
                   Marked paid in Shopify: {when.format(new Date(delivery.paidMarkedAt))}
                 </Text>
               )}
-              {delivery.request !== null && <PaymentLine payment={delivery.payment} />}
+              {(delivery.request !== null || delivery.requestProblem !== null) && (
+                <PaymentLine payment={delivery.payment} />
+              )}
               <Text as="p">Environment: {delivery.environment}</Text>
               <Text as="p">Reference: {delivery.reference}</Text>
               <Text as="p">Attempts: {delivery.attempts}</Text>

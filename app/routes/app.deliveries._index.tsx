@@ -32,15 +32,14 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { stateTone } from "../components/delivery-state";
 import { cancelDelivery } from "../deliveries/cancel.server";
-import { retryDelivery } from "../deliveries/review.server";
-import { DELIVERY_STATES, type DeliveryState } from "../deliveries/states";
-import { isStuck } from "../models/deliveries.server";
+import { retryDelivery } from "../deliveries/retry.server";
+import { DELIVERY_STATES, type DeliveryState } from "../deliveries/domain/states";
 import { useTranslation } from "react-i18next";
 import { formatDateTime, formatKwd } from "../i18n/format";
 import { translateMessage } from "../i18n/messages";
 import { useLanguage } from "../i18n/language";
 import { encodeCursor, LIST_TABS } from "../models/delivery-list";
-import { listDeliveryPage } from "../models/delivery-list.server";
+import { isStuck, listDeliveryPage } from "../models/delivery-list.server";
 import { listQueryOf, listStates, readListParams } from "../models/delivery-list-params";
 import { getPlaceNames } from "../models/place-names.server";
 import { getCourierAccount } from "../models/courier-account.server";
@@ -69,7 +68,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       customer: d.customerName,
       area: d.areaId === null ? null : (areaName.get(d.areaId) ?? null),
       cod: d.cashToCollect,
-      state: d.state as DeliveryState,
+      state: d.state,
       reason: d.stateReason,
       stuck: isStuck(d, now),
       courierNumber: d.courierOrderNumber,

@@ -23,16 +23,11 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
-import { BULK_LIMIT, SEND_BATCH } from "../deliveries/limits";
-import {
-  listSendableOrders,
-  quoteOrder,
-  sendOrdersToCourier,
-  type QuoteOutcome,
-  type SendOutcome,
-  type SendProgress,
-  type SendStatus,
-} from "../deliveries/send.server";
+import { BULK_LIMIT, SEND_BATCH } from "../deliveries/domain/limits";
+import { quoteOrder, type QuoteOutcome } from "../deliveries/quote.server";
+import type { SendProgress, SendStatus } from "../deliveries/send-status.server";
+import { sendOrdersToCourier, type SendOutcome } from "../deliveries/send.server";
+import { listSendableOrders } from "../deliveries/sendable-orders.server";
 import { authenticate } from "../shopify.server";
 
 const pageQuery = z.object({ after: z.string().min(1).max(2_000).optional().catch(undefined) });

@@ -20,6 +20,8 @@ import type { TFunction } from "i18next";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { AnnotatedSection } from "../components/annotated-section";
+import { ShopifyAccessLostBanner } from "../components/shopify-access-lost-banner";
+import { getShopifyAccess } from "../models/shopify-access.server";
 import { z } from "zod";
 import { env } from "../env.server";
 import { formatDateTime } from "../i18n/format";
@@ -36,19 +38,19 @@ import { getShopSettings, saveDeliveryOptions } from "../models/shop.server";
 import { readTrackingPageContact, saveTrackingPageContact } from "../models/tracking-page.server";
 import {
   createPushCredentials,
-  listStatusMappings,
   readPushCredentials,
   removePushCredentials,
-  saveMarkCodPaid,
-  saveStatusMappings,
-} from "../models/tracking.server";
+} from "../models/push-credentials.server";
+import { listStatusMappings, saveMarkCodPaid, saveStatusMappings } from "../models/tracking.server";
 import {
+  mappedStateSchema,
   SHOPIFY_EVENT_STATUSES,
+  shopifyEventStatusSchema,
   TRACKED_STATES,
   type ShopifyEventStatus,
-} from "../deliveries/tracking";
+} from "../deliveries/domain/courier-status";
 import { resumeDeliveriesAfterConnection } from "../deliveries/runner.server";
-import { kickTrackingSync } from "../deliveries/sync-runner.server";
+import { kickTrackingSync } from "../deliveries/drain-loop.server";
 import { authenticate } from "../shopify.server";
 
 const environmentField = z.enum(["sandbox", "production"], { error: "errors.environment" });
@@ -104,22 +106,20 @@ const settingsAction = z.discriminatedUnion("intent", [
   settingsForm,
 ]);
 
-const mappedState = z.enum([...TRACKED_STATES, "unchanged"]);
-const shopifyStatus = z.enum(SHOPIFY_EVENT_STATUSES);
-
 /** The mapping table's fields; an unknown choice names the status it was made for. */
 function statusMappingForm(fields: Record<string, unknown>) {
   const entries: {
     code: string;
-    state: z.infer<typeof mappedState> | null;
+    state: z.infer<typeof mappedStateSchema> | null;
     shopifyStatus: ShopifyEventStatus | null;
   }[] = [];
   for (const [key, value] of Object.entries(fields)) {
     if (!key.startsWith("state:")) continue;
     const code = key.slice("state:".length);
-    const state = value === "" ? null : mappedState.safeParse(value);
+    const state = value === "" ? null : mappedStateSchema.safeParse(value);
     const shopify = fields[`shopify:${code}`];
-    const event = shopify === "" || shopify === undefined ? null : shopifyStatus.safeParse(shopify);
+    const event =
+      shopify === "" || shopify === undefined ? null : shopifyEventStatusSchema.safeParse(shopify);
     if (state && !state.success) return { error: "errors.mappingState", code };
     if (event && !event.success) return { error: "errors.mappingShopify", code };
     entries.push({
@@ -138,7 +138,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const settings = await getShopSettings(session.shop);
   const push = await readPushCredentials(session.shop);
   const mappings = await listStatusMappings(session.shop);
+  const shopifyAccess = await getShopifyAccess(session.shop);
   return {
+    shopifyAccessLost: shopifyAccess.lostAt ? (shopifyAccess.reason ?? "") : null,
     tracking: {
       markCodPaid: settings?.markCodPaid ?? false,
       push: push
@@ -153,6 +155,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
         state: m.state,
         shopifyStatus: m.shopifyStatus,
         source: m.source,
+        problem: m.problem,
         lastSeenAt: m.lastSeenAt?.toISOString() ?? null,
       })),
     },
@@ -313,6 +316,9 @@ export default function Settings() {
         <button onClick={() => setValues(saved)}>{t("common:actions.discard")}</button>
       </SaveBar>
       <BlockStack gap="400">
+        {data.shopifyAccessLost !== null && (
+          <ShopifyAccessLostBanner reason={data.shopifyAccessLost} />
+        )}
         {error && (
           <Banner tone="critical" title={error.title}>
             {error.detail && <DetailText text={error.detail} />}
@@ -637,6 +643,11 @@ function StatusMappingSection(props: {
                           <Badge tone="info">{t("mapping.yourChoice")}</Badge>
                         ) : null}
                       </InlineStack>
+                      {m.problem && (
+                        <Text as="p" tone="critical" variant="bodySm">
+                          {t("mapping.unreadable")}
+                        </Text>
+                      )}
                       <FormLayout>
                         <FormLayout.Group condensed>
                           <Select

@@ -17,6 +17,7 @@ import { POLARIS_TRANSLATIONS } from "../i18n/polaris";
 import { ensureShopInstalled } from "../models/shop.server";
 import { staffLanguage } from "../models/staff-language.server";
 import { embeddedPageHeaders } from "../security/frame-policy";
+import { reauthoriseIfAccessLost } from "../services/shopify-reauthorise.server";
 import { authenticate } from "../shopify.server";
 import { NAVIGATION } from "../navigation";
 
@@ -25,6 +26,8 @@ export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session, sessionToken } = await authenticate.admin(request);
   await ensureShopInstalled(session.shop);
+  // The merchant is here: a token Shopify would no longer renew is exchanged for a new one now.
+  await reauthoriseIfAccessLost(request, session);
   // The staff member's language: their choice, else the Shopify admin's (ADR 0040).
   const locale = await staffLanguage({
     shop: session.shop,

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { PUSH_SIGNATURE_HEADER, pushEventId, verifyPushSignature } from "../courier";
 import { productionDependencies } from "../deliveries/runner.server";
-import { kickTrackingSync } from "../deliveries/sync-runner.server";
-import { applyPushedStatus, courierPush } from "../deliveries/sync.server";
-import { shopForPushToken } from "../models/tracking.server";
+import { kickTrackingSync } from "../deliveries/drain-loop.server";
+import { applyPushedStatus, courierPush } from "../deliveries/tracking/push.server";
+import { shopForPushToken } from "../models/push-credentials.server";
 import { parseWebhookPayload } from "../shopify/webhook-response";
 
 const MAX_BODY_BYTES = 64 * 1024;

@@ -19,7 +19,7 @@ import {
 } from "../models/courier-account.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { rememberStatus } from "../models/tracking.server";
-import { recognizeStatus } from "../deliveries/tracking";
+import { recognizeStatus } from "../deliveries/domain/courier-status";
 
 /**
  * The merchant's courier connection: a key is only kept once the courier accepted it, and the
@@ -136,7 +136,7 @@ export async function refreshCourierMasterData(
   now = new Date(),
 ): Promise<ConnectionOutcome> {
   const settings = await getShopSettings(shop);
-  const environment = (settings?.courierEnvironment ?? "sandbox") as CourierEnvironment;
+  const environment = settings?.courierEnvironment ?? "sandbox";
   const stored = await loadCourierApiKey(shop, now);
   if (stored.status === "unreadable") return { ok: false, error: stored.error };
   if (stored.status === "none") return { ok: false, error: "Add and test an API key first." };

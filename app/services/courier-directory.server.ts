@@ -26,21 +26,16 @@ export async function loadCourierDirectory(
   const known = cache.get(key);
   if (known && known.fetchedAt.getTime() === cached.fetchedAt.getTime()) return known;
 
-  const governances = cached.governances.flatMap((g) => {
-    const record = g as { governanceId?: unknown; governanceName?: unknown };
-    return typeof record.governanceId === "number" && typeof record.governanceName === "string"
-      ? [{ id: record.governanceId, name: record.governanceName }]
-      : [];
-  });
+  const governances = cached.governances.map((g) => ({
+    id: g.governanceId,
+    name: g.governanceName,
+  }));
   // Records the courier sent without an id or name cannot be chosen or matched; they are left out.
-  const areas = cached.areas.flatMap((a) => {
-    const record = a as { areaId?: unknown; areaName?: unknown; governanceId?: unknown };
-    return typeof record.areaId === "number" &&
-      typeof record.areaName === "string" &&
-      typeof record.governanceId === "number"
-      ? [{ id: record.areaId, governanceId: record.governanceId, name: record.areaName }]
-      : [];
-  });
+  const areas = cached.areas.flatMap((a) =>
+    a.areaId !== null && a.areaName !== null
+      ? [{ id: a.areaId, governanceId: a.governanceId, name: a.areaName }]
+      : [],
+  );
   const directory: CourierDirectory = {
     environment,
     fetchedAt: cached.fetchedAt,

@@ -7,6 +7,7 @@ import {
   HttpThrottlingError,
 } from "@shopify/shopify-api";
 import { z } from "zod";
+import { ShopifyThrottledError } from "./cost-budget";
 import {
   runAdminOperation,
   ShopifyReplyError,
@@ -128,6 +129,7 @@ export async function markOrderPaid(
 export type ShopifyFailure = "throttled" | "unavailable" | "refused";
 
 export function shopifyFailureKind(error: unknown): ShopifyFailure | null {
+  if (error instanceof ShopifyThrottledError) return "throttled";
   if (error instanceof HttpThrottlingError) return "throttled";
   if (error instanceof HttpRetriableError) return "unavailable";
   if (error instanceof HttpMaxRetriesError || error instanceof HttpRequestError)

@@ -10,7 +10,7 @@ import {
 // orders are asked for 25 at a time (Shopify refuses a query over 1,000 points). The currencies
 // are scalars, free: an order the courier cannot take for its currency is refused before Send
 // fulfils it.
-const SENDABLE_ORDER_FIELDS = `
+export const SENDABLE_ORDER_FIELDS = `
   id
   name
   createdAt

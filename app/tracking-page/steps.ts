@@ -1,4 +1,6 @@
-import { z } from "zod";
+import type { EventData } from "../deliveries/domain/event-data";
+import { Unreadable } from "../deliveries/domain/json-column";
+import type { DeliveryState } from "../deliveries/domain/states";
 
 /**
  * The steps a shopper sees on the tracking page, from a delivery's timeline: each step once, at
@@ -18,7 +20,8 @@ export const JOURNEY = [
 ] as const;
 export type JourneyStep = (typeof JOURNEY)[number];
 
-const FINAL: readonly JourneyStep[] = ["delivered", "failed", "returned", "cancelled"];
+const FINAL = ["delivered", "failed", "returned", "cancelled"] as const satisfies JourneyStep[];
+const isOutcome = (step: JourneyStep): step is Outcome => FINAL.some((outcome) => outcome === step);
 /** What a shopper can still expect after a step, until the parcel is delivered. */
 const AHEAD: readonly JourneyStep[] = [
   "booked",
@@ -28,10 +31,11 @@ const AHEAD: readonly JourneyStep[] = [
   "delivered",
 ];
 
+/** A timeline entry as the models read it (its data decoded, ADR 0032). */
 export interface TimelineEvent {
   at: Date;
   kind: string;
-  data: string | null;
+  data: EventData | Unreadable | null;
 }
 
 export interface TrackingSteps {
@@ -39,12 +43,12 @@ export interface TrackingSteps {
   done: { step: JourneyStep; at: string }[];
   /** Steps still to come (none once delivered, failed, returned or cancelled). */
   ahead: JourneyStep[];
-  outcome: "delivered" | "failed" | "returned" | "cancelled" | null;
+  outcome: Outcome | null;
 }
 
-const courierStatus = z.object({ state: z.string().nullish(), at: z.string().nullish() });
+type Outcome = (typeof FINAL)[number];
 
-const STATE_STEP: Record<string, JourneyStep> = {
+const STATE_STEP: Partial<Record<string, JourneyStep>> = {
   created: "booked",
   picked_up: "picked_up",
   in_transit: "in_transit",
@@ -60,21 +64,16 @@ function stepOf(event: TimelineEvent): { step: JourneyStep; at: Date } | null {
     return { step: "booked", at: event.at };
   if (event.kind === "cancelled") return { step: "cancelled", at: event.at };
   if (event.kind !== "courier_status") return null;
-  let data: z.infer<typeof courierStatus>;
-  try {
-    const parsed = courierStatus.safeParse(JSON.parse(event.data ?? "{}"));
-    if (!parsed.success) return null;
-    data = parsed.data;
-  } catch {
-    return null;
-  }
+  // A step whose record no longer reads is left out.
+  const data = event.data instanceof Unreadable ? null : event.data;
+  if (!data) return null;
   const step = data.state ? STATE_STEP[data.state] : undefined;
   if (!step) return null;
   const at = data.at ? new Date(data.at) : event.at;
   return { step, at: Number.isNaN(at.getTime()) ? event.at : at };
 }
 
-export function trackingSteps(events: TimelineEvent[], currentState: string): TrackingSteps {
+export function trackingSteps(events: TimelineEvent[], currentState: DeliveryState): TrackingSteps {
   const first = new Map<JourneyStep, Date>();
   for (const event of events) {
     const found = stepOf(event);
@@ -88,7 +87,7 @@ export function trackingSteps(events: TimelineEvent[], currentState: string): Tr
     at: first.get(step)!.toISOString(),
   }));
   const last = done.at(-1)?.step;
-  const outcome = last && FINAL.includes(last) ? (last as TrackingSteps["outcome"]) : null;
+  const outcome = last && isOutcome(last) ? last : null;
   const reached = last ? AHEAD.indexOf(last) : -1;
   return { done, ahead: outcome ? [] : AHEAD.slice(reached + 1), outcome };
 }

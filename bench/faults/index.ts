@@ -1,8 +1,11 @@
 /** The scenarios of `npm run bench:faults`, in the order they run (bench/faults.ts). */
+import * as busyIntake from "./busy-intake";
 import * as courierOutage from "./courier-outage";
 import * as historyPaging from "./history-paging";
 import * as lateCommit from "./late-commit";
 import * as pausedWorker from "./paused-worker";
+import * as shopifySide from "./shopify-side";
+import * as tokenRefresh from "./token-refresh";
 
 export interface FaultScenario {
   name: string;
@@ -14,4 +17,9 @@ export const scenarios: FaultScenario[] = [
   { name: "late commits", run: lateCommit.run },
   { name: "history paging", run: historyPaging.run },
   { name: "courier outage", run: courierOutage.run },
+  { name: "missed webhooks", run: shopifySide.missedWebhooks },
+  { name: "shopify throttling", run: shopifySide.shopifyThrottling },
+  { name: "tracking crashes", run: shopifySide.trackingCrashes },
+  { name: "token refresh", run: tokenRefresh.run },
+  { name: "busy intake", run: busyIntake.run },
 ];

@@ -19,6 +19,8 @@ declare module "autocannon" {
     interface Options {
       url: string;
       connections?: number;
+      /** Requests per second across all connections (a fixed arrival rate). */
+      overallRate?: number;
       pipelining?: number;
       duration?: number;
       timeout?: number;

@@ -6,7 +6,7 @@
  */
 import { startCourierSandbox, type CourierSandbox } from "../../sandbox/courier";
 import prisma from "../../app/db.server";
-import { notesCarryReference } from "../../app/deliveries/request";
+import { notesCarryReference } from "../../app/deliveries/domain/request";
 import { fulfillmentWebhook, receiveFulfillment } from "../../app/deliveries/intake.server";
 import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import { resetEnvForTests } from "../../app/env.server";

@@ -38,7 +38,7 @@ export async function measureIntakeCosts(options: { wal: boolean; calls?: number
     const { Prisma } = await import("@prisma/client");
     const { fulfillmentWebhook, receiveFulfillment } =
       await import("../../app/deliveries/intake.server");
-    const { deliveryReference } = await import("../../app/deliveries/request");
+    const { deliveryReference } = await import("../../app/deliveries/domain/request");
 
     const shop = "costs.myshopify.com";
     await prisma.session.create({

@@ -13,6 +13,8 @@ import {
   type OrderCancelInput,
   type OrderInput,
   type StandInOrder,
+  type WebhookTopic,
+  WEBHOOK_TOPICS,
 } from "./records";
 import { WebhookSender, type WebhookSenderOptions } from "./webhooks";
 
@@ -241,6 +243,15 @@ export async function startShopifyStandIn(options: ShopifyStandInOptions): Promi
         return send(201, store.addFulfillmentEvent(ref, body as unknown as FulfillmentEventInput));
       }
       if (route === "GET /__standin/webhooks") return send(200, webhooks.deliveries);
+      if (route === "POST /__standin/webhooks/drop") {
+        const count = typeof body.count === "number" ? body.count : 1;
+        const topic = typeof body.topic === "string" ? body.topic : null;
+        if (topic !== null && !WEBHOOK_TOPICS.includes(topic as WebhookTopic)) {
+          return send(422, { error: `No webhook topic ${topic}` });
+        }
+        webhooks.dropNext(count, topic as WebhookTopic | null);
+        return send(200, { dropping: count, topic });
+      }
       if ((ref = param(/^POST \/__standin\/webhooks\/([^/]+)\/redeliver$/))) {
         const copies = await webhooks.redeliver(ref, {
           times: typeof body.times === "number" ? body.times : 1,
@@ -261,6 +272,19 @@ export async function startShopifyStandIn(options: ShopifyStandInOptions): Promi
       if (route === "GET /__standin/graphql") return send(200, store.graphqlLog);
       if (route === "GET /__standin/admin-url") {
         return send(200, { url: adminUrl(url.searchParams.get("path") ?? "/app") });
+      }
+      if (route === "GET /__standin/token-requests") {
+        // Every call to the token endpoint, counted by grant: how many refreshes one expiry cost.
+        const count = (grant: string, status?: number) =>
+          auth.requests.filter(
+            (r) => r.grantType === grant && (status === undefined || r.status === status),
+          ).length;
+        return send(200, {
+          refresh: count("refresh_token"),
+          refreshAccepted: count("refresh_token", 200),
+          tokenExchange: count("urn:ietf:params:oauth:grant-type:token-exchange"),
+          requests: auth.requests,
+        });
       }
       if (route === "POST /__standin/session-token")
         return send(200, { token: auth.sessionToken() });

@@ -48,7 +48,8 @@ export interface WebhookDelivery {
   payload: unknown;
   /** The webhook id this delivery repeats (a redelivery), or null for the first delivery. */
   redeliveryOf: string | null;
-  state: "pending" | "delivered" | "failed" | "unsent";
+  /** "dropped": never sent, as Shopify loses some webhooks ({@link WebhookSender.dropNext}). */
+  state: "pending" | "delivered" | "failed" | "unsent" | "dropped";
   attempts: WebhookAttempt[];
 }
 
@@ -93,6 +94,7 @@ export class WebhookSender {
     Pick<WebhookSenderOptions, "appUrl" | "transport" | "log">;
   private seq = 0;
   private readonly unsubscribe: () => void;
+  private drops: { topic: WebhookTopic | null; remaining: number } | undefined;
 
   constructor(options: WebhookSenderOptions) {
     this.options = {
@@ -134,6 +136,13 @@ export class WebhookSender {
       payload,
       redeliveryOf: null,
     });
+    const drops = this.drops;
+    if (drops && (drops.topic === null || drops.topic === event.topic)) {
+      delivery.state = "dropped";
+      drops.remaining -= 1;
+      if (drops.remaining <= 0) this.drops = undefined;
+      return delivery;
+    }
     this.start(delivery);
     return delivery;
   }
@@ -159,6 +168,14 @@ export class WebhookSender {
       for (const copy of copies) await this.start(copy);
     }
     return copies;
+  }
+
+  /**
+   * The next `count` webhooks (of `topic`, or of any topic) are lost: recorded as "dropped" and
+   * never sent, as Shopify does not guarantee delivery.
+   */
+  dropNext(count: number, topic: WebhookTopic | null = null): void {
+    this.drops = count > 0 ? { topic, remaining: count } : undefined;
   }
 
   /** Resolves once every delivery started so far has succeeded or been given up. */

@@ -99,7 +99,7 @@ describe("the embedded admin in Chromium", () => {
     await page.close();
   });
 
-  it("connects the courier from the settings page: a bad key is refused and nothing is stored", async () => {
+  it("connects the courier from the settings page after refusing a bad key", async () => {
     const page = await openEmbedded("/app");
     await page.getByRole("link", { name: "Settings" }).first().click();
     await page.waitForURL(/\/app\/settings/);

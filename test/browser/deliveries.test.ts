@@ -183,7 +183,7 @@ describe("deliveries in Chromium", () => {
     await page.close();
   });
 
-  it("follows the parcel: the courier's signed pushes move the delivery and the Shopify fulfillment", async () => {
+  it("moves the delivery and its Shopify fulfillment on the courier's signed pushes", async () => {
     const order = await standIn("/__standin/orders", {
       payment: "cod",
       shippingAddress: {

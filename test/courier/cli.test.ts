@@ -89,10 +89,13 @@ describe("the courier command line", () => {
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
-  it("prints the typed error's message for a rejected key, and lets --key override the environment", async () => {
+  it("prints the typed error's message for a rejected key", async () => {
     const rejected = await cli(["--key", "wrong-key", "ping"]);
     expect(rejected.code).toBe(1);
     expect(rejected.stderr).toMatch(/rejected the API key/);
+  });
+
+  it("lets --key override the environment", async () => {
     const overridden = await cli(["--key", TEST_KEY, "ping"], { COURIER_API_KEY: "wrong-key" });
     expect(overridden.code).toBe(0);
   });

@@ -208,11 +208,13 @@ describe("courier unavailable", () => {
     expect(sandbox.orders.size).toBe(0);
   });
 
-  it("retries a read when the connection is closed, and reports a lost create as unknown", async () => {
+  it("retries a read when the connection is closed", async () => {
     sandbox.faults.add({ endpoint: "governances", kind: "closeConnection" });
     expect(await clientWith().governances()).toHaveLength(6);
     expect(calls("governances").map((e) => e.status)).toEqual([null, 200]);
+  });
 
+  it("reports a create whose connection was lost as unknown, without retrying", async () => {
     sandbox.faults.add({ endpoint: "createOrder", kind: "closeConnection", afterCommit: true });
     const error = await failure(clientWith().createOrder(orderInput(sandbox)));
     expect(error).toBeInstanceOf(CourierUnavailableError);
@@ -314,7 +316,7 @@ describe("malformed replies", () => {
     expect(error.message).toMatch(/could not be understood.*Your settings are not the cause/);
   });
 
-  it("leaves a create with a broken reply as unknown: the courier did the work", async () => {
+  it("leaves a create with a broken reply as unknown, since the courier made the order", async () => {
     sandbox.faults.add({ endpoint: "createOrder", kind: "malformedJson" });
     const error = await failure(clientWith().createOrder(orderInput(sandbox)));
     expect(error).toBeInstanceOf(CourierMalformedReplyError);

@@ -6,10 +6,10 @@ import {
   type CourierClient,
   type CourierEndpoint,
 } from "../../app/courier";
+import { bulkResultSchema } from "../../app/courier/bulk-result";
 import { parseCourierReply, parseRetryAfter } from "../../app/courier/reply";
 import {
   areasSchema,
-  bulkResultSchema,
   cancelResultSchema,
   createOrderResultSchema,
   exceptionListSchema,

@@ -206,7 +206,7 @@ describe("money", () => {
     [1.75 * 1.2, 2.1],
     [12.5, 12.5],
     [1e-7, 0],
-  ])("rounds %d to fils as written in decimal: %d", (value, fils) => {
+  ])("rounds %d to %d, to the fils as written in decimal", (value, fils) => {
     expect(round3(value)).toBe(fils);
   });
 
@@ -393,16 +393,25 @@ describe("faults", () => {
     expect((await call(sandbox, "GET", `/api/orders/${order!.orderId}`)).status).toBe(200);
   });
 
-  it("pages history for real, and with ignorePaging answers the first page every time without a total", async () => {
+  /** A sandbox with five orders to find, and the history page `n` of two orders each. */
+  async function fiveInHistory() {
     const sandbox = await sandboxWith();
     for (let i = 0; i < 5; i++) await create(sandbox, `PAGED-${i}`);
     const page = (n: number) =>
       call(sandbox, "GET", `/api/orders/customer/history?search=PAGED&pageSize=2&page=${n}`);
+    return { sandbox, page };
+  }
+
+  it("pages history for real", async () => {
+    const { page } = await fiveInHistory();
     const ids = async (n: number) =>
       ((await page(n)).body.results as { orderId: string }[]).map((o) => o.orderId);
     expect(new Set([...(await ids(1)), ...(await ids(2)), ...(await ids(3))]).size).toBe(5);
     expect((await page(1)).headers.get("x-total-count")).toBe("5");
+  });
 
+  it("with ignorePaging answers the first page every time, without a total", async () => {
+    const { sandbox, page } = await fiveInHistory();
     sandbox.faults.add({ endpoint: "history", kind: "ignorePaging", times: 2 });
     const first = await page(1);
     const third = await page(3);
@@ -456,7 +465,10 @@ describe("faults", () => {
     ["fe80::1", false],
     ["", false],
     [undefined, false],
-  ])("lets the control API answer %s: %s (loopback only)", (address, allowed) => {
-    expect(isLoopbackAddress(address)).toBe(allowed);
-  });
+  ])(
+    "tells whether %s is loopback, the only kind the control API answers (%s)",
+    (address, allowed) => {
+      expect(isLoopbackAddress(address)).toBe(allowed);
+    },
+  );
 });

@@ -94,12 +94,13 @@ describe("admin routes with a valid session token", () => {
     await installShop(shop);
     await installShop(other);
     await prisma.shopSettings.create({ data: { shop: other, courierEnvironment: "production" } });
+    // A fulfillment the missed-webhook check found for the other shop is not counted here.
     await prisma.delivery.create({
       data: {
         shop: other,
         orderId: "gid://shopify/Order/1",
         fulfillmentId: "gid://shopify/Fulfillment/1",
-        source: "webhook",
+        source: "recovered",
         state: "pending",
         environment: "production",
         reference: "SHPFY-other-1",
@@ -113,12 +114,16 @@ describe("admin routes with a valid session token", () => {
       connectionError: home.connectionError,
       toSend: home.dashboard.toSend,
       steps: home.steps,
+      recovered: home.recovered,
+      shopifyAccessLost: home.shopifyAccessLost,
     }).toEqual({
       courierEnvironment: "sandbox",
       connection: "missing",
       connectionError: null,
       toSend: 0,
       steps: { connected: false, pickup: false, firstSent: false },
+      recovered: 0,
+      shopifyAccessLost: null,
     });
   });
 });

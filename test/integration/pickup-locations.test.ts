@@ -127,7 +127,7 @@ describe("pickup location mapping", () => {
     expect(await prisma.pickupLocation.count({ where: { shop } })).toBe(0);
   });
 
-  it("says which fields to fix: missing block, a phone that is not Kuwaiti", async () => {
+  it("says which fields to fix when the block is missing and the phone is not Kuwaiti", async () => {
     const { hawalli, salmiya } = await connected();
     const { status, body } = await confirm({
       ...validForm({ governanceId: hawalli.id, areaId: salmiya.id }),

@@ -1,11 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
-import {
-  leaseMsFor,
-  MAX_STEP_FAILURES,
-  runDueDeliveries,
-} from "../../app/deliveries/worker.server";
+import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { leaseMsFor, MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
 import { action as deliveryAction } from "../../app/routes/app.deliveries.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { action as fulfillmentsUpdate } from "../../app/routes/webhooks.fulfillments.update";
@@ -98,7 +95,7 @@ describe("cancelling deliveries", () => {
     expect(after.events.map((e) => e.kind)).toContain("cancel_refused");
   });
 
-  it("follows a fulfillment cancelled in Shopify: recorded at once, carried out by the worker", async () => {
+  it("records a fulfillment cancelled in Shopify at once, for the worker to cancel at the courier", async () => {
     const delivery = await createdDelivery();
     const response = await shopifyCancelsFulfillment();
     expect(response.status).toBe(200);

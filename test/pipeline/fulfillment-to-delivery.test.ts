@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { formatKuwaitDateTime, parseKuwaitDateTime } from "../../app/courier";
 import prisma, { sqliteConnection } from "../../app/db.server";
+import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import {
   assertLeaseOutlastsCourierCalls,
   leaseMsFor,
-  runDueDeliveries,
-} from "../../app/deliveries/worker.server";
+} from "../../app/deliveries/domain/lease-policy";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { loader as reviewLoader } from "../../app/routes/app.address-review";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
@@ -188,7 +188,7 @@ describe("an unpaid order fulfilled in two parts", () => {
       value: o.request.packageDetails.value,
     }));
 
-  it("has the driver collect the balance once: one delivery on cash, the other prepaid at its own value", async () => {
+  it("has the driver collect the balance on one delivery only, the other prepaid at its own value", async () => {
     await readyShop(shop);
     const parts = [part(5001, [abaya]), part(5002, [scarves])];
     programShopify(parts);
@@ -411,7 +411,7 @@ describe("several deliveries at once", () => {
 });
 
 describe("when the courier misbehaves", () => {
-  it("reconciles a create that committed and then timed out: one delivery, no second create", async () => {
+  it("reconciles a create that committed and then timed out, without creating twice", async () => {
     await readyShop(shop);
     programShopify([salmiya]);
     await sendWebhook(salmiya);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { MAX_STEP_FAILURES, runDueDeliveries } from "../../app/deliveries/worker.server";
+import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
 import { action as deliveryAction } from "../../app/routes/app.deliveries.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { adminApi } from "../support/admin-api";
@@ -74,7 +75,7 @@ describe("retries that cannot succeed on their own", () => {
     expect(sandbox().requestLog.filter((r) => r.endpoint === "createOrder")).toHaveLength(0);
   });
 
-  it("stop pushing a tracking number Shopify refuses, ask the merchant, and push it again on Try again", async () => {
+  it("stop at a tracking number Shopify keeps refusing until the merchant presses Try again", async () => {
     await readyShop(shop);
     programShopify([order]);
     adminApi.on("DeliveryTrackingUpdate", () => ({
@@ -110,7 +111,7 @@ describe("retries that cannot succeed on their own", () => {
     expect(sandbox().orders.size).toBe(1);
   });
 
-  it("start counting afresh after the merchant's Try again: one more failure does not stop it", async () => {
+  it("start counting afresh after the merchant's Try again", async () => {
     await readyShop(shop);
     programShopify([order]);
     adminApi.on("DeliveryFulfillment", shopifyRefuses);
@@ -157,7 +158,7 @@ describe("retries that cannot succeed on their own", () => {
     expect(waits.at(-1)).toBeGreaterThan(10 * waits[0]!);
   });
 
-  it("never let one delivery's failure end the pass for the others", async () => {
+  it("never let one delivery's failure stop the others", async () => {
     await readyShop(shop);
     // Shopify answers for one fulfillment and fails for the other.
     const broken = { ...order, fulfillmentNumber: 8102, orderNumber: 4102, shopifyError: "Boom" };
@@ -174,5 +175,33 @@ describe("retries that cannot succeed on their own", () => {
       { state: "ready", failures: 0 },
       { state: "pending", failures: 1 },
     ]);
+  });
+});
+
+describe("Shopify throttling", () => {
+  it("is waited out without counting as a failure, however often it comes", async () => {
+    const throttledShop = shopDomain("retries-throttled");
+    const own = () => prisma.delivery.findFirstOrThrow({ where: { shop: throttledShop } });
+    await readyShop(throttledShop);
+    programShopify([order]);
+    await callRoute(
+      fulfillmentsCreate,
+      webhookRequest({
+        topic: "fulfillments/create",
+        shop: throttledShop,
+        payload: fulfillmentPayload(order),
+      }),
+    );
+    adminApi.throttleNext(MAX_STEP_FAILURES + 2);
+    const worker = testWorker();
+    for (let round = 0; round < MAX_STEP_FAILURES + 2; round += 1) {
+      await worker.drain();
+      const row = await own();
+      expect(row).toMatchObject({ state: "pending", failures: 0 });
+      expect(row.lastError).toMatch(/Shopify asked the app to slow down/);
+      worker.clock.now = row.nextAttemptAt!;
+    }
+    await worker.settle();
+    expect((await own()).trackingPushedAt).not.toBeNull();
   });
 });

@@ -2,9 +2,9 @@ import { getGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { receiveFulfillment } from "../../app/deliveries/intake.server";
-import { currencyProblem } from "../../app/deliveries/request";
+import { currencyProblem } from "../../app/deliveries/domain/request";
 import { INTENT_GRACE_MS, intentReference } from "../../app/deliveries/send.server";
-import { MAX_STEP_FAILURES } from "../../app/deliveries/worker.server";
+import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
 import { action as sendAction, loader as sendLoader } from "../../app/routes/app.send";
 import { loader as statusLoader } from "../../app/routes/app.send.status";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
@@ -455,7 +455,7 @@ describe("Send to courier, by hand", () => {
     });
   });
 
-  it("tells the page a delivery that stopped for the merchant's attention has settled, and why", async () => {
+  it("tells the page that a delivery stopped for the merchant's attention, and why", async () => {
     await readyShop(shop);
     // Shopify keeps failing to give the order to the worker.
     programShopify([
@@ -720,7 +720,7 @@ describe("Send to courier in bulk, against the Shopify stand-in store", () => {
     ).toHaveLength(12);
   });
 
-  it("quotes the delivery sending would create: its parcel's weight, from the mapped pickup location", async () => {
+  it("quotes the weight of the parcel sending would create, from the mapped pickup location", async () => {
     const { salmiya } = await readyStandInShop();
     const warehouse = standIn.store.addLocation({ name: "Unmapped warehouse" });
     // The first fulfillment order ships from a location without a pickup mapping; the second,

@@ -2,14 +2,18 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signPush } from "../../app/courier";
 import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
-import { runTrackingSync } from "../../app/deliveries/sync.server";
-import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/worker.server";
-import { isStuck, listDeliveries } from "../../app/models/deliveries.server";
-import { createPushCredentials, saveStatusMappings } from "../../app/models/tracking.server";
+import { runTrackingSync } from "../../app/deliveries/tracking/sync.server";
+import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/domain/lease-policy";
+import { requestColumn } from "../../app/deliveries/domain/stored-request";
+import { isStuck, listDeliveryPage } from "../../app/models/delivery-list.server";
+import { redactCustomer } from "../../app/models/privacy.server";
+import { createPushCredentials } from "../../app/models/push-credentials.server";
+import { listStatusMappings, saveStatusMappings } from "../../app/models/tracking.server";
 import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
 import { loader as trackingLoader } from "../../app/routes/tracking.$token";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
+import { resetCostBudget } from "../../app/shopify/cost-budget";
 import { unauthenticated } from "../../app/shopify.server";
 import { adminApi } from "../support/admin-api";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
@@ -146,7 +150,7 @@ async function row() {
 }
 
 describe("tracking sync", () => {
-  it("walks a delivery through its whole life: the right Shopify events, in order, with the courier's times", async () => {
+  it("follows a delivery to delivered, writing each Shopify event in order at the courier's time", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     // Not due yet: nothing is asked.
     expect(await runTrackingSync(worker.deps)).toBe(0);
@@ -220,7 +224,7 @@ describe("tracking sync", () => {
     expect(tracks()).toBe(before);
   });
 
-  it("a cancellation asked for while the sync holds the delivery, which turns out delivered, is closed on the timeline", async () => {
+  it("closes on the timeline a cancellation asked for while the sync finds the parcel delivered", async () => {
     const { worker, delivery, courierOrderId } = await createdDelivery();
     step(courierOrderId, "delivered");
     worker.advance(FIRST_TRACKING_LOOK_MS);
@@ -252,7 +256,7 @@ describe("tracking sync", () => {
     expect((await deliveryPage(done.id)).cancelRequestedAt).toBeNull();
   });
 
-  it("nothing changed: one courier call, no Shopify write, and the next look later", async () => {
+  it("asks the courier once and writes nothing to Shopify when nothing changed", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     step(courierOrderId, "out_for_delivery");
     worker.advance(FIRST_TRACKING_LOOK_MS);
@@ -273,7 +277,7 @@ describe("tracking sync", () => {
     );
   });
 
-  it("a failed attempt, out again, delivered; cash on delivery is marked paid when asked", async () => {
+  it("follows a failed attempt to delivery at the second and marks the cash-on-delivery order paid", async () => {
     // The marker in the address makes the sandbox fail the first attempt.
     const cod = { ...order, outstanding: "24.500", address2: "[sandbox:fail-once]" };
     const { worker, writes, courierOrderId, delivery } = await createdDelivery(cod);
@@ -288,8 +292,8 @@ describe("tracking sync", () => {
     const failed = await row();
     expect(failed.state).toBe("failed");
     // Failed deliveries need the merchant.
-    const attention = await listDeliveries({ shop, state: "attention", now: worker.clock.now });
-    expect(attention.deliveries.map((d) => d.id)).toEqual([failed.id]);
+    const attention = await listDeliveryPage({ shop, tab: "attention", now: worker.clock.now });
+    expect(attention.rows.map((d) => d.id)).toEqual([failed.id]);
 
     step(courierOrderId, "out_for_delivery");
     step(courierOrderId, "delivered");
@@ -353,7 +357,7 @@ describe("tracking sync", () => {
     expect(adminApi.callsTo("DeliveryMarkPaid")).toHaveLength(1);
   });
 
-  it("Shopify refusing to mark an unpaid order paid: tried again later, with backoff, until it is", async () => {
+  it("tries again with backoff to mark an unpaid order paid until Shopify takes it", async () => {
     const { worker, writes, accept } = await deliveredCod(() => "PENDING");
     const refused = await row();
     expect(refused.paidMarkedAt).toBeNull();
@@ -387,7 +391,23 @@ describe("tracking sync", () => {
     expect(writes.paid).toEqual([]);
   });
 
-  it("Shopify throttling slows the shop down instead of failing: the event follows, written once", async () => {
+  it("marks a cash-on-delivery order paid when its customer's data was erased before delivery", async () => {
+    const cod = { ...order, outstanding: "24.500" };
+    const { worker, writes, courierOrderId } = await createdDelivery(cod);
+    await prisma.shopSettings.update({ where: { shop }, data: { markCodPaid: true } });
+    await redactCustomer({ shop, webhookId: "redact-cod", orderIds: ["3001"] });
+    const erased = requestColumn.decode((await row()).request!);
+    expect(erased).toMatchObject({ erased: true, body: { paymentMethod: "COD" } });
+    step(courierOrderId, "delivered");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(worker.deps);
+    const done = await row();
+    expect(done.state).toBe("delivered");
+    expect(done.paidMarkedAt).toBeInstanceOf(Date);
+    expect(writes.paid).toEqual(["gid://shopify/Order/3001"]);
+  });
+
+  it("waits out Shopify throttling instead of failing, then writes each event once", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     step(courierOrderId, "picked_up");
     worker.advance(FIRST_TRACKING_LOOK_MS);
@@ -408,7 +428,22 @@ describe("tracking sync", () => {
     expect(after.lastError).toBeNull();
   });
 
-  it("an HTTP 429 from Shopify slows the shop down the same way: the event is written once, later", async () => {
+  it("writes over a stored Shopify status that Shopify does not have", async () => {
+    const { worker, writes, courierOrderId, delivery } = await createdDelivery();
+    await prisma.delivery.update({
+      where: { id: delivery.id },
+      data: { shopifyEventStatus: "LOST" },
+    });
+    step(courierOrderId, "picked_up");
+    worker.advance(FIRST_TRACKING_LOOK_MS);
+    await runTrackingSync(worker.deps);
+    expect(writes.events.map((e) => e.status)).toEqual(["CONFIRMED", "CARRIER_PICKED_UP"]);
+    const after = await row();
+    expect(after.state).toBe("picked_up");
+    expect(after.shopifyEventStatus).toBe("CARRIER_PICKED_UP");
+  });
+
+  it("waits out an HTTP 429 from Shopify the same way", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     step(courierOrderId, "accepted");
     worker.advance(FIRST_TRACKING_LOOK_MS);
@@ -422,7 +457,7 @@ describe("tracking sync", () => {
     expect((await row()).shopifyEventStatus).toBe("CONFIRMED");
   });
 
-  it("Shopify refusing the shipment status (ACCESS_DENIED) does not stop tracking: the state follows, the status is written once Shopify takes it, retried with backoff", async () => {
+  it("keeps tracking while Shopify refuses the shipment status, and writes the latest one once it is allowed", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     // An install from before write_fulfillments was added: Shopify refuses every event.
     let approved = false;
@@ -506,7 +541,7 @@ describe("tracking sync", () => {
     expect(writes.events).toHaveLength(1);
   });
 
-  it("one delivery whose look fails unexpectedly does not end the pass: it is logged, tried later, and the others are looked at", async () => {
+  it("does not let one delivery failing unexpectedly stop the sync of the others", async () => {
     const now = new Date();
     await prisma.shopSettings.create({ data: { shop } });
     for (const n of [1, 2, 3]) {
@@ -554,7 +589,7 @@ describe("tracking sync", () => {
     expect(String(logged.mock.calls[0])).toContain(rows[1]!.id);
   });
 
-  it("a courier rate limit puts the look off by what the courier asked, without failing", async () => {
+  it("a courier rate limit puts the next sync off instead of failing", async () => {
     const { worker, courierOrderId } = await createdDelivery();
     step(courierOrderId, "picked_up");
     worker.advance(FIRST_TRACKING_LOOK_MS);
@@ -566,8 +601,9 @@ describe("tracking sync", () => {
     expect(limited.lastError).toMatch(/slow|limit|try again/i);
   });
 
-  it("an unmapped status is recorded and shown, not guessed; once the merchant maps it, it applies", async () => {
-    const { worker, writes, courierOrderId } = await createdDelivery();
+  /** A delivery the courier has pushed a status the app has no meaning for. */
+  async function heldAtCustoms() {
+    const { writes, courierOrderId } = await createdDelivery();
     const credentials = await createPushCredentials(shop);
     const push = (eventId: string, status: string, minute: number) =>
       postPush(
@@ -580,28 +616,71 @@ describe("tracking sync", () => {
         credentials,
       );
     expect((await push("e1", "held_at_customs", 10)).status).toBe(200);
+    const mapping = () =>
+      prisma.courierStatusMapping.findUniqueOrThrow({
+        where: { shop_code: { shop, code: "held_at_customs" } },
+      });
+    return { writes, push, mapping };
+  }
+
+  it("an unmapped status is recorded and shown, not guessed", async () => {
+    const { writes, mapping } = await heldAtCustoms();
     const held = await row();
     expect(held.state).toBe("created");
     expect(held.courierStatus).toBe("held_at_customs");
     expect(held.events.at(-1)).toMatchObject({ kind: "unmapped_status" });
     expect(writes.events).toEqual([]);
-    const mapping = await prisma.courierStatusMapping.findUniqueOrThrow({
-      where: { shop_code: { shop, code: "held_at_customs" } },
-    });
-    expect(mapping).toMatchObject({ state: null, source: "unmapped" });
+    expect(await mapping()).toMatchObject({ state: null, source: "unmapped" });
+  });
 
+  it("an unmapped status applies once the merchant maps it", async () => {
+    const { writes, push, mapping } = await heldAtCustoms();
     await prisma.courierStatusMapping.update({
-      where: { id: mapping.id },
+      where: { id: (await mapping()).id },
       data: { state: "unchanged", shopifyStatus: "DELAYED", source: "merchant" },
     });
     expect((await push("e2", "held_at_customs", 20)).status).toBe(200);
     expect(writes.events.map((e) => e.status)).toEqual(["DELAYED"]);
-    void worker;
+  });
+
+  it("treats a status mapping it cannot read as unmapped and says why", async () => {
+    const { writes, courierOrderId } = await createdDelivery();
+    await prisma.courierStatusMapping.create({
+      data: {
+        shop,
+        code: "held_at_customs",
+        state: "teleported",
+        shopifyStatus: "IN_TRANSIT",
+        source: "merchant",
+      },
+    });
+    const credentials = await createPushCredentials(shop);
+    courierClock.now += 60_000;
+    const pushed = await postPush(
+      {
+        eventId: "u1",
+        occurredAt: new Date(courierClock.now).toISOString(),
+        order: { orderId: courierOrderId, status: "held_at_customs" },
+      },
+      credentials,
+    );
+    expect(await pushed.json()).toEqual({ outcome: "applied" });
+    const held = await row();
+    expect(held).toMatchObject({ state: "created", courierStatus: "held_at_customs" });
+    expect(held.events.at(-1)).toMatchObject({ kind: "unmapped_status" });
+    expect(writes.events).toEqual([]);
+    const mappings = await listStatusMappings(shop);
+    expect(mappings.find((m) => m.code === "held_at_customs")).toMatchObject({
+      state: null,
+      shopifyStatus: null,
+      source: "unmapped",
+      problem: expect.stringContaining('"teleported"'),
+    });
   });
 });
 
 describe("the merchant maps a status", () => {
-  it("deliveries already on it follow the new meaning at the next look, which comes at once", async () => {
+  it("moves the deliveries already at that status to its new meaning at once", async () => {
     const { worker, writes, courierOrderId } = await createdDelivery();
     const credentials = await createPushCredentials(shop);
     courierClock.now += 60_000;
@@ -651,7 +730,7 @@ describe("the courier's status pushes", () => {
     return { ...setup, send, event, credentials };
   }
 
-  it("a push before the tracking number is on Shopify leaves the delivery to the worker; the first look after it catches up", async () => {
+  it("a push that comes before the tracking number is on Shopify is caught up by the next sync", async () => {
     await readyShop(shop);
     const { trackingUpdates } = programShopify([order]);
     const writes = recordShopifyWrites();
@@ -709,7 +788,7 @@ describe("the courier's status pushes", () => {
     expect(writes.events.map((e) => e.status)).toEqual(["CONFIRMED", "CARRIER_PICKED_UP"]);
   });
 
-  it("repeated and shuffled pushes: each change written to Shopify once, in the courier's order, never backwards", async () => {
+  it("repeated and shuffled pushes write each change to Shopify once, in order, never backwards", async () => {
     const { send, event, writes } = await pushSetup();
     const life = [
       event("p1", "accepted", 1),
@@ -742,7 +821,7 @@ describe("the courier's status pushes", () => {
     expect(done.events.filter((e) => e.kind === "courier_status")).toHaveLength(4);
   });
 
-  it("a redelivered event id does nothing twice; same status, new id, same time: nothing either", async () => {
+  it("a push sent again, with the same event id or a new one, is applied once", async () => {
     const { send, event, writes } = await pushSetup();
     const first = await send(event("r1", "picked_up", 2));
     expect(await first.json()).toEqual({ outcome: "applied" });
@@ -783,6 +862,9 @@ describe("the courier's status pushes", () => {
     adminApi.throttleNext(1);
     expect(await (await send(event("t1", "picked_up", 2))).json()).toEqual({ outcome: "queued" });
     expect(writes.events).toEqual([]);
+    // The courier sends it again later, once Shopify's bucket has refilled (the app waits for
+    // that after a THROTTLED reply): as if that time had passed.
+    resetCostBudget();
     expect(await (await send(event("t1", "picked_up", 2))).json()).toEqual({ outcome: "applied" });
     expect(writes.events.map((e) => e.status)).toEqual(["CARRIER_PICKED_UP"]);
     expect(await (await send(event("t1", "picked_up", 2))).json()).toEqual({
@@ -790,18 +872,28 @@ describe("the courier's status pushes", () => {
     });
   });
 
-  it("refuses a bad signature (401) and an unknown URL (404) with nothing written; a bad body says what is wrong", async () => {
-    const { send, event, writes, courierOrderId } = await pushSetup();
-    expect((await send(event("x1", "delivered", 9), "wrong-secret")).status).toBe(401);
-    expect((await send(event("x2", "delivered", 9), undefined, "no-such-token")).status).toBe(404);
-    const bad = await send({ eventId: "x3", order: { orderId: courierOrderId } });
-    expect(bad.status).toBe(422);
-    expect(await bad.text()).toContain("order.status");
+  /** Nothing of a refused push is written: no Shopify event, no move, no processed webhook. */
+  async function expectNothingWritten(writes: { events: ShopifyEvent[] }) {
     expect(writes.events).toEqual([]);
     expect((await row()).state).toBe("created");
     expect(await prisma.processedWebhook.count({ where: { shop, topic: "courier/status" } })).toBe(
       0,
     );
+  }
+
+  it("refuses a bad signature (401) and an unknown URL (404), writing nothing", async () => {
+    const { send, event, writes } = await pushSetup();
+    expect((await send(event("x1", "delivered", 9), "wrong-secret")).status).toBe(401);
+    expect((await send(event("x2", "delivered", 9), undefined, "no-such-token")).status).toBe(404);
+    await expectNothingWritten(writes);
+  });
+
+  it("answers a malformed body with what is wrong, writing nothing", async () => {
+    const { send, writes, courierOrderId } = await pushSetup();
+    const bad = await send({ eventId: "x3", order: { orderId: courierOrderId } });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain("order.status");
+    await expectNothingWritten(writes);
   });
 
   it("a body over 64 KiB is refused (413) unread, even sent in chunks without a length", async () => {
@@ -856,17 +948,15 @@ describe("needs attention", () => {
     const moved = await row();
     expect(moved.lastMovedAt).toEqual(worker.clock.now);
     const inTwoDays = new Date(moved.lastMovedAt!.getTime() + 2 * 86_400_000);
-    expect((await listDeliveries({ shop, state: "attention", now: inTwoDays })).deliveries).toEqual(
-      [],
-    );
+    expect((await listDeliveryPage({ shop, tab: "attention", now: inTwoDays })).rows).toEqual([]);
     const inFourDays = new Date(moved.lastMovedAt!.getTime() + 4 * 86_400_000);
-    const stuck = await listDeliveries({ shop, state: "attention", now: inFourDays });
-    expect(stuck.deliveries.map((d) => d.id)).toEqual([moved.id]);
+    const stuck = await listDeliveryPage({ shop, tab: "attention", now: inFourDays });
+    expect(stuck.rows.map((d) => d.id)).toEqual([moved.id]);
   });
 });
 
 describe("a courier that gives no times", () => {
-  it("a parcel it keeps moving is not stuck, and is looked at on the moving parcel's cadence", async () => {
+  it("a parcel it keeps moving is not stuck, and is synced as often as a moving parcel", async () => {
     const now = new Date();
     await installShop(shop);
     await prisma.shopSettings.create({ data: { shop } });
@@ -910,15 +1000,15 @@ describe("a courier that gives no times", () => {
     // Out for delivery: looked at again within minutes, not at the pace of a parcel quiet for days.
     expect(moved.syncAt!.getTime() - now.getTime()).toBe(5 * 60_000);
     expect(isStuck(moved, now)).toBe(false);
-    expect((await listDeliveries({ shop, state: "attention", now })).deliveries).toEqual([]);
+    expect((await listDeliveryPage({ shop, tab: "attention", now })).rows).toEqual([]);
     const inFourDays = new Date(now.getTime() + 4 * 86_400_000);
     expect(isStuck(moved, inFourDays)).toBe(true);
-    const later = await listDeliveries({ shop, state: "attention", now: inFourDays });
-    expect(later.deliveries.map((d) => d.id)).toEqual([delivery.id]);
+    const later = await listDeliveryPage({ shop, tab: "attention", now: inFourDays });
+    expect(later.rows.map((d) => d.id)).toEqual([delivery.id]);
   });
 });
 
-describe("bounded, fair passes", () => {
+describe("bounded, fair sync runs", () => {
   /** Delivery rows due for a look, as many as asked per shop, without a courier behind them. */
   async function dueRows(perShop: Record<string, number>, now: Date) {
     let n = 0;
@@ -944,7 +1034,7 @@ describe("bounded, fair passes", () => {
     }
   }
 
-  it("a delivery another instance took while it waited in the pass's queue is not looked at twice", async () => {
+  it("a delivery another instance leased while it waited in the queue is not synced twice", async () => {
     const now = new Date();
     const name = shopDomain("taken");
     await dueRows({ [name]: 2 }, now);
@@ -984,7 +1074,7 @@ describe("bounded, fair passes", () => {
     expect(taken.leaseOwner).toBe("other-instance");
   });
 
-  it("a busy shop does not fill a pass, nor go over its share of calls in flight", async () => {
+  it("a busy shop does not fill a sync run, nor go over its share of calls in flight", async () => {
     const now = new Date();
     const busy = shopDomain("busy");
     const small = [shopDomain("small-a"), shopDomain("small-b")];

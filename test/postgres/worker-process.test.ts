@@ -51,7 +51,7 @@ async function until<T>(
 }
 
 describe("npm run worker", () => {
-  it("works the due deliveries on PostgreSQL without the web server, even with DELIVERY_WORKER=off, and stops cleanly on SIGTERM", async () => {
+  it("works the due deliveries on PostgreSQL in a process of its own until SIGTERM stops it", async () => {
     const shop = shopDomain("pg-worker");
     // Installed, but without the Shopify session the worker needs: the worker takes the row,
     // fails to reach Shopify for it, and gives it back with the error and a later attempt.

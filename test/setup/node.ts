@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeEach, vi } from "vitest";
+import { resetCostBudget } from "../../app/shopify/cost-budget";
 import { adminApi } from "../support/admin-api";
 import { TEMPLATE_DB, TEST_DATA_DIR } from "../support/paths";
 import { testEnvironment } from "../support/test-env";
@@ -37,6 +38,8 @@ beforeEach(() => {
     consoleErrors.push(args);
   });
   adminApi.reset();
+  // Shopify's cost figures are remembered per shop in the process: each test starts with none.
+  resetCostBudget();
 });
 afterEach(() => {
   vi.restoreAllMocks();

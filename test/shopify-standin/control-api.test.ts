@@ -29,7 +29,7 @@ async function call(method: string, path: string, body?: unknown) {
 }
 
 describe("the control API", () => {
-  it("adds, lists and fulfills orders by name, and redelivers the webhook that caused", async () => {
+  it("adds, lists and fulfills orders by name, and redelivers the webhooks that follow", async () => {
     receiver = await startWebhookReceiver();
     standIn = await startTestStandIn({
       appUrl: receiver.url,

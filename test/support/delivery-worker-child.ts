@@ -17,7 +17,7 @@ import prisma from "../../app/db.server";
 import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";
 import { courierBaseUrl } from "../../app/services/courier-connection.server";
-import { trackingLink } from "../../app/deliveries/tracking-link";
+import { trackingLink } from "../../app/deliveries/domain/tracking-link";
 
 const [owner = "child-worker", ...args] = process.argv.slice(2);
 const option = (name: string) => {

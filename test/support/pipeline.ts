@@ -10,7 +10,7 @@ import { unauthenticated } from "../../app/shopify.server";
 import { adminApi } from "./admin-api";
 import { installShop } from "./shopify";
 import { SANDBOX_KEY } from "./test-env";
-import { trackingLink } from "../../app/deliveries/tracking-link";
+import { trackingLink } from "../../app/deliveries/domain/tracking-link";
 
 /**
  * A shop ready to send deliveries: installed, connected to the courier sandbox, automatic sending
@@ -114,6 +114,7 @@ export function programShopify(orders: FakeOrder[]) {
                 },
               },
             })),
+            pageInfo: { hasNextPage: false, endCursor: null },
           },
           order: {
             id: `gid://shopify/Order/${order.orderNumber}`,
@@ -144,6 +145,21 @@ export function programShopify(orders: FakeOrder[]) {
               longitude: null,
             },
           },
+        },
+      },
+    };
+  });
+  // What Shopify's fulfillments carry: the last tracking written to each.
+  adminApi.on("DeliveryFulfillmentTracking", (variables) => {
+    const last = trackingUpdates.findLast((u) => u.fulfillmentId === variables.id) as
+      { trackingInfoInput: { number: string; url: string } } | undefined;
+    return {
+      data: {
+        fulfillment: {
+          id: variables.id,
+          trackingInfo: last
+            ? [{ number: last.trackingInfoInput.number, url: last.trackingInfoInput.url }]
+            : [],
         },
       },
     };

@@ -47,7 +47,7 @@ describe("request body limits", () => {
     expect(flood.completed).toBe(false);
   });
 
-  it("answers 503 when the bodies being read at once would pass the shared budget", async () => {
+  it("answers 503 when the bodies being read at once would go over the shared budget", async () => {
     const budget = new BodyBudget(100 * 1024);
     expect(budget.take(90 * 1024)).toBe(true);
     const url = await echoSize({ budget });

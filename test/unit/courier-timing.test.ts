@@ -5,7 +5,7 @@ import {
   notCreatedBelievedAt,
   SECOND_LOOK_MS,
   sendWindowMs,
-} from "../../app/deliveries/courier-timing";
+} from "../../app/deliveries/domain/courier-timing";
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 24, 9, 0, 0) + seconds * 1000);
 
@@ -15,7 +15,7 @@ describe("waiting on the courier", () => {
     expect(lateCommitWaitMs(1_000)).toBe(64_000);
   });
 
-  it("does not believe a create absent at the first look that misses it", () => {
+  it("does not believe a create missing from the courier's history at the first check", () => {
     const next = notCreatedBelievedAt({
       sentAt: at(0),
       firstMissAt: null,
@@ -25,13 +25,13 @@ describe("waiting on the courier", () => {
     expect(next).toEqual(at(120));
   });
 
-  it("believes it at a second look after the late-commit wait", () => {
+  it("believes it missing at a second check after the late-commit wait", () => {
     const input = { sentAt: at(0), firstMissAt: at(5), lateCommitWaitMs: 120_000 };
     expect(notCreatedBelievedAt({ ...input, now: at(119) })).toEqual(at(120));
     expect(notCreatedBelievedAt({ ...input, now: at(120) })).toBeNull();
   });
 
-  it("looks twice, apart, even for a create sent long ago", () => {
+  it("checks twice, apart, even for a create sent long ago", () => {
     const input = { sentAt: at(-3600), lateCommitWaitMs: 120_000 };
     expect(notCreatedBelievedAt({ ...input, firstMissAt: null, now: at(0) })).toEqual(
       at(SECOND_LOOK_MS / 1000),

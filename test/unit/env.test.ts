@@ -20,7 +20,7 @@ function problems(source: Record<string, string | undefined>): string[] {
 }
 
 describe("the environment parsed at boot", () => {
-  it("applies the embedded defaults: SQLite under data/ and the local courier sandbox", () => {
+  it("defaults to SQLite under data/ and the local courier sandbox", () => {
     const env = parseEnv(valid);
     expect(env.DATABASE_URL).toBe("file:./data/app.sqlite");
     expect(env.COURIER_SANDBOX_URL).toBe("http://127.0.0.1:4010");

@@ -55,7 +55,7 @@ describe("secrets at rest", () => {
     },
   );
 
-  it.each([8, 16])("refuses an IV of %i bytes: the app only ever seals with 12", (length) => {
+  it.each([8, 16])("refuses an IV of %i bytes, as the app only ever seals with 12", (length) => {
     // Sealed the way openSecret would read it, so only the IV length is wrong.
     const iv = Buffer.alloc(length, 3);
     const cipher = createCipheriv("aes-256-gcm", k1.key, iv);

@@ -7,17 +7,16 @@ import {
 } from "@shopify/shopify-api";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canMove } from "../../app/deliveries/states";
+import { canMove } from "../../app/deliveries/domain/states";
+import { recognizeStatus, type StatusMeaning } from "../../app/deliveries/domain/courier-status";
 import {
   nextSyncDelayMs,
   parseCourierTime,
   planTrackingUpdate,
-  recognizeStatus,
   trackingMoveAllowed,
   type CourierEvent,
-  type StatusMeaning,
   type TrackingSnapshot,
-} from "../../app/deliveries/tracking";
+} from "../../app/deliveries/domain/tracking-plan";
 import { shopifyFailureKind, shopifyFailureMessage } from "../../app/shopify/fulfillment-events";
 import { ShopifyReplyError } from "../../app/shopify/graphql";
 
@@ -52,7 +51,7 @@ const SANDBOX_STATUSES: [string, string, string, StatusMeaning][] = [
 
 describe("recognizing the courier's statuses", () => {
   it.each(SANDBOX_STATUSES)(
-    "%s: from its code, its Arabic name and its English name",
+    "recognizes %s by its code, its Arabic name or its English name",
     (code, ar, en, meaning) => {
       expect(recognizeStatus(code)).toEqual(meaning);
       // An opaque code leaves the name to decide, in either language.
@@ -61,13 +60,19 @@ describe("recognizing the courier's statuses", () => {
     },
   );
 
-  it("reads other couriers' spellings: hamza forms, NOT DELIVERED before DELIVERED, delays", () => {
+  it("reads another courier's not delivered as a failed attempt, not as delivered", () => {
     expect(recognizeStatus("NOT_DELIVERED")?.state).toBe("failed");
     expect(recognizeStatus("X", "لم يتم التوصيل")?.state).toBe("failed");
+  });
+
+  it("reads another courier's delay as DELAYED on Shopify, moving nothing", () => {
     expect(recognizeStatus("X", "تأخير في التوصيل")).toEqual({
       state: "unchanged",
       shopify: "DELAYED",
     });
+  });
+
+  it("reads another courier's returned, whatever its spelling of the hamza", () => {
     expect(recognizeStatus("RETURNED_TO_SHIPPER")?.state).toBe("returned");
     expect(recognizeStatus("X", "أُعيد للمرسل")?.state).toBe("returned");
   });
@@ -152,7 +157,7 @@ describe("recognizing the courier's statuses", () => {
     expect(recognizeStatus("S17", name)).toEqual(meaning);
   });
 
-  it("does not guess: a status it cannot read is unmapped", () => {
+  it("leaves a status it cannot read unmapped rather than guess", () => {
     expect(recognizeStatus("held_at_customs")).toBeNull();
     expect(recognizeStatus("S42", "حالة خاصة")).toBeNull();
     expect(recognizeStatus("S42", null, "")).toBeNull();
@@ -160,14 +165,23 @@ describe("recognizing the courier's statuses", () => {
 });
 
 describe("moves from tracking", () => {
-  it("go forward only; a failed attempt may go out again; final states never move", () => {
+  it("go forward only", () => {
     expect(trackingMoveAllowed("created", "in_transit")).toBe(true);
     expect(trackingMoveAllowed("in_transit", "picked_up")).toBe(false);
     expect(trackingMoveAllowed("out_for_delivery", "failed")).toBe(true);
+  });
+
+  it("let a failed attempt go out again, but not back to pickup", () => {
     expect(trackingMoveAllowed("failed", "out_for_delivery")).toBe(true);
     expect(trackingMoveAllowed("failed", "picked_up")).toBe(false);
+  });
+
+  it("never move a final state", () => {
     expect(trackingMoveAllowed("delivered", "returned")).toBe(false);
     expect(trackingMoveAllowed("cancelled", "delivered")).toBe(false);
+  });
+
+  it("never move a delivery the courier does not have yet", () => {
     expect(trackingMoveAllowed("ready", "delivered")).toBe(false);
   });
 
@@ -215,7 +229,7 @@ function run(snapshot: TrackingSnapshot, batches: CourierEvent[][]) {
 }
 
 describe("planning a tracking update", () => {
-  it("a whole life: one Shopify event per change of Shopify status, in order, with the courier's times", () => {
+  it("a whole life gives one Shopify event per change of Shopify status, in order", () => {
     const steps = planTrackingUpdate(fresh, LIFE, meaningOf);
     expect(steps.map((s) => s.event.status)).toEqual(LIFE.slice(1).map((e) => e.status));
     expect(steps.map((s) => s.shopify)).toEqual([
@@ -263,7 +277,7 @@ describe("planning a tracking update", () => {
     expect(odd).toMatchObject({ moveTo: null, shopify: null, after: { state: "in_transit" } });
   });
 
-  it("a failed attempt goes out again and is delivered: every Shopify status change written", () => {
+  it("a failed attempt that goes out again writes every Shopify status change", () => {
     const failOnce: CourierEvent[] = [
       ...LIFE.slice(0, 6),
       { status: "delivery_failed", at: at(52) },
@@ -283,8 +297,9 @@ describe("planning a tracking update", () => {
     expect(current.state).toBe("delivered");
   });
 
-  it("an unmapped status is recorded, moves nothing, writes nothing, and does not block later news", () => {
-    const steps = planTrackingUpdate(
+  /** An unmapped status, then news the courier gives after it. */
+  const unmappedThenPickedUp = () =>
+    planTrackingUpdate(
       fresh,
       [
         { status: "held_at_customs", at: at(15), name: "Held" },
@@ -292,12 +307,19 @@ describe("planning a tracking update", () => {
       ],
       meaningOf,
     );
+
+  it("an unmapped status is recorded without moving the delivery or writing to Shopify", () => {
+    const steps = unmappedThenPickedUp();
     expect(steps[0]).toMatchObject({ mapped: false, moveTo: null, shopify: null });
     expect(steps[0]?.message).toContain("not mapped");
+  });
+
+  it("an unmapped status does not hold back the news after it", () => {
+    const steps = unmappedThenPickedUp();
     expect(steps[1]).toMatchObject({ mapped: true, moveTo: "picked_up" });
   });
 
-  it("undated replies: only a different current status is news", () => {
+  it("an undated reply is news only when its status differs from the current one", () => {
     const known = { ...fresh, courierStatus: "in_transit", state: "in_transit" as const };
     expect(planTrackingUpdate(known, [{ status: "in_transit", at: null }], meaningOf)).toEqual([]);
     const [step] = planTrackingUpdate(known, [{ status: "out_for_delivery", at: null }], meaningOf);
@@ -305,7 +327,8 @@ describe("planning a tracking update", () => {
     expect(step?.after.courierStatusAt).toEqual(known.courierStatusAt);
   });
 
-  it("a time later than now is read as now: Shopify is never told a future time, and later news still comes", () => {
+  /** In transit since second 40, then out for delivery dated a year ahead, read at second 45. */
+  function outForDeliveryNextYear() {
     const nextYear = new Date(at(0).getTime() + 365 * 86_400_000);
     const inTransit = run(fresh, [LIFE.slice(0, 5)]).current; // since second 40
     const [out] = planTrackingUpdate(
@@ -314,10 +337,18 @@ describe("planning a tracking update", () => {
       meaningOf,
       at(45),
     );
+    return { nextYear, inTransit, out };
+  }
+
+  it("a time later than now is read as now, so Shopify is never told a future time", () => {
+    const { out } = outForDeliveryNextYear();
     expect(out).toMatchObject({ moveTo: "out_for_delivery", shopify: "OUT_FOR_DELIVERY" });
     expect(out?.event.at).toEqual(at(45));
     expect(out?.after.courierStatusAt).toEqual(at(45));
+  });
 
+  it("later news still comes after a time read as now", () => {
+    const { nextYear, out } = outForDeliveryNextYear();
     // The courier's history, with the wrong time still in it, then delivered at the right time.
     const history = [...LIFE.slice(0, 5), { status: "out_for_delivery", at: nextYear }];
     const steps = planTrackingUpdate(
@@ -331,7 +362,10 @@ describe("planning a tracking update", () => {
     ]);
     // Looked at again later: nothing new, however far "now" has moved.
     expect(planTrackingUpdate(out!.after, history, meaningOf, at(58))).toEqual([]);
-    // A courier clock a few seconds ahead of the app's is taken as it is.
+  });
+
+  it("a courier clock a few seconds ahead of the app's is taken as it is", () => {
+    const { inTransit } = outForDeliveryNextYear();
     const [ahead] = planTrackingUpdate(
       inTransit,
       [{ status: "out_for_delivery", at: at(50) }],
@@ -341,7 +375,7 @@ describe("planning a tracking update", () => {
     expect(ahead?.after.courierStatusAt).toEqual(at(50));
   });
 
-  it("a wrongly dated status that changes nothing is not recorded again at every look", () => {
+  it("a wrongly dated status that changes nothing is not recorded again at every sync", () => {
     const nextYear = new Date(at(0).getTime() + 365 * 86_400_000);
     const history = [...LIFE.slice(0, 4), { status: "accepted", at: nextYear }];
     const first = run(fresh, [history]);
@@ -408,7 +442,7 @@ describe("planning a tracking update", () => {
     expect(planTrackingUpdate(ahead, [], mapped, at(20))).toEqual([]);
   });
 
-  it("property: however events are repeated, shuffled or split, the end is the same and nothing goes back", () => {
+  it("however events are repeated, shuffled or split, the delivery ends the same and never goes back", () => {
     const rank = ["created", "picked_up", "in_transit", "out_for_delivery", "delivered"];
     fc.assert(
       fc.property(
@@ -433,7 +467,7 @@ describe("planning a tracking update", () => {
 
 describe("cadence", () => {
   const now = at(0);
-  it("looks sooner when out for delivery, slower when nothing moves, never when final", () => {
+  it("syncs sooner when out for delivery, less often when nothing moves, never when final", () => {
     expect(nextSyncDelayMs("out_for_delivery", now, now)).toBe(5 * 60_000);
     expect(nextSyncDelayMs("created", now, now)).toBe(30 * 60_000);
     const quiet = new Date(now.getTime() - 2 * 86_400_000);

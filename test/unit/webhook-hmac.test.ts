@@ -44,7 +44,7 @@ describe("verifyShopifyWebhook", () => {
     expect(verifyShopifyWebhook(body, truncated, API_SECRET_KEY)).toMatchObject({ status: 401 });
   });
 
-  it("checks the signature before the other headers: a forgery learns nothing from them", () => {
+  it("refuses a forgery before checking its other headers, so it learns nothing from them", () => {
     const forged = headers({
       "X-Shopify-Hmac-Sha256": getHmac(body, "not-the-app-secret"),
       "X-Shopify-Topic": undefined,

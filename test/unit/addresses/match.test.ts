@@ -415,7 +415,7 @@ describe("merchant overrides", () => {
     }
   });
 
-  it("keeps customer details out of the key: only place words", () => {
+  it("keeps only place words in the key, no customer details", () => {
     const key = overrideKey({
       provinceCode: "KW-HA",
       city: "Slmya",

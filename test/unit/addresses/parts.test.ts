@@ -180,18 +180,21 @@ describe("PACI numbers", () => {
     expect(parts("PACI 1234 567").paci).toBeUndefined();
   });
 
-  it("reads a PACI number written in two groups of four, and the KuwaitFinder label", () => {
+  it("reads a PACI number written in two groups of four", () => {
     expect(parts("Block 2, PACI 1234 5678")).toEqual({ block: "2", paci: "12345678" });
     expect(parts("الرقم الآلي ١٢٣٤ ٥٦٧٨").paci).toBe("12345678");
-    expect(parts("KuwaitFinder 45678901").paci).toBe("45678901");
-    expect(parts("Kuwait Finder: 4567 8901").paci).toBe("45678901");
     // Without a label two groups of four are a phone number.
     expect(parts("Block 3 House 12 call 9988 7766").paci).toBeUndefined();
+  });
+
+  it("reads a PACI number after the KuwaitFinder label", () => {
+    expect(parts("KuwaitFinder 45678901").paci).toBe("45678901");
+    expect(parts("Kuwait Finder: 4567 8901").paci).toBe("45678901");
   });
 });
 
 describe("numbers with a letter after a hyphen", () => {
-  it("keeps the letter: flat 1-A, house 9-B, flat A-1", () => {
+  it("keeps the letter, on either side of the hyphen", () => {
     expect(parts("Building 14, Floor 3, Flat 1-A")).toEqual({
       building: "14",
       floor: "3",

@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { jsonColumn } from "./json-column";
+
+/**
+ * `Delivery.addressMatch`: how the worker placed the shipping address (prepare), kept for the
+ * address review page, "Send again" (which rebuilds the request for the place chosen before) and
+ * the label. customers/redact empties it.
+ *
+ * Every field is optional: rows written before the shopper's input was kept have no `input`, and
+ * a place the merchant chose by hand may have only `courier`, `parts` and `fixedByMerchant`.
+ * Fields no longer written are dropped when read.
+ */
+const text = z.string().nullish();
+
+export const storedMatchSchema = z.object({
+  /** What the shopper typed; personal data. */
+  input: z
+    .object({ city: text, address1: text, address2: text, provinceCode: text, zip: text })
+    .optional(),
+  /** The gazetteer's English names of the area and governorate recognised, if any. */
+  area: text,
+  governorate: text,
+  confidence: z.number().optional(),
+  confident: z.boolean().optional(),
+  reasons: z.array(z.string()).optional(),
+  overrideKey: text,
+  parts: z
+    .object({
+      block: text,
+      street: text,
+      avenue: text,
+      house: text,
+      building: text,
+      floor: text,
+      apartment: text,
+      paci: text,
+    })
+    .optional(),
+  /** The courier's ids of the place the request was (or is to be) built for. */
+  courier: z.object({ governanceId: z.int(), areaId: z.int() }).nullish(),
+  /** The merchant chose the place on the address review page. */
+  fixedByMerchant: z.boolean().optional(),
+});
+
+export type StoredMatch = z.output<typeof storedMatchSchema>;
+
+export const addressMatchColumn = jsonColumn("Delivery.addressMatch", storedMatchSchema);

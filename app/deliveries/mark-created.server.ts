@@ -1,0 +1,139 @@
+import { z } from "zod";
+import {
+  CourierValidationError,
+  isCourierError,
+  type CourierClient,
+  type OrderRecord,
+} from "../courier";
+import prisma from "../db.server";
+import { loadCourierApiKey } from "../models/courier-account.server";
+import { getDelivery, type DeliveryRow } from "../models/deliveries.server";
+import { StaleDeliveryError, transition } from "../models/delivery-state";
+import { courierClientFor } from "../services/courier-connection.server";
+import { kickDeliveryWorker } from "./drain-loop.server";
+import { notesCarryReference } from "./domain/request";
+import type { FixOutcome } from "./review.server";
+
+export async function courierFor(delivery: DeliveryRow): Promise<CourierClient | null> {
+  const stored = await loadCourierApiKey(delivery.shop);
+  return stored.status === "readable"
+    ? courierClientFor(delivery.environment, stored.apiKey)
+    : null;
+}
+
+/** needs_review → created with the courier's order: tracking proceeds from there. */
+export async function markCreatedWith(
+  delivery: DeliveryRow,
+  order: Pick<OrderRecord, "orderNumber" | "status"> & { orderId: string },
+  message: string,
+): Promise<FixOutcome> {
+  const orderId = order.orderId;
+  const taken = await prisma.delivery.findFirst({
+    where: { shop: delivery.shop, courierOrderId: orderId, id: { not: delivery.id } },
+    select: { orderName: true, reference: true },
+  });
+  if (taken) {
+    return {
+      ok: false,
+      error: `That courier order is already linked to another delivery (${taken.orderName ?? taken.reference}).`,
+    };
+  }
+  try {
+    await transition({
+      shop: delivery.shop,
+      id: delivery.id,
+      from: "needs_review",
+      to: "created",
+      leaseOwner: null,
+      data: {
+        courierOrderId: orderId,
+        courierOrderNumber: order.orderNumber ?? orderId,
+        courierStatus: order.status,
+        unknownSince: null,
+        stateReason: null,
+        lastError: null,
+        failures: 0,
+        // The worker puts the tracking number on Shopify next.
+        nextAttemptAt: new Date(),
+      },
+      event: {
+        kind: "reconciled",
+        message,
+        data: { courier: { orderId, orderNumber: order.orderNumber, status: order.status } },
+      },
+    });
+  } catch (error) {
+    if (error instanceof StaleDeliveryError)
+      return { ok: false, error: "This delivery has just changed; reload the page." };
+    throw error;
+  }
+  kickDeliveryWorker();
+  return { ok: true, message };
+}
+
+export const markCreatedForm = z.object({
+  courierOrder: z
+    .string()
+    .trim()
+    .min(1, "Enter the courier's order number.")
+    .max(100, "That is not a courier order number."),
+});
+
+/**
+ * "Mark created": the merchant found the order at the courier (its portal, a call) for a
+ * delivery whose outcome nobody could confirm. The number is checked with the courier (a get,
+ * after a history search when it is an order number rather than an id); an order that names
+ * another delivery's reference, or is linked to one already, is refused.
+ */
+export async function markDeliveryCreated(
+  shop: string,
+  deliveryId: string,
+  form: Record<string, unknown>,
+): Promise<FixOutcome> {
+  const parsed = markCreatedForm.safeParse(form);
+  if (!parsed.success)
+    return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid form." };
+  const wanted = parsed.data.courierOrder;
+  const delivery = await getDelivery(shop, deliveryId);
+  if (delivery?.state !== "needs_review") {
+    return { ok: false, error: "Only a delivery waiting for your decision can be marked created." };
+  }
+  const client = await courierFor(delivery);
+  if (!client) return { ok: false, error: "Connect the courier in Settings first." };
+  let order: OrderRecord | null;
+  try {
+    order = await lookUpCourierOrder(client, wanted);
+  } catch (error) {
+    if (!isCourierError(error)) throw error;
+    return { ok: false, error: `The courier could not be asked about ${wanted}: ${error.message}` };
+  }
+  if (!order?.orderId) {
+    return { ok: false, error: `The courier has no order ${wanted} for this account.` };
+  }
+  const notes = typeof order.raw.notes === "string" ? order.raw.notes : "";
+  const otherReference = /SHPFY-[A-Za-z0-9-]+/.exec(notes)?.[0];
+  if (otherReference && !notesCarryReference(notes, delivery.reference)) {
+    return {
+      ok: false,
+      error: `Courier order ${wanted} was made for another delivery (${otherReference}), not this one (${delivery.reference}).`,
+    };
+  }
+  return markCreatedWith(
+    delivery,
+    { ...order, orderId: order.orderId },
+    `Marked created by the merchant: courier order ${order.orderNumber ?? order.orderId}, confirmed by the courier (status ${order.status ?? "unknown"}).`,
+  );
+}
+
+/** The courier's order by its id, or by its number through history; null when it has none. */
+async function lookUpCourierOrder(client: CourierClient, wanted: string) {
+  try {
+    return await client.getOrder(wanted);
+  } catch (error) {
+    // Not an id the courier knows: perhaps its order number.
+    if (!(error instanceof CourierValidationError)) throw error;
+  }
+  const page = await client.history({ search: wanted, pageSize: 50 });
+  const match = page.orders.find((o) => o.orderNumber === wanted || o.orderId === wanted);
+  return match?.orderId ? client.getOrder(match.orderId) : null;
+}

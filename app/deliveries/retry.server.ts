@@ -1,0 +1,134 @@
+import { isCourierError } from "../courier";
+import { getDelivery, type DeliveryRow } from "../models/deliveries.server";
+import { StaleDeliveryError, transition } from "../models/delivery-state";
+import type { AdminGraphql } from "../shopify/graphql";
+import { searchHistory, type HistoryAnswer } from "./history";
+import { kickDeliveryWorker } from "./drain-loop.server";
+import { Unreadable } from "./domain/json-column";
+import { buildAndQueue } from "./steps/prepare.server";
+import { courierFor, markCreatedWith } from "./mark-created.server";
+import { partsFrom, rebuildContext, type FixOutcome } from "./review.server";
+
+/**
+ * "Try again" for a delivery that needed the merchant's attention: it resumes where it stopped,
+ * from the start (the order is loaded again) or, when the courier already has it, at putting the
+ * tracking number on Shopify.
+ */
+async function resumeDelivery(delivery: DeliveryRow): Promise<FixOutcome> {
+  try {
+    await transition({
+      shop: delivery.shop,
+      id: delivery.id,
+      from: "needs_attention",
+      to: delivery.courierOrderId ? "created" : "pending",
+      leaseOwner: null,
+      // Its tries are counted afresh: the move to needs_attention kept the ten that stopped it.
+      data: { stateReason: null, lastError: null, failures: 0, nextAttemptAt: new Date() },
+      event: { kind: "retry", message: "Tried again by the merchant." },
+    });
+  } catch (error) {
+    if (error instanceof StaleDeliveryError)
+      return { ok: false, error: "This delivery has just changed; reload the page." };
+    throw error;
+  }
+  kickDeliveryWorker();
+  return { ok: true };
+}
+
+/**
+ * "Send again" cannot rebuild the request without the place chosen before: the delivery waits on
+ * the address review page for the merchant to choose it again.
+ */
+async function askForAddress(delivery: DeliveryRow, reason: string): Promise<FixOutcome> {
+  try {
+    await transition({
+      shop: delivery.shop,
+      id: delivery.id,
+      from: delivery.state,
+      to: "needs_address",
+      leaseOwner: null,
+      data: { stateReason: reason, nextAttemptAt: null },
+      event: { kind: "needs_address", message: reason },
+    });
+  } catch (error) {
+    if (error instanceof StaleDeliveryError)
+      return { ok: false, error: "This delivery has just changed; reload the page." };
+    throw error;
+  }
+  return { ok: true, message: reason };
+}
+
+/**
+ * "Send again" after the courier rejected it or its outcome needed the merchant's decision: the
+ * request is built afresh from the order, settings and pickup address as they are now (the
+ * merchant may have fixed them), for the place decided before.
+ */
+export async function retryDelivery(
+  shop: string,
+  admin: AdminGraphql,
+  deliveryId: string,
+): Promise<FixOutcome> {
+  const delivery = await getDelivery(shop, deliveryId);
+  if (delivery?.state === "needs_attention") return resumeDelivery(delivery);
+  if (!delivery || !["rejected", "needs_review"].includes(delivery.state)) {
+    return {
+      ok: false,
+      error:
+        "Only a rejected delivery, or one waiting for your decision or attention, can be sent again.",
+    };
+  }
+  if (delivery.state === "needs_review") {
+    // Unknown whether the courier created it: its history decides before anything is sent.
+    const client = await courierFor(delivery);
+    if (!client) return { ok: false, error: "Connect the courier in Settings first." };
+    let answer: HistoryAnswer;
+    try {
+      answer = await searchHistory(client, delivery.reference, delivery.createdAt);
+    } catch (error) {
+      if (!isCourierError(error)) throw error;
+      return {
+        ok: false,
+        error: `The courier's history cannot be read right now, so it is not known whether the order exists: nothing was sent. Try again in a few minutes. (${error.message})`,
+      };
+    }
+    if (answer.outcome === "undetermined") {
+      return {
+        ok: false,
+        error: `The courier's history cannot tell whether the order exists (${answer.reason}): nothing was sent. Look for reference ${delivery.reference} with the courier, then mark it created or cancel it.`,
+      };
+    }
+    if (answer.outcome === "found") {
+      const found = answer.order;
+      return markCreatedWith(
+        delivery,
+        { ...found, orderId: found.orderId },
+        `Found in the courier's history as order ${found.orderNumber ?? found.orderId}: it had been created, so it was not sent again.`,
+      );
+    }
+  }
+  if (delivery.addressMatch instanceof Unreadable) {
+    return askForAddress(
+      delivery,
+      `The place chosen for this delivery's address can no longer be read (${delivery.addressMatch.problem}): choose it again on the address review page.`,
+    );
+  }
+  const previous = delivery.addressMatch ?? {};
+  if (!previous.courier) return { ok: false, error: "Place the delivery address first." };
+  const context = await rebuildContext(shop, admin, delivery);
+  if (!context.ok) return { ok: false, error: context.error };
+  const queued = await buildAndQueue(
+    delivery,
+    { owner: null },
+    {
+      order: context.fulfillment.order,
+      settings: context.settings,
+      pickup: context.pickup,
+      destination: { ...previous.courier, parts: partsFrom(previous.parts ?? {}) },
+      matchRecord: previous,
+    },
+  );
+  if (queued?.state !== "ready")
+    return { ok: false, error: queued?.stateReason ?? "The request could not be built." };
+  kickDeliveryWorker();
+  return { ok: true };
+}

@@ -1,0 +1,232 @@
+import { matchAddress, resolveCourierIds } from "../../addresses";
+import { listAreaOverrides } from "../../models/area-overrides.server";
+import { findBalanceCollector, type DeliveryRow } from "../../models/deliveries.server";
+import { BalanceCollectedElsewhereError } from "../../models/delivery-state";
+import { getPickupLocation } from "../../models/pickup-locations.server";
+import { getShopSettings } from "../../models/shop.server";
+import { loadCourierDirectory } from "../../services/courier-directory.server";
+import { fetchDeliveryFulfillment } from "../../shopify/fulfillments";
+import { addressMatchColumn, type StoredMatch } from "../domain/address-match";
+import { buildDeliveryRequest, currencyProblem } from "../domain/request";
+import { requestColumn } from "../domain/stored-request";
+import {
+  move,
+  needsAttention,
+  now,
+  stepFailed,
+  type Actor,
+  type Step,
+  adminOf,
+} from "./shared.server";
+
+/** pending: load the order, place the address, build the request. */
+export const prepare: Step = async (delivery, deps) => {
+  if (!delivery.fulfillmentId) {
+    // "Send to courier" wrote the intent; Shopify's fulfillment (or its webhook) has not come.
+    return stepFailed(
+      delivery,
+      deps,
+      new Error("Waiting for the Shopify fulfillment this delivery was sent for."),
+      () =>
+        'Shopify\'s fulfillment for this "Send to courier" never arrived: the app may have stopped while fulfilling the order. Check the order in Shopify; if it is not fulfilled, cancel this delivery and send the order again.',
+    );
+  }
+  const admin = await adminOf(delivery, deps);
+  const fulfillment = await fetchDeliveryFulfillment(admin, delivery.fulfillmentId);
+  if (!fulfillment) {
+    return move(
+      delivery,
+      deps,
+      "skipped",
+      {
+        kind: "skipped",
+        message: "Shopify no longer has this fulfillment.",
+      },
+      {
+        stateReason: "The fulfillment was deleted in Shopify.",
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    );
+  }
+  const currency = currencyProblem(fulfillment.order);
+  if (currency) {
+    return needsAttention(delivery, deps, currency, { orderName: fulfillment.order.name });
+  }
+  const [settings, pickup, directory, overrides] = await Promise.all([
+    getShopSettings(delivery.shop),
+    getPickupLocation(delivery.shop, fulfillment.locationId ?? delivery.locationId ?? ""),
+    loadCourierDirectory(delivery.shop, delivery.environment),
+    listAreaOverrides(delivery.shop),
+  ]);
+  if (!settings || !pickup || !directory) {
+    const reason = !pickup
+      ? "The location this order ships from has no confirmed pickup address."
+      : "The courier's areas are not loaded: test the connection in Settings.";
+    return move(
+      delivery,
+      deps,
+      "needs_address",
+      { kind: "waiting", message: reason },
+      {
+        stateReason: reason,
+        orderName: fulfillment.order.name,
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    );
+  }
+
+  const address = fulfillment.order.shippingAddress;
+  const match = matchAddress(
+    {
+      provinceCode: address?.provinceCode,
+      city: address?.city,
+      address1: address?.address1,
+      address2: address?.address2,
+      zip: address?.zip,
+      countryCode: address?.countryCode,
+    },
+    { overrides },
+  );
+  const resolution = match.area ? resolveCourierIds(match.area, directory.index) : null;
+  const matchRecord: StoredMatch = {
+    // What the shopper typed, for the review page; personal data, erased by customers/redact.
+    input: {
+      city: address?.city ?? null,
+      address1: address?.address1 ?? null,
+      address2: address?.address2 ?? null,
+      provinceCode: address?.provinceCode ?? null,
+      zip: address?.zip ?? null,
+    },
+    area: match.area?.nameEn ?? null,
+    governorate: match.governorate?.nameEn ?? null,
+    confidence: match.confidence,
+    confident: match.confident,
+    reasons: [...match.reasons, ...(resolution?.reasons ?? [])],
+    overrideKey: match.overrideKey,
+    parts: match.parts,
+    courier:
+      resolution?.status === "resolved"
+        ? { governanceId: resolution.governanceId, areaId: resolution.areaId }
+        : null,
+  };
+  if (!match.confident || resolution?.status !== "resolved") {
+    const reason = !match.area
+      ? "The area of the shipping address could not be recognised."
+      : resolution?.status === "missing"
+        ? `The courier has no area matching ${match.area.nameEn}.`
+        : `The address looks like ${match.area.nameEn}, but not surely enough to send it.`;
+    return move(
+      delivery,
+      deps,
+      "needs_address",
+      { kind: "needs_address", message: reason },
+      {
+        stateReason: reason,
+        orderName: fulfillment.order.name,
+        addressMatch: addressMatchColumn.encode(matchRecord),
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
+    );
+  }
+  return buildAndQueue(delivery, deps, {
+    order: fulfillment.order,
+    settings,
+    pickup,
+    destination: {
+      governanceId: resolution.governanceId,
+      areaId: resolution.areaId,
+      parts: match.parts,
+    },
+    matchRecord,
+  });
+};
+
+/** Builds the request from a placed address; shared by the worker and the address review page. */
+export async function buildAndQueue(
+  delivery: DeliveryRow,
+  deps: Actor,
+  input: {
+    order: Parameters<typeof buildDeliveryRequest>[0]["order"];
+    settings: NonNullable<Awaited<ReturnType<typeof getShopSettings>>>;
+    pickup: NonNullable<Awaited<ReturnType<typeof getPickupLocation>>>;
+    destination: Parameters<typeof buildDeliveryRequest>[0]["destination"];
+    matchRecord: StoredMatch;
+  },
+): Promise<DeliveryRow | null> {
+  // The record keeps the place the request was built for, so "send again" can rebuild it.
+  const record: StoredMatch = {
+    ...input.matchRecord,
+    courier: { governanceId: input.destination.governanceId, areaId: input.destination.areaId },
+    parts: input.destination.parts,
+  };
+  // One delivery of an order collects its balance; the check is repeated inside the move.
+  let collector = await findBalanceCollector(delivery.shop, delivery.orderId, delivery.id);
+  for (;;) {
+    const built = buildDeliveryRequest({
+      order: input.order,
+      settings: input.settings,
+      pickup: input.pickup,
+      destination: input.destination,
+      reference: delivery.reference,
+      collectsBalance: collector === null,
+      requestedAt: delivery.createdAt,
+      now: now(deps),
+    });
+    if (!built.ok && built.attention) {
+      return needsAttention(delivery, deps, built.problems.join(" "), {
+        orderName: input.order.name,
+        addressMatch: addressMatchColumn.encode(record),
+      });
+    }
+    if (!built.ok) {
+      const reason = built.problems.join(" ");
+      return move(
+        delivery,
+        deps,
+        "needs_address",
+        { kind: "needs_attention", message: reason },
+        {
+          stateReason: reason,
+          orderName: input.order.name,
+          addressMatch: addressMatchColumn.encode(record),
+          nextAttemptAt: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        },
+      );
+    }
+    const payment = built.cashToCollect
+      ? `cash on delivery: the driver collects ${built.cashToCollect} KWD, the order's outstanding balance`
+      : built.balanceCollectedElsewhere
+        ? "prepaid: another delivery of this order collects its outstanding balance"
+        : "prepaid";
+    try {
+      return await move(
+        delivery,
+        deps,
+        "ready",
+        { kind: "ready", message: `Request built (${payment}); sending to the courier.` },
+        {
+          stateReason: null,
+          orderName: input.order.name,
+          request: requestColumn.encode(built.body),
+          cashToCollect: built.cashToCollect,
+          addressMatch: addressMatchColumn.encode(record),
+          nextAttemptAt: now(deps),
+        },
+        built.cashToCollect ? { soleCollectorOf: delivery.orderId } : {},
+      );
+    } catch (error) {
+      // Another delivery of the order took the balance in the meantime: built again, prepaid.
+      if (!(error instanceof BalanceCollectedElsewhereError) || collector) throw error;
+      collector = await findBalanceCollector(delivery.shop, delivery.orderId, delivery.id);
+      if (!collector) throw error;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { DeliveryView } from "../api-contract";
+import {
+  ATTENTION_STATES,
+  isFinal,
+  STATE_LABELS,
+  type DeliveryState,
+} from "../deliveries/domain/states";
+import { filsFromKwdText, formatFils } from "../labels/money";
+import type { DeliveryRow } from "../models/deliveries.server";
+
+/** States whose parcel is at the courier and not yet delivered: its label is worth printing. */
+export const LABEL_STATES: readonly DeliveryState[] = [
+  "created",
+  "picked_up",
+  "in_transit",
+  "out_for_delivery",
+  "failed",
+];
+
+export type ViewedDelivery = Pick<
+  DeliveryRow,
+  | "id"
+  | "state"
+  | "stateReason"
+  | "courierOrderId"
+  | "courierOrderNumber"
+  | "trackingUrl"
+  | "cashToCollect"
+  | "cancelRequestedAt"
+>;
+
+/** A delivery as the order page's block shows it, with the buttons that can do something. */
+export function deliveryView(row: ViewedDelivery): DeliveryView {
+  const state = row.state;
+  const fils = row.cashToCollect ? filsFromKwdText(row.cashToCollect) : null;
+  const courierOrderNumber = row.courierOrderNumber ?? row.courierOrderId;
+  return {
+    id: row.id,
+    state,
+    stateLabel: STATE_LABELS[state] ?? state,
+    problem: ATTENTION_STATES.includes(state) ? (row.stateReason ?? null) : null,
+    courierOrderNumber,
+    trackingUrl: row.trackingUrl,
+    cashToCollect: fils !== null && fils > 0 ? formatFils(fils) : null,
+    cancelRequested: row.cancelRequestedAt !== null,
+    actions: {
+      cancel: !isFinal(state) && row.cancelRequestedAt === null,
+      fixAddress: state === "needs_address",
+      printLabel: courierOrderNumber !== null && LABEL_STATES.includes(state),
+    },
+    fixAddressPath: state === "needs_address" ? "/app/address-review" : null,
+  };
+}

@@ -1,0 +1,53 @@
+import { labelDataFromDelivery, type LabelData } from "../labels";
+import { findDeliveries } from "../models/deliveries.server";
+import type { AdminGraphql } from "../shopify/graphql";
+import { LABEL_STATES } from "./delivery-view";
+import { shopDisplayName } from "./orders.server";
+
+export type LabelsOutcome =
+  | { ok: true; labels: LabelData[] }
+  /** Some ids are not this shop's (or do not exist): nothing is printed. */
+  | { ok: false; status: 404; error: string }
+  /** All found, none has a label yet. */
+  | { ok: false; status: 409; error: string };
+
+/**
+ * The labels of a shop's deliveries, named directly or by their orders (the order page's and the
+ * order list's print actions): those the courier has created and not yet delivered, in the order
+ * asked. Every id must be the shop's; one that is not makes the whole answer a 404.
+ */
+export async function printableLabels(
+  shop: string,
+  admin: AdminGraphql,
+  ids: { orderIds?: readonly string[]; deliveryIds?: readonly string[] },
+): Promise<LabelsOutcome> {
+  const orderIds = [...new Set(ids.orderIds ?? [])];
+  const deliveryIds = [...new Set(ids.deliveryIds ?? [])];
+  const rows = await findDeliveries(shop, { ids: deliveryIds, orderIds });
+  const missing =
+    deliveryIds.some((id) => !rows.some((r) => r.id === id)) ||
+    orderIds.some((id) => !rows.some((r) => r.orderId === id));
+  if (missing) return { ok: false, status: 404, error: "No such order or delivery in this shop." };
+  const printable = rows.filter(
+    (r) => (r.courierOrderNumber ?? r.courierOrderId) !== null && LABEL_STATES.includes(r.state),
+  );
+  if (printable.length === 0) {
+    return {
+      ok: false,
+      status: 409,
+      error:
+        "None of these deliveries has a label yet: a label is printed once the courier has created the delivery.",
+    };
+  }
+  // Orders first in the order named, then deliveries named directly.
+  const rank = (r: (typeof rows)[number]) => {
+    const byOrder = orderIds.indexOf(r.orderId);
+    return byOrder >= 0 ? byOrder : orderIds.length + deliveryIds.indexOf(r.id);
+  };
+  printable.sort((a, b) => rank(a) - rank(b));
+  const shopName = await shopDisplayName(shop, admin);
+  return {
+    ok: true,
+    labels: printable.map((row) => labelDataFromDelivery(row, null, { name: shopName })),
+  };
+}

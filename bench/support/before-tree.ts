@@ -1,0 +1,57 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT } from "./scratch";
+
+/**
+ * `ref` built in a scratch copy: its files from git, this tree's node_modules linked in, plus the
+ * Remix Express adapter it used (this tree no longer depends on it).
+ */
+export function buildBefore(ref: string, scratch: string): string {
+  const root = path.join(scratch, `before-${ref.replace(/[^\w.-]/g, "_")}`);
+  fs.mkdirSync(root, { recursive: true });
+  const archive = execFileSync("git", ["archive", ref], { cwd: ROOT, maxBuffer: 1 << 30 });
+  execFileSync("tar", ["-x", "-C", root], { input: archive });
+  const modules = path.join(root, "node_modules");
+  fs.mkdirSync(path.join(modules, "@remix-run"), { recursive: true });
+  for (const entry of fs.readdirSync(path.join(ROOT, "node_modules"))) {
+    if (entry === "@remix-run") continue;
+    fs.symlinkSync(path.join(ROOT, "node_modules", entry), path.join(modules, entry));
+  }
+  for (const entry of fs.readdirSync(path.join(ROOT, "node_modules", "@remix-run"))) {
+    fs.symlinkSync(
+      path.join(ROOT, "node_modules", "@remix-run", entry),
+      path.join(modules, "@remix-run", entry),
+    );
+  }
+  const uses = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+  };
+  const express = uses.dependencies?.["@remix-run/express"];
+  if (express && !fs.existsSync(path.join(modules, "@remix-run", "express"))) {
+    const tarball = execFileSync(
+      "npm",
+      [
+        "pack",
+        `@remix-run/express@${express.replace(/^\^/, "")}`,
+        "--pack-destination",
+        scratch,
+        "--silent",
+      ],
+      { cwd: scratch },
+    )
+      .toString()
+      .trim()
+      .split("\n")
+      .pop()!;
+    const into = path.join(modules, "@remix-run", "express");
+    fs.mkdirSync(into);
+    execFileSync("tar", ["-xzf", path.join(scratch, tarball), "-C", into, "--strip-components=1"]);
+  }
+  execFileSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "vite:build"],
+    { cwd: root, stdio: "pipe" },
+  );
+  return root;
+}

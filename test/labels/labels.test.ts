@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import {
+  filsFromKwdText,
+  formatFils,
+  labelDataFromDelivery,
+  LabelUnavailableError,
+  piecesFromDescription,
+  renderLabelsDocument,
+} from "../../app/labels";
+import { redactDeliveryRequest } from "../../app/deliveries/domain/redaction";
+import { requestColumn } from "../../app/deliveries/domain/stored-request";
+import { CREATED_DELIVERY_COLUMNS, createdDelivery } from "./fixtures";
+
+const shop = { name: "Dar Al Abaya" };
+
+describe("amounts in fils", () => {
+  it.each([
+    ["12.5", 12500],
+    ["0.3", 300],
+    ["12.345", 12345],
+    ["7", 7000],
+    ["1234567.001", 1234567001],
+  ])("reads %s KWD as %i fils", (text, fils) => {
+    expect(filsFromKwdText(text)).toBe(fils);
+  });
+
+  it.each(["12.3456", "-1", "1e3", "abc", ""])("refuses %j", (text) => {
+    expect(filsFromKwdText(text)).toBeNull();
+  });
+
+  it("prints exactly three decimals, with no float rounding", () => {
+    // 0.1 + 0.2 in floating point is 0.30000000000000004; in fils it is 300.
+    expect(formatFils(filsFromKwdText("0.1")! + filsFromKwdText("0.2")!)).toBe("0.300 KWD");
+    expect(formatFils(1_234_005)).toBe("1,234.005 KWD");
+    expect(formatFils(0)).toBe("0.000 KWD");
+  });
+});
+
+describe("label data from a delivery", () => {
+  it("gives every field the label prints, names in English and Arabic", () => {
+    const label = labelDataFromDelivery(createdDelivery(), { name: "#1042" }, shop);
+    expect(label).toMatchObject({
+      shopName: "Dar Al Abaya",
+      courierOrderNumber: "KW0088123",
+      trackingUrl: "https://app.example.com/tracking/0123456789abcdef0123456789abcdef",
+      recipientName: "فاطمة العلي",
+      recipientPhone: "+965 55512345",
+      area: { en: "Hawalli", ar: "حولي" },
+      governorate: { en: "Hawalli", ar: "حولي" },
+      parts: {
+        block: "4",
+        street: "12",
+        avenue: "3",
+        house: "17",
+        floor: "2",
+        apartment: "5",
+        paci: "12345678",
+        building: null,
+      },
+      cash: { kind: "collect", fils: 12500, text: "12.500 KWD" },
+      pieces: 3,
+      weight: "1.25 kg",
+      shopifyOrderName: "#1042",
+      pickupDate: "24 Nov 2026, 14:30",
+    });
+  });
+
+  it("says Paid when the delivery collects nothing", () => {
+    const label = labelDataFromDelivery(createdDelivery({ cashToCollect: null }), null, shop);
+    expect(label.cash).toEqual({ kind: "paid" });
+  });
+
+  it("prints what it can when the stored request no longer reads", () => {
+    const label = labelDataFromDelivery(
+      createdDelivery({ request: requestColumn.decode('{"deliveryAddress":') }),
+      null,
+      shop,
+    );
+    expect(label).toMatchObject({
+      courierOrderNumber: "KW0088123",
+      recipientName: "—",
+      recipientPhone: "—",
+      area: { en: "Hawalli", ar: "حولي" },
+      parts: { block: "4", street: "12", paci: "12345678" },
+      cash: { kind: "collect", fils: 12500, text: "12.500 KWD" },
+      pieces: null,
+      weight: null,
+      pickupDate: null,
+    });
+  });
+
+  it("prints the place of a delivery whose customer was erased, and no name", () => {
+    const erased = createdDelivery({
+      request: requestColumn.decode(
+        JSON.stringify(redactDeliveryRequest(CREATED_DELIVERY_COLUMNS.request)),
+      ),
+      addressMatch: null,
+    });
+    expect(labelDataFromDelivery(erased, null, shop)).toMatchObject({
+      recipientName: "—",
+      recipientPhone: "+965",
+      parts: { block: null, street: null, house: null },
+      pieces: 3,
+      weight: "1.25 kg",
+      pickupDate: "24 Nov 2026, 14:30",
+    });
+  });
+
+  it("refuses a delivery the courier has not created", () => {
+    const delivery = createdDelivery({ courierOrderId: null, courierOrderNumber: null });
+    expect(() => labelDataFromDelivery(delivery, null, shop)).toThrow(LabelUnavailableError);
+  });
+
+  it("counts pieces only from a whole item list", () => {
+    expect(piecesFromDescription("2 × Abaya, 1 × Scarf")).toBe(3);
+    expect(piecesFromDescription("2 × Abaya, 1 × Scarf, 4 × Sca…")).toBeNull();
+    expect(piecesFromDescription("a parcel")).toBeNull();
+  });
+});
+
+describe("the labels document", () => {
+  it("has one page-sized label per delivery, for each size", () => {
+    const labels = [1, 2, 3].map((n) =>
+      labelDataFromDelivery(createdDelivery({ id: `cldelivery${n}` }), null, shop),
+    );
+    const a6 = renderLabelsDocument(labels, { size: "A6" });
+    expect(a6.match(/<section class="label"/g)).toHaveLength(3);
+    expect(a6).toContain("@page { size: 105mm 148mm; margin: 0; }");
+    expect(a6).toContain("break-after: page");
+    expect(renderLabelsDocument(labels, { size: "4x6" })).toContain("@page { size: 4in 6in;");
+  });
+
+  it("embeds the Arabic font and marks Arabic text right to left", () => {
+    const html = renderLabelsDocument([labelDataFromDelivery(createdDelivery(), null, shop)], {
+      size: "A6",
+    });
+    expect(html).toMatch(
+      /@font-face\s*\{[^}]*font-family: 'Noto Sans Arabic'[^}]*data:font\/woff2;base64,/,
+    );
+    expect(html).toContain('<span dir="rtl" lang="ar" class="ar">حولي</span>');
+  });
+
+  it("draws the courier number as a Code 128 barcode and the tracking link as a QR code", () => {
+    const html = renderLabelsDocument([labelDataFromDelivery(createdDelivery(), null, shop)], {
+      size: "A6",
+    });
+    expect(html).toMatch(/<div class="barcode"[^>]*><svg preserveAspectRatio="none" viewBox/);
+    expect(html).toMatch(/<div class="qr"[^>]*><svg viewBox/);
+  });
+
+  it("prints a shopper's markup as text", () => {
+    const hostile = createdDelivery({
+      addressMatch: {
+        input: {
+          address1: '<img src=x onerror="alert(1)">',
+          address2: "</style><script>alert(2)</script>",
+        },
+        area: "Hawalli",
+        parts: { block: "<b>4</b>" },
+      },
+    });
+    const html = renderLabelsDocument(
+      [labelDataFromDelivery(hostile, { name: "<i>#1</i>" }, { name: "A & B <shop>" })],
+      {
+        size: "A6",
+      },
+    );
+    expect(html).not.toContain("<img src=x");
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<b>4</b>");
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+    expect(html).toContain("A &amp; B &lt;shop&gt;");
+  });
+});

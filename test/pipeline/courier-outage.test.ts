@@ -1,3 +1,0 @@
-import { describeCourierOutage } from "../support/suites/courier-outage";
-
-describeCourierOutage("SQLite");

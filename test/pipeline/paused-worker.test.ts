@@ -1,3 +1,0 @@
-import { describePausedWorker } from "../support/suites/paused-worker";
-
-describePausedWorker("SQLite");

@@ -1,3 +1,0 @@
-import { describeDeliveryList } from "../support/suites/delivery-list";
-
-describeDeliveryList("PostgreSQL");

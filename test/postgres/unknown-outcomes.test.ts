@@ -1,3 +1,0 @@
-import { describeUnknownOutcomes } from "../support/suites/unknown-outcomes";
-
-describeUnknownOutcomes("PostgreSQL");
