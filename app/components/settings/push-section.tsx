@@ -1,0 +1,73 @@
+import { Form } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, InlineStack, Text, TextField } from "@shopify/polaris";
+import { useTranslation } from "react-i18next";
+import type { SettingsPageData } from "../../deliveries/settings.server";
+import { AnnotatedSection } from "../annotated-section";
+
+/** The courier's status pushes: its URL and signing secret, turned on, renewed or off. */
+export function PushSection(props: {
+  push: SettingsPageData["tracking"]["push"];
+  busyIntent: FormDataEntryValue | null | undefined;
+}) {
+  const { push, busyIntent } = props;
+  const { t } = useTranslation("settings");
+  return (
+    <AnnotatedSection title={t("push.title")} description={t("push.description")}>
+      <Card>
+        <BlockStack gap="300">
+          {push ? (
+            <>
+              <TextField
+                label={t("push.url")}
+                value={push.url}
+                readOnly
+                autoComplete="off"
+                helpText={t("push.urlHelp")}
+              />
+              {push.secret === null ? (
+                <Banner tone="warning">{t("push.unreadable")}</Banner>
+              ) : (
+                <TextField
+                  label={t("push.secret")}
+                  value={push.secret}
+                  readOnly
+                  autoComplete="off"
+                  helpText={t("push.secretHelp")}
+                />
+              )}
+              <InlineStack gap="200">
+                <Form method="post">
+                  <input type="hidden" name="intent" value="push-on" />
+                  <Button submit loading={busyIntent === "push-on"}>
+                    {t("push.renew")}
+                  </Button>
+                </Form>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="push-off" />
+                  <Button
+                    submit
+                    tone="critical"
+                    variant="plain"
+                    loading={busyIntent === "push-off"}
+                  >
+                    {t("push.off")}
+                  </Button>
+                </Form>
+              </InlineStack>
+            </>
+          ) : (
+            <BlockStack gap="200">
+              <Text as="p">{t("push.offText")}</Text>
+              <Form method="post">
+                <input type="hidden" name="intent" value="push-on" />
+                <Button submit loading={busyIntent === "push-on"}>
+                  {t("push.on")}
+                </Button>
+              </Form>
+            </BlockStack>
+          )}
+        </BlockStack>
+      </Card>
+    </AnnotatedSection>
+  );
+}

@@ -1,0 +1,132 @@
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Card,
+  FormLayout,
+  InlineStack,
+  Select,
+  Text,
+} from "@shopify/polaris";
+import { Trans, useTranslation } from "react-i18next";
+import { SHOPIFY_EVENT_STATUSES, TRACKED_STATES } from "../../deliveries/domain/courier-status";
+import type { SettingsPageData } from "../../deliveries/settings.server";
+import { useLanguage } from "../../i18n/language";
+import { AnnotatedSection } from "../annotated-section";
+
+export type Choice = { state: string; shopify: string };
+
+/** "“<status>” in the app": the courier's word marked as data, the sentence in the page's words. */
+function StatusLabel(props: { i18nKey: "mapping.inApp" | "mapping.onShopify"; status: string }) {
+  const { t } = useTranslation("settings");
+  return (
+    <Trans
+      t={t}
+      i18nKey={props.i18nKey}
+      values={{ status: props.status }}
+      components={{ data: <span dir="auto" translate="no" /> }}
+    />
+  );
+}
+
+/**
+ * A courier status as the merchant reads it: the courier's own name for it, or, for a status
+ * met in tracking before the courier named it, its code as words ("out_for_delivery" → "out for
+ * delivery"), never the raw code.
+ */
+function statusName(m: { code: string; name: string | null }): string {
+  return m.name ?? m.code.replace(/[_-]+/g, " ").trim();
+}
+
+export function StatusMappingSection(props: {
+  tracking: SettingsPageData["tracking"];
+  choices: Record<string, Choice>;
+  onChange: (code: string, choice: Choice) => void;
+}) {
+  const { tracking, choices, onChange } = props;
+  const { t } = useTranslation("settings");
+  const language = useLanguage();
+  const unmapped = tracking.mappings.filter((m) => !m.state);
+  const stateChoices = [
+    { label: t("mapping.notMapped"), value: "" },
+    ...TRACKED_STATES.map((state) => ({ label: t(`common:states.${state}`), value: state })),
+    { label: t("mapping.unchanged"), value: "unchanged" },
+  ];
+  const shopifyChoices = [
+    { label: t("mapping.noShopifyEvent"), value: "" },
+    ...SHOPIFY_EVENT_STATUSES.map((status) => ({
+      label: t(`shopifyStatus.${status}`),
+      value: status,
+    })),
+  ];
+  return (
+    <AnnotatedSection title={t("mapping.title")} description={t("mapping.description")}>
+      <Card>
+        <BlockStack gap="300">
+          {unmapped.length > 0 && (
+            <Banner tone="warning" title={t("mapping.unmappedTitle")}>
+              <span dir="auto" translate="no">
+                {unmapped.map(statusName).join(language === "ar" ? "، " : ", ")}
+              </span>{" "}
+              {t("mapping.unmappedBody")}
+            </Banner>
+          )}
+          {tracking.mappings.length === 0 ? (
+            <Text as="p" tone="subdued">
+              {t("mapping.none")}
+            </Text>
+          ) : (
+            <BlockStack gap="400">
+              {tracking.mappings.map((m) => {
+                const choice = choices[m.code] ?? { state: "", shopify: "" };
+                return (
+                  <div key={m.code} data-status={m.code}>
+                    <BlockStack gap="200">
+                      <InlineStack gap="200" blockAlign="center">
+                        <Text as="span" variant="bodyMd" fontWeight="semibold">
+                          <span dir="auto" translate="no">
+                            {statusName(m)}
+                          </span>
+                        </Text>
+                        {!m.state ? (
+                          <Badge tone="critical">{t("mapping.notMapped")}</Badge>
+                        ) : m.source === "merchant" ? (
+                          <Badge tone="info">{t("mapping.yourChoice")}</Badge>
+                        ) : null}
+                      </InlineStack>
+                      {m.problem && (
+                        <Text as="p" tone="critical" variant="bodySm">
+                          {t("mapping.unreadable")}
+                        </Text>
+                      )}
+                      <FormLayout>
+                        <FormLayout.Group condensed>
+                          <Select
+                            label={<StatusLabel i18nKey="mapping.inApp" status={statusName(m)} />}
+                            name={`state:${m.code}`}
+                            options={stateChoices}
+                            value={choice.state}
+                            onChange={(state) => onChange(m.code, { ...choice, state })}
+                          />
+                          <Select
+                            label={
+                              <StatusLabel i18nKey="mapping.onShopify" status={statusName(m)} />
+                            }
+                            name={`shopify:${m.code}`}
+                            options={shopifyChoices}
+                            value={choice.shopify}
+                            onChange={(shopify) => onChange(m.code, { ...choice, shopify })}
+                          />
+                        </FormLayout.Group>
+                      </FormLayout>
+                    </BlockStack>
+                  </div>
+                );
+              })}
+            </BlockStack>
+          )}
+        </BlockStack>
+      </Card>
+    </AnnotatedSection>
+  );
+}
