@@ -1,0 +1,130 @@
+import { Badge, BlockStack, Box, IndexTable, InlineStack, Link, Text } from "@shopify/polaris";
+import { useTranslation } from "react-i18next";
+import type { ListPageRow } from "../../deliveries/list-page.server";
+import { formatDateTime, formatKwd } from "../../i18n/format";
+import { useLanguage } from "../../i18n/language";
+import { translateMessage } from "../../i18n/messages";
+import { stateTone } from "../delivery-state";
+
+/**
+ * The order as a link to its delivery's page: keyboards and screen readers reach it, and
+ * Polaris makes the whole row open it (dataPrimaryLink) unless rows are being selected.
+ */
+function OrderLink(props: { id: string; name: string | null; fallback: string }) {
+  return (
+    <Link url={`/app/deliveries/${props.id}`} dataPrimaryLink monochrome removeUnderline>
+      <Text as="span" fontWeight="semibold">
+        {props.name ? <bdi translate="no">{props.name}</bdi> : props.fallback}
+      </Text>
+    </Link>
+  );
+}
+
+/**
+ * "customer · area" on a phone's row, each isolated: a name in Latin letters on an Arabic page
+ * (or the reverse) stays first in reading order instead of trading places with the area.
+ */
+function CustomerAndArea(props: { customer: string | null; area: string | null }) {
+  if (!props.customer && !props.area) return <>—</>;
+  return (
+    <>
+      {props.customer && <bdi translate="no">{props.customer}</bdi>}
+      {props.customer && props.area && " · "}
+      {props.area && <bdi>{props.area}</bdi>}
+    </>
+  );
+}
+
+/** One delivery of the list: a condensed row on a phone, a row of columns from a tablet up. */
+export function DeliveryListRow(props: {
+  d: ListPageRow;
+  index: number;
+  selected: boolean;
+  condensed: boolean;
+}) {
+  const { d, index } = props;
+  const { t } = useTranslation(["deliveries"]);
+  const language = useLanguage();
+  const stateLabel = t(`common:states.${d.state}`);
+  const when = (at: string) => formatDateTime(at, language);
+  const kwd = (amount: string) => formatKwd(amount, language);
+  if (props.condensed) {
+    return (
+      <IndexTable.Row id={d.id} key={d.id} position={index} selected={props.selected}>
+        <Box padding="300">
+          <BlockStack gap="100">
+            <InlineStack align="space-between" gap="200" wrap={false}>
+              <OrderLink id={d.id} name={d.orderName} fallback={t("deliveries:order")} />
+              <Text as="span" tone="subdued" variant="bodySm">
+                {when(d.createdAt)}
+              </Text>
+            </InlineStack>
+            <Text as="span" variant="bodySm">
+              <CustomerAndArea customer={d.customer} area={d.area?.[language] ?? null} />
+            </Text>
+            <InlineStack gap="200" blockAlign="center">
+              <Badge tone={stateTone(d.state)}>{stateLabel}</Badge>
+              {d.stuck && <Badge tone="warning">{t("deliveries:stuck")}</Badge>}
+              {d.cod && (
+                <Text as="span" variant="bodySm">
+                  {kwd(d.cod)}
+                </Text>
+              )}
+            </InlineStack>
+          </BlockStack>
+        </Box>
+      </IndexTable.Row>
+    );
+  }
+  return (
+    <IndexTable.Row id={d.id} key={d.id} position={index} selected={props.selected}>
+      <IndexTable.Cell>
+        <OrderLink id={d.id} name={d.orderName} fallback={t("deliveries:order")} />
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <Box maxWidth="180px">
+          <Text as="span" truncate>
+            {d.customer ?? "—"}
+          </Text>
+        </Box>
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <Box maxWidth="160px">
+          <Text as="span" truncate>
+            {d.area?.[language] ?? "—"}
+          </Text>
+        </Box>
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <Text as="span" alignment="end" numeric>
+          {d.cod ? kwd(d.cod) : "—"}
+        </Text>
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <Box maxWidth="260px">
+          <BlockStack gap="100">
+            <InlineStack gap="100">
+              <Badge tone={stateTone(d.state)}>{stateLabel}</Badge>
+              {d.stuck && <Badge tone="warning">{t("deliveries:stuck")}</Badge>}
+            </InlineStack>
+            {/* In its own direction: an English reason on an Arabic page is cut at
+                its end, not its start. */}
+            {d.reason && (
+              <div dir="auto">
+                <Text as="span" tone="subdued" variant="bodySm" truncate>
+                  {translateMessage(t, d.reason)}
+                </Text>
+              </div>
+            )}
+          </BlockStack>
+        </Box>
+      </IndexTable.Cell>
+      <IndexTable.Cell>{d.courierNumber ?? "—"}</IndexTable.Cell>
+      <IndexTable.Cell>
+        <Text as="span" variant="bodySm">
+          {when(d.createdAt)}
+        </Text>
+      </IndexTable.Cell>
+    </IndexTable.Row>
+  );
+}
