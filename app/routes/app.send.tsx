@@ -1,3 +1,4 @@
+// Over 400 lines: one component holds the page's state (selection, a bulk run followed to its end).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
   Link as RemixLink,
