@@ -122,16 +122,20 @@ export async function claimDueDeliveries(
   const leaseExpiresAt = new Date(now.getTime() + leaseMs);
   const leased =
     databaseProvider() === "postgresql"
-      ? await prisma.$queryRaw<{ id: string }[]>`
-          UPDATE "Delivery"
-          SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt},
-            "leaseGeneration" = "leaseGeneration" + 1
-          WHERE "id" IN (
+      ? // The pick is a materialized CTE, run once: as an IN (subquery) the planner may run it
+        // again for each row it joins (a nested loop, as the list's indexes made it choose), and
+        // with SKIP LOCKED each run finds other rows, so one claim took more than its limit.
+        await prisma.$queryRaw<{ id: string }[]>`
+          WITH "picked" AS MATERIALIZED (
             SELECT "id" FROM "Delivery" WHERE ${dueDeliveriesWhere(now)}
             ORDER BY "nextAttemptAt" ASC NULLS FIRST, "createdAt" ASC
             LIMIT ${limit}
             FOR UPDATE SKIP LOCKED
-          ) AND ${dueDeliveriesWhere(now)}
+          )
+          UPDATE "Delivery"
+          SET "leaseOwner" = ${owner}, "leaseExpiresAt" = ${leaseExpiresAt},
+            "leaseGeneration" = "leaseGeneration" + 1
+          WHERE "id" IN (SELECT "id" FROM "picked") AND ${dueDeliveriesWhere(now)}
           RETURNING "id"`
       : await prisma.$queryRaw<{ id: string }[]>`
           UPDATE "Delivery"
