@@ -203,11 +203,8 @@ describe("a delivery page whose other JSON no longer reads", () => {
     );
     expect(response.status).toBe(200);
     const page = await response.json();
-    expect(page.steps.map((s: { message: string }) => s.message)).toEqual([
-      "Booked with the courier.",
-      "Handed to the courier.",
-      "Picked up — تم الاستلام",
-    ]);
+    // The steps of the journey (ADR 0040): booked, then the pickup the readable record tells of.
+    expect(page.done.map((s: { step: string }) => s.step)).toEqual(["booked", "picked_up"]);
   });
 });
 
@@ -253,9 +250,8 @@ describe("an address match that no longer reads", () => {
         id: delivery.id,
         typed: "",
         suggestion: null,
-        reasons: [
-          "What the app noted about this address can no longer be read: see the order in Shopify.",
-        ],
+        // The page says so in its own words (review:unreadable).
+        unreadable: true,
         courier: null,
       }),
     ]);
