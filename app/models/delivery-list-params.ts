@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DELIVERY_STATES, type DeliveryState } from "../deliveries/domain/states";
+import { deliveryState, type DeliveryState } from "../deliveries/domain/states";
 import { decodeCursor, LIST_SORTS, LIST_TABS } from "./delivery-list";
 import type { ListFilters, ListQuery } from "./delivery-list.server";
 
@@ -54,9 +54,11 @@ export function readListParams(search: URLSearchParams): ListParams {
 }
 
 export function listStates(text: string | undefined): DeliveryState[] {
-  return (text ?? "")
-    .split(",")
-    .filter((s): s is DeliveryState => (DELIVERY_STATES as readonly string[]).includes(s));
+  // Parsed, not cast: a state the app does not have is dropped.
+  return (text ?? "").split(",").flatMap((s) => {
+    const state = deliveryState.safeParse(s);
+    return state.success ? [state.data] : [];
+  });
 }
 
 /** The list query for a shop from the URL's parameters. */
