@@ -74,7 +74,22 @@ describe("the app API client", () => {
       Response.json({ error: "No such order in this shop." }, { status: 404 });
     await expect(
       createAppApi(fakeShopify, fetch).orderDeliveries("gid://shopify/Order/1"),
-    ).rejects.toEqual(new AppApiError(404, "No such order in this shop."));
+    ).rejects.toEqual(new AppApiError(404, "No such order in this shop.", true));
+  });
+
+  it("tells an app that did not answer from one that answered without its words", async () => {
+    const offline = createAppApi(fakeShopify, async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    await expect(offline.orderDeliveries("gid://shopify/Order/1")).rejects.toMatchObject({
+      status: 0,
+      fromApp: false,
+    });
+    const gateway = createAppApi(fakeShopify, async () => new Response("<html>", { status: 502 }));
+    await expect(gateway.orderDeliveries("gid://shopify/Order/1")).rejects.toMatchObject({
+      status: 502,
+      fromApp: false,
+    });
   });
 
   it("gives a refused cancel's outcome rather than an error", async () => {

@@ -4,6 +4,7 @@ import type { OrderDeliveriesResponse } from "../../../app/api-contract";
 import block from "../../../extensions/courier-delivery-block/src/BlockExtension";
 import {
   all,
+  button,
   buttonLabels,
   closeExtension,
   installFakeAdmin,
@@ -100,6 +101,7 @@ describe("the order page's delivery block", () => {
   it("opens the app's address review from Fix address", async () => {
     await openBlock(orderAnswer([waitingForAddress()]));
     await until(() => expect(buttonLabels()).toContain("Fix address"));
+    expect(button("Fix address").href).toBe("app:/app/address-review");
     press(admin, "Fix address");
     expect(admin.navigations).toEqual(["app:/app/address-review"]);
   });
@@ -111,7 +113,7 @@ describe("the order page's delivery block", () => {
     expect(admin.navigations).toEqual([`app:/app/labels?deliveryIds=${DELIVERY_ID}`]);
   });
 
-  it("cancels through the app's cancel API and shows the outcome", async () => {
+  it("asks before cancelling, then cancels through the app's cancel API and shows the outcome", async () => {
     let cancelled = false;
     await openBlock({
       "GET /api/orders/7001": () => ({
@@ -131,14 +133,55 @@ describe("the order page's delivery block", () => {
     });
     await until(() => expect(buttonLabels()).toContain("Cancel delivery"));
     press(admin, "Cancel delivery");
-    await until(() => expect(all("s-banner").map((b) => b.text)).toEqual(["Cancelled."]));
+    await until(() =>
+      expect(all("s-banner").map((b) => b.element.getAttribute("heading"))).toEqual([
+        "Cancel this delivery at the courier? This cannot be undone.",
+      ]),
+    );
+    expect(buttonLabels()).toEqual(["Yes, cancel it", "Keep it", "Print label"]);
+    expect(admin.requests.filter((r) => r.method === "POST")).toEqual([]);
+    press(admin, "Yes, cancel it");
+    await until(() =>
+      expect(all("s-banner").map((b) => [b.text, b.tone])).toEqual([["Cancelled.", "success"]]),
+    );
     await until(() => expect(all("s-badge").map((b) => b.text)).toEqual(["Cancelled"]));
     expect(buttonLabels()).toEqual([]);
-    const cancel = admin.requests.find((r) => r.method === "POST");
-    expect(cancel).toMatchObject({
-      url: `/api/deliveries/${DELIVERY_ID}/cancel`,
-      authorization: `Bearer ${SESSION_TOKEN}`,
+    const cancel = admin.requests.filter((r) => r.method === "POST");
+    expect(cancel).toEqual([
+      expect.objectContaining({
+        url: `/api/deliveries/${DELIVERY_ID}/cancel`,
+        authorization: `Bearer ${SESSION_TOKEN}`,
+      }),
+    ]);
+  });
+
+  it("keeps the delivery when the merchant thinks better of cancelling", async () => {
+    await openBlock(orderAnswer([deliveryView()]));
+    await until(() => expect(buttonLabels()).toContain("Cancel delivery"));
+    press(admin, "Cancel delivery");
+    await until(() => expect(buttonLabels()).toContain("Keep it"));
+    press(admin, "Keep it");
+    await until(() => expect(buttonLabels()).toEqual(["Print label", "Cancel delivery"]));
+    expect(all("s-banner")).toEqual([]);
+    expect(admin.requests.filter((r) => r.method === "POST")).toEqual([]);
+  });
+
+  it("shows the cancel button busy while the app cancels", async () => {
+    const answer = later<{ json: unknown }>();
+    await openBlock({
+      "GET /api/orders/7001": () => ({ json: orderAnswer([deliveryView()]) }),
+      [`POST /api/deliveries/${DELIVERY_ID}/cancel`]: () => answer.promise,
     });
+    await until(() => expect(buttonLabels()).toContain("Cancel delivery"));
+    press(admin, "Cancel delivery");
+    await until(() => expect(buttonLabels()).toContain("Yes, cancel it"));
+    press(admin, "Yes, cancel it");
+    await until(() =>
+      expect(button("Yes, cancel it")).toMatchObject({ loading: true, disabled: true }),
+    );
+    expect(button("Keep it").disabled).toBe(true);
+    answer.resolve({ json: { ok: true, state: "cancelled" } });
+    await until(() => expect(screen()).toContain("Cancelled."));
   });
 
   it("says a cancellation under way instead of offering Cancel again", async () => {
@@ -166,11 +209,14 @@ describe("the order page's delivery block", () => {
     });
     await until(() => expect(buttonLabels()).toContain("Cancel delivery"));
     press(admin, "Cancel delivery");
+    await until(() => expect(buttonLabels()).toContain("Yes, cancel it"));
+    press(admin, "Yes, cancel it");
     await until(() =>
-      expect(all("s-banner").map((b) => b.text)).toEqual([
-        "The courier has picked the parcel up: it cannot be cancelled.",
+      expect(all("s-banner").map((b) => [b.text, b.tone])).toEqual([
+        ["The courier has picked the parcel up: it cannot be cancelled.", "critical"],
       ]),
     );
+    expect(buttonLabels()).toEqual(["Print label", "Cancel delivery"]);
   });
 
   it("offers Send to courier for an order not sent yet, and says it was sent", async () => {
@@ -197,6 +243,7 @@ describe("the order page's delivery block", () => {
         "Sent to the courier. The delivery appears here as soon as the courier creates it.",
       ]),
     );
+    expect(all("s-banner")[0]?.tone).toBe("success");
     expect(admin.requests.find((r) => r.method === "POST")).toMatchObject({
       url: "/api/send",
       body: { orderIds: ["gid://shopify/Order/7001"] },
@@ -204,17 +251,61 @@ describe("the order page's delivery block", () => {
     });
   });
 
-  it("shows the app's error in words when the order cannot be read", async () => {
-    await openBlock({
-      "GET /api/orders/7001": () => ({
-        status: 404,
-        json: { error: "No such order in this shop." },
+  it("says why an order cannot be sent", async () => {
+    await openBlock(
+      orderAnswer([], {
+        possible: false,
+        reason: "The order is in USD: the courier takes amounts in Kuwaiti dinar (KWD) only.",
       }),
+    );
+    await until(() => expect(screen()).toContain("Not sent to the courier yet."));
+    expect(screen()).toContain(
+      "The order is in USD: the courier takes amounts in Kuwaiti dinar (KWD) only.",
+    );
+    expect(buttonLabels()).toEqual([]);
+  });
+
+  it("shows the app's error in words when the order cannot be read, and tries again", async () => {
+    let looks = 0;
+    await openBlock({
+      "GET /api/orders/7001": () =>
+        looks++ === 0
+          ? { status: 404, json: { error: "No such order in this shop." } }
+          : { json: orderAnswer([deliveryView()]) },
     });
     await until(() => expect(all("s-banner")).toHaveLength(1));
-    expect(all("s-banner").map((b) => [b.text, b.tone])).toEqual([
-      ["No such order in this shop.", "critical"],
-    ]);
+    expect(all("s-banner").map((b) => [b.element.getAttribute("heading"), b.text, b.tone])).toEqual(
+      [["The courier delivery could not be shown.", "No such order in this shop.", "critical"]],
+    );
+    press(admin, "Try again");
+    await until(() =>
+      expect(all("s-badge").map((b) => b.text)).toEqual(["Created at the courier"]),
+    );
+    expect(all("s-banner")).toEqual([]);
+  });
+
+  it("says the app did not answer, in words, when it cannot be reached", async () => {
+    await openBlock({
+      "GET /api/orders/7001": () => {
+        throw new TypeError("Failed to fetch");
+      },
+    });
+    await until(() =>
+      expect(all("s-banner").map((b) => b.text)).toEqual([
+        "The courier app did not answer. Check the connection and try again.",
+      ]),
+    );
+  });
+
+  it("says an answer that is not the app's in words, not as a status code", async () => {
+    await openBlock({
+      "GET /api/orders/7001": () => new Response("<html>Bad gateway</html>", { status: 502 }),
+    });
+    await until(() =>
+      expect(all("s-banner").map((b) => b.text)).toEqual([
+        "The courier app could not do this (error 502). Try again in a moment.",
+      ]),
+    );
   });
 
   it("speaks Arabic in an Arabic admin", async () => {

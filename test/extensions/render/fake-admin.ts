@@ -111,9 +111,20 @@ export function installFakeAdmin(options: FakeAdminOptions): FakeAdmin {
     auth: { idToken: async () => SESSION_TOKEN },
     close: admin.close,
   };
-  // Only the block's API navigates; an action or a print action has no `navigation`.
+  // Only the block's API navigates, and only to another extension of the page ("Currently
+  // supports navigating from a block to an action extension"); an action or a print action has no
+  // `navigation`. The app's own pages open from an `app:` href.
   if (BLOCK_TARGETS.has(options.target)) {
-    shopify.navigation = { navigate: (url: string | URL) => admin.navigations.push(String(url)) };
+    shopify.navigation = {
+      navigate: (url: string | URL) => {
+        if (!String(url).startsWith("extension:")) {
+          throw new Error(
+            `A block's navigation.navigate opens extensions only, not ${String(url)}`,
+          );
+        }
+        admin.navigations.push(String(url));
+      },
+    };
   }
   vi.stubGlobal("shopify", shopify);
 
