@@ -150,12 +150,73 @@ describe("the order page's Send to courier action", () => {
       "Fix address",
       "Close",
     ]);
+    // Nothing is quoted while the address waits.
+    expect(admin.requests.map((r) => r.url)).toEqual(["/api/orders/7001"]);
+  });
+
+  it("opens the app's address review from Fix address", async () => {
+    await openAction(orderAnswer([waitingForAddress()], { possible: true, reason: null }));
+    await until(() => expect(buttonLabels()).toContain("Fix address"));
+    expect(button("Fix address")).toMatchObject({
+      href: "app:/app/address-review",
+      slot: "primary-action",
+    });
+    press(admin, "Fix address");
+    expect(admin.navigations).toEqual(["app:/app/address-review"]);
+  });
+
+  it("still offers Send when the courier gives no price, and says so", async () => {
+    await openAction(SENDABLE, {
+      ok: false,
+      error: "The courier's price service did not answer.",
+    });
+    await until(() => expect(all("s-banner")).toHaveLength(1));
+    expect(all("s-banner").map((b) => [b.element.getAttribute("heading"), b.text, b.tone])).toEqual(
+      [
+        [
+          "The courier's price could not be had. The order can still be sent.",
+          "The courier's price service did not answer.",
+          "warning",
+        ],
+      ],
+    );
+    expect(buttonLabels()).toEqual(["Send to courier", "Close"]);
+  });
+
+  it("still offers Send when the price cannot be asked for at all", async () => {
+    fakeAdmin({
+      "GET /api/orders/7001": () => ({ json: SENDABLE }),
+      "GET /api/orders/7001/quote": () => new Response("", { status: 504 }),
+    });
+    await runExtension(action);
+    await until(() => expect(all("s-banner")).toHaveLength(1));
+    expect(all("s-banner")[0]?.text).toBe(
+      "The courier app could not do this (error 504). Try again in a moment.",
+    );
+    expect(buttonLabels()).toEqual(["Send to courier", "Close"]);
+  });
+
+  it("shows Send busy while the app sends", async () => {
+    const answer = later<{ json: unknown }>();
+    await openAction(SENDABLE, QUOTE, { "POST /api/send": () => answer.promise });
+    await until(() => expect(buttonLabels()).toContain("Send to courier"));
+    press(admin, "Send to courier");
+    await until(() =>
+      expect(button("Send to courier")).toMatchObject({ loading: true, disabled: true }),
+    );
+    answer.resolve({ json: SENT_OUTCOME });
+    await until(() => expect(buttonLabels()).toEqual(["Close"]));
   });
 
   it("says why there is nothing to send", async () => {
     await openAction(orderAnswer([deliveryView()]));
     await until(() => expect(screen()).toContain("Sent to the courier already."));
     expect(buttonLabels()).toEqual(["Close"]);
+  });
+
+  it("says there is nothing to send when the app gives no reason", async () => {
+    await openAction(orderAnswer([deliveryView()], { possible: false, reason: null }));
+    await until(() => expect(screen()).toContain("There is nothing to send for this order."));
   });
 
   it("shows the app's error in words when the order cannot be read", async () => {
@@ -166,7 +227,10 @@ describe("the order page's Send to courier action", () => {
       }),
     });
     await runExtension(action);
-    await until(() => expect(screen()).toContain("No such order in this shop."));
+    await until(() => expect(all("s-banner")).toHaveLength(1));
+    expect(all("s-banner").map((b) => [b.element.getAttribute("heading"), b.text, b.tone])).toEqual(
+      [["The order could not be read.", "No such order in this shop.", "critical"]],
+    );
     expect(buttonLabels()).toEqual(["Close"]);
   });
 
