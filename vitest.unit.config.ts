@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 // `npm run test:unit`: the inner loop. The pure modules' tests, without a database, a server or
-// a child process: test/unit/, the courier's wire formats, the labels, and any app/**/*.test.ts.
+// a child process: test/unit/, the courier's wire formats, the labels, the admin extensions' logic
+// and their components rendered in happy-dom, and any app/**/*.test.ts.
 // Well under a minute. `npm test` runs them again within the `node` project.
 export default defineConfig({
   test: {
@@ -11,6 +12,8 @@ export default defineConfig({
       "test/courier/wire.test.ts",
       "test/courier/reply.property.test.ts",
       "test/labels/**/*.test.ts",
+      "test/extensions/logic.test.ts",
+      "test/extensions/render/**/*.test.ts",
       "app/**/*.test.{ts,tsx}",
     ],
     // Starts the command-line tool as a child process (seconds each): left to `npm test`.

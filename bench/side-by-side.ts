@@ -9,9 +9,11 @@
  * node_modules linked in and its server built (bench/support/before-tree.ts); each tree runs its
  * own benchmark files against its own code. For every numeric figure of a benchmark's last JSON
  * line it prints the median of the rounds for both and the ratio (this tree / the other), and it
- * ends with one JSON line of all of them and the machine's load average.
+ * ends with one JSON line of all of them and the machine's load average. Each run's whole output
+ * is kept in test-results/bench-side-by-side/ (a figure only one side printed is listed there).
  */
 import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -44,7 +46,10 @@ function numbers(value: unknown, prefix = "", into: Figures = {}): Figures {
   return into;
 }
 
-function run(root: string, name: string, extra: string[]): Promise<Figures> {
+const LOGS = path.join(ROOT, "test-results", "bench-side-by-side");
+fs.mkdirSync(LOGS, { recursive: true });
+
+function run(root: string, name: string, extra: string[], log: string): Promise<Figures> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -56,6 +61,7 @@ function run(root: string, name: string, extra: string[]): Promise<Figures> {
     child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) => {
+      fs.writeFileSync(log, out);
       const last = out
         .trim()
         .split("\n")
@@ -93,7 +99,8 @@ for (const { name, extra } of benches) {
     const order = round % 2 === 0 ? (["before", "after"] as const) : (["after", "before"] as const);
     for (const side of order) {
       const started = Date.now();
-      seen[side].push(await run(side === "before" ? before : ROOT, name, extra));
+      const log = path.join(LOGS, `${label.replace(/[^\w.-]+/g, "_")}-${side}-${round + 1}.log`);
+      seen[side].push(await run(side === "before" ? before : ROOT, name, extra, log));
       console.log(
         `  ${label}: round ${round + 1}, ${side === "before" ? args.against : "this tree"} in ${((Date.now() - started) / 1000).toFixed(0)} s (load ${os.loadavg()[0]!.toFixed(1)})`,
       );
@@ -102,6 +109,14 @@ for (const { name, extra } of benches) {
   result[label] = {};
   console.log(`\n${label} (median of ${rounds}; ratio = this tree / ${args.against})`);
   const keys = Object.keys(seen.after[0]!).filter((key) => key in seen.before[0]!);
+  const oneSided = [
+    ...Object.keys(seen.after[0]!)
+      .filter((key) => !(key in seen.before[0]!))
+      .map((k) => `${k} (this tree only)`),
+    ...Object.keys(seen.before[0]!)
+      .filter((key) => !(key in seen.after[0]!))
+      .map((k) => `${k} (${args.against} only)`),
+  ];
   for (const key of keys) {
     const b = median(seen.before.map((figures) => figures[key]!).filter((v) => v !== undefined));
     const a = median(seen.after.map((figures) => figures[key]!).filter((v) => v !== undefined));
@@ -111,6 +126,8 @@ for (const { name, extra } of benches) {
       `  ${key.padEnd(48)} ${String(b).padStart(12)}  ${String(a).padStart(12)}  ×${ratio.toFixed(3)}`,
     );
   }
+  if (oneSided.length) console.log(`  printed by one side only: ${oneSided.join(", ")}`);
+  console.log(`  whole outputs: ${path.relative(ROOT, LOGS)}/`);
   console.log("");
 }
 scratch.remove();

@@ -1,6 +1,8 @@
 import { labelDataFromDelivery, type LabelData } from "../labels";
 import { findDeliveries } from "../models/deliveries.server";
 import type { AdminGraphql } from "../shopify/graphql";
+import { fetchOrdersByIds } from "../shopify/orders";
+import { whenShopifyAllows } from "../shopify/sending";
 import { LABEL_STATES } from "./delivery-view";
 import { shopDisplayName } from "./orders.server";
 
@@ -14,7 +16,11 @@ export type LabelsOutcome =
 /**
  * The labels of a shop's deliveries, named directly or by their orders (the order page's and the
  * order list's print actions): those the courier has created and not yet delivered, in the order
- * asked. Every id must be the shop's; one that is not makes the whole answer a 404.
+ * asked. Every id must be the shop's; one that is not makes the whole answer a 404. An order of
+ * the shop that was never sent to the courier (selected in the order list beside sent ones) has
+ * no label and is left out, as one whose delivery has none yet; Shopify, asked with the shop's
+ * token, tells it from another shop's order (when Shopify does not answer, it is left out too:
+ * nothing of it is printed either way).
  */
 export async function printableLabels(
   shop: string,
@@ -24,9 +30,17 @@ export async function printableLabels(
   const orderIds = [...new Set(ids.orderIds ?? [])];
   const deliveryIds = [...new Set(ids.deliveryIds ?? [])];
   const rows = await findDeliveries(shop, { ids: deliveryIds, orderIds });
+  const unsent = orderIds.filter((id) => !rows.some((r) => r.orderId === id));
+  const shopifyKnows =
+    unsent.length === 0
+      ? []
+      : await whenShopifyAllows(() => fetchOrdersByIds(admin, unsent)).then(
+          (orders) => orders.map((o) => o.id),
+          () => unsent,
+        );
   const missing =
     deliveryIds.some((id) => !rows.some((r) => r.id === id)) ||
-    orderIds.some((id) => !rows.some((r) => r.orderId === id));
+    unsent.some((id) => !shopifyKnows.includes(id));
   if (missing) return { ok: false, status: 404, error: "No such order or delivery in this shop." };
   const printable = rows.filter(
     (r) => (r.courierOrderNumber ?? r.courierOrderId) !== null && LABEL_STATES.includes(r.state),

@@ -165,13 +165,17 @@ export function labelDataFromDelivery(
 }
 
 /**
- * Pieces in the parcel from the request's item list, which buildDeliveryRequest writes as
- * "2 × Shirt, 1 × Hat" and cuts at 200 characters with "…": null once cut (the count would be
- * short), or when the text is not that list.
+ * Pieces in the parcel from the request's item list as buildDeliveryRequest writes it: the sum of
+ * "2 × Shirt, 1 × Hat", or, when the list was too long and cut, the count it ends with
+ * ("2 × Shirt, 1 × H… (42 pieces in all)"). Null when the text is not such a list, and for a list
+ * cut before the count was written (requests built before it was): a count of what is left would
+ * be short.
  */
 export function piecesFromDescription(description: unknown): number | null {
-  if (typeof description !== "string" || description === "" || description.endsWith("…"))
-    return null;
+  if (typeof description !== "string" || description === "") return null;
+  const cut = /…\s\((\d+) pieces? in all\)$/.exec(description);
+  if (cut) return Number(cut[1]);
+  if (description.endsWith("…")) return null;
   const counts = [...description.matchAll(/(?:^|, )(\d+) × /g)].map((m) => Number(m[1]));
   return counts.length > 0 && description.startsWith(`${counts[0]} × `)
     ? counts.reduce((sum, n) => sum + n, 0)

@@ -19,10 +19,16 @@ export interface ExtensionHost {
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
+/**
+ * A request the app did not carry out. `status` is 0 when the app could not be reached at all;
+ * `fromApp` says the message is the app's own words (its `{ error }` answer), which the
+ * extensions show as they are; otherwise they say it in the merchant's language (`errorText`).
+ */
 export class AppApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly fromApp = false,
   ) {
     super(message);
     this.name = "AppApiError";
@@ -35,19 +41,28 @@ export function numericId(gid: string): string {
 }
 
 export function createAppApi(host: ExtensionHost, fetchImpl: Fetch = (i, o) => fetch(i, o)) {
-  async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
+  async function request(path: string, init: RequestInit = {}): Promise<Response> {
     const token = await host.auth.idToken();
     const headers: Record<string, string> = { Accept: "application/json" };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (init.body) headers["Content-Type"] = "application/json";
-    const response = await fetchImpl(path, { ...init, headers });
+    try {
+      return await fetchImpl(path, { ...init, headers });
+    } catch (error) {
+      // Offline, or the app's server is down: nothing answered.
+      throw new AppApiError(0, error instanceof Error ? error.message : String(error));
+    }
+  }
+  function failure(response: Response, body: unknown): AppApiError {
+    const fromApp = body !== null && typeof (body as ApiError).error === "string";
+    const message = fromApp ? (body as ApiError).error : `The app answered ${response.status}.`;
+    return new AppApiError(response.status, message, fromApp);
+  }
+  async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const response = await request(path, init);
     const body = (await response.json().catch(() => null)) as T | ApiError | null;
     if (!response.ok && !(response.status === 409 && body && "ok" in (body as object))) {
-      const message =
-        body && typeof (body as ApiError).error === "string"
-          ? (body as ApiError).error
-          : `The app answered ${response.status}.`;
-      throw new AppApiError(response.status, message);
+      throw failure(response, body);
     }
     return body as T;
   }
@@ -61,6 +76,18 @@ export function createAppApi(host: ExtensionHost, fetchImpl: Fetch = (i, o) => f
       call<SendStatusResponse>(`/api/send/status?ids=${deliveryIds.join(",")}`),
     cancel: (deliveryId: string) =>
       call<CancelResponse>(`/api/deliveries/${deliveryId}/cancel`, { method: "POST" }),
+    /**
+     * Whether the app serves this document (the labels the print preview will load): resolves
+     * when it does, throws the app's reason when it does not. The document itself is not read.
+     */
+    checkDocument: async (path: string): Promise<void> => {
+      const response = await request(path);
+      if (response.ok) {
+        await response.body?.cancel().catch(() => {});
+        return;
+      }
+      throw failure(response, await response.json().catch(() => null));
+    },
   };
 }
 

@@ -4,6 +4,8 @@ import type { AppApi } from "./api";
 /** The most orders one request sends (the app's SEND_BATCH; it refuses more). */
 export const SEND_BATCH = 10;
 
+export type SendProgress = SendStatusResponse["statuses"][number]["progress"];
+
 export type OrderProgress =
   | { orderId: string; orderName: string | null; phase: "waiting" }
   | { orderId: string; orderName: string | null; phase: "failed"; message: string }
@@ -12,6 +14,8 @@ export type OrderProgress =
       orderName: string | null;
       phase: "following" | "settled";
       deliveryId: string;
+      /** Where the delivery stands (null until the first look), and the app's words for it. */
+      progress: SendProgress | null;
       message: string;
       good: boolean;
     };
@@ -22,6 +26,8 @@ export interface BulkSendOptions {
   /** How long to wait between looks at the deliveries sent, and how many looks at most. */
   pollMs?: number;
   maxPolls?: number;
+  /** A request that failed, in the merchant's words (the error's own message by default). */
+  describeError?: (error: unknown) => string;
 }
 
 /**
@@ -53,7 +59,11 @@ export async function runBulkSend(
     try {
       outcomes = (await api.send(batch)).outcomes;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = options.describeError
+        ? options.describeError(error)
+        : error instanceof Error
+          ? error.message
+          : String(error);
       outcomes = batch.map((orderId) => ({
         orderId,
         orderName: null,
@@ -72,6 +82,7 @@ export async function runBulkSend(
               orderName: outcome.orderName,
               phase: "following",
               deliveryId: outcome.deliveryId,
+              progress: null,
               message: "",
               good: true,
             }
@@ -103,6 +114,7 @@ export async function runBulkSend(
       rows[index] = {
         ...row,
         phase: status.settled ? "settled" : "following",
+        progress: status.progress,
         message: status.message,
         good: status.progress === "created",
       };

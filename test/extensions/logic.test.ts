@@ -74,7 +74,22 @@ describe("the app API client", () => {
       Response.json({ error: "No such order in this shop." }, { status: 404 });
     await expect(
       createAppApi(fakeShopify, fetch).orderDeliveries("gid://shopify/Order/1"),
-    ).rejects.toEqual(new AppApiError(404, "No such order in this shop."));
+    ).rejects.toEqual(new AppApiError(404, "No such order in this shop.", true));
+  });
+
+  it("tells an app that did not answer from one that answered without its words", async () => {
+    const offline = createAppApi(fakeShopify, async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    await expect(offline.orderDeliveries("gid://shopify/Order/1")).rejects.toMatchObject({
+      status: 0,
+      fromApp: false,
+    });
+    const gateway = createAppApi(fakeShopify, async () => new Response("<html>", { status: 502 }));
+    await expect(gateway.orderDeliveries("gid://shopify/Order/1")).rejects.toMatchObject({
+      status: 502,
+      fromApp: false,
+    });
   });
 
   it("gives a refused cancel's outcome rather than an error", async () => {
@@ -308,16 +323,34 @@ describe("each extension's folder", () => {
   });
 
   it.each(folders)("%s has every key it uses in English and in Arabic", (folder) => {
-    const keysOf = (value: unknown, prefix = ""): string[] =>
-      typeof value === "object" && value !== null
-        ? Object.entries(value).flatMap(([k, v]) => keysOf(v, prefix ? `${prefix}.${k}` : k))
-        : [prefix];
-    const locale = (name: string) =>
+    // A text counted with `count` is an object of plural forms: one key, whose forms must be
+    // those its language has (English one and other; Arabic zero, one, two, few, many, other).
+    const PLURAL_FORMS = ["zero", "one", "two", "few", "many", "other"];
+    const plurals: Record<string, string[]> = {};
+    const keysOf = (value: unknown, language: string, prefix = ""): string[] => {
+      if (typeof value !== "object" || value === null) return [prefix];
+      const forms = Object.keys(value);
+      if (forms.every((form) => PLURAL_FORMS.includes(form))) {
+        plurals[`${language} ${prefix}`] = forms.sort();
+        return [prefix];
+      }
+      return Object.entries(value).flatMap(([k, v]) =>
+        keysOf(v, language, prefix ? `${prefix}.${k}` : k),
+      );
+    };
+    const locale = (name: string, language: string) =>
       keysOf(
         JSON.parse(readFileSync(path.join(EXTENSIONS, folder, "locales", name), "utf8")),
+        language,
       ).sort();
-    const english = locale("en.default.json");
-    expect(locale("ar.json")).toEqual(english);
+    const english = locale("en.default.json", "en");
+    expect(locale("ar.json", "ar")).toEqual(english);
+    for (const [where, forms] of Object.entries(plurals)) {
+      const language = where.split(" ")[0]!;
+      expect(forms, where).toEqual(
+        [...new Intl.PluralRules(language).resolvedOptions().pluralCategories].sort(),
+      );
+    }
     const srcDir = path.join(EXTENSIONS, folder, "src");
     const own = readdirSync(srcDir)
       .map((f) => readFileSync(path.join(srcDir, f), "utf8"))

@@ -281,6 +281,28 @@ describe("labels", () => {
     expect(byOrder.status).toBe(404);
   });
 
+  it("leaves out an order of the shop never sent to the courier, selected beside sent ones", async () => {
+    // Order 7002 went to the courier; ORDER_A, which Shopify shows shop A, never did.
+    await deliveryOf(shopA, "gid://shopify/Order/7002", "created", "a1");
+    const response = await call(
+      labelsLoader,
+      shopA,
+      `/api/labels?orderIds=${encodeURIComponent(`gid://shopify/Order/7002,${ORDER_A}`)}`,
+    );
+    expect(response.status).toBe(200);
+    expect((await response.text()).match(/<section class="label"/g)).toHaveLength(1);
+  });
+
+  it("answers 404 to an order of another shop beside the shop's own", async () => {
+    await deliveryOf(shopA, "gid://shopify/Order/7002", "created", "a1");
+    const response = await call(
+      labelsLoader,
+      shopA,
+      `/api/labels?orderIds=${encodeURIComponent(`gid://shopify/Order/7002,${ORDER_B}`)}`,
+    );
+    expect(response.status).toBe(404);
+  });
+
   it("says why when none of the deliveries has a label yet", async () => {
     const waiting = await deliveryOf(shopA, ORDER_A, "needs_address", "a2");
     const response = await call(labelsLoader, shopA, `/api/labels?deliveryIds=${waiting.id}`);

@@ -8,6 +8,7 @@ import {
   renderLabelsDocument,
 } from "../../app/labels";
 import { redactDeliveryRequest } from "../../app/deliveries/domain/redaction";
+import { describeItems } from "../../app/deliveries/domain/request";
 import { requestColumn } from "../../app/deliveries/domain/stored-request";
 import { CREATED_DELIVERY_COLUMNS, createdDelivery } from "./fixtures";
 
@@ -111,8 +112,48 @@ describe("label data from a delivery", () => {
     expect(() => labelDataFromDelivery(delivery, null, shop)).toThrow(LabelUnavailableError);
   });
 
-  it("counts pieces only from a whole item list", () => {
+  it("prints every piece of a delivery whose item list was too long for the courier", () => {
+    // 14 products, 3 of each: the list is far over the courier description's 200 characters.
+    const items = Array.from({ length: 14 }, (_, i) => ({
+      title: `Embroidered abaya, size ${50 + i}, colour midnight blue`,
+      quantity: 3,
+      unitWeightKg: 0.4,
+      value: { shop: 10, presentment: 10 },
+    }));
+    const description = describeItems(items);
+    expect(description.length).toBeLessThanOrEqual(200);
+    const request = JSON.parse(CREATED_DELIVERY_COLUMNS.request) as {
+      packageDetails: { description: string };
+    };
+    request.packageDetails.description = description;
+    const label = labelDataFromDelivery(
+      createdDelivery({ request: requestColumn.decode(JSON.stringify(request)) }),
+      null,
+      shop,
+    );
+    expect(label.pieces).toBe(42);
+    expect(renderLabelsDocument([label], { size: "A6" })).toMatch(/<b>42<\/b>/);
+  });
+
+  it("keeps a cut item list within 200 characters and never halves a character", () => {
+    for (let shift = 0; shift < 4; shift++) {
+      const items = Array.from({ length: 20 }, () => ({
+        title: `${"x".repeat(shift)}🎁🎁🎁🎁🎁🎁`,
+        quantity: 1,
+        unitWeightKg: null,
+        value: { shop: 1, presentment: 1 },
+      }));
+      const description = describeItems(items);
+      expect(description.length).toBeLessThanOrEqual(200);
+      expect(description).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+      expect(description.endsWith("… (20 pieces in all)")).toBe(true);
+    }
+  });
+
+  it("counts pieces from a whole item list or the count a cut one ends with", () => {
     expect(piecesFromDescription("2 × Abaya, 1 × Scarf")).toBe(3);
+    expect(piecesFromDescription("2 × Abaya, 1 × Scarf, 4 × Sca… (7 pieces in all)")).toBe(7);
+    // Cut before the count was written after it: what is left would count short.
     expect(piecesFromDescription("2 × Abaya, 1 × Scarf, 4 × Sca…")).toBeNull();
     expect(piecesFromDescription("a parcel")).toBeNull();
   });

@@ -329,9 +329,21 @@ export function packageWeightKg(
   return known ? Math.round(total * 1000) / 1000 : DEFAULT_WEIGHT_KG;
 }
 
+/**
+ * The parcel's items for the courier's description: "2 × Shirt, 1 × Hat". A list longer than
+ * {@link DESCRIPTION_LIMIT} characters is cut with "…" and ends with the count of every piece the
+ * fulfillment carries ("… (42 pieces in all)"), so the driver and the label
+ * (`piecesFromDescription`) still know it.
+ */
 export function describeItems(items: OrderForDelivery["items"]): string {
   const text = items.map((item) => `${item.quantity} × ${item.title}`).join(", ");
-  return text.length > DESCRIPTION_LIMIT ? `${text.slice(0, DESCRIPTION_LIMIT - 1)}…` : text;
+  if (text.length <= DESCRIPTION_LIMIT) return text;
+  const pieces = items.reduce((sum, item) => sum + item.quantity, 0);
+  const total = ` (${pieces} ${pieces === 1 ? "piece" : "pieces"} in all)`;
+  let kept = text.slice(0, DESCRIPTION_LIMIT - total.length - 1);
+  // Never half of a character written as two UTF-16 units (an emoji in a product's title).
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return `${kept}…${total}`;
 }
 
 function destinationNotes(

@@ -4,11 +4,17 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import type { OrderDeliveriesResponse } from "../../../app/api-contract";
 import { appPage, createAppApi } from "../../shared/api";
 import { deliveryRow } from "../../shared/deliveries";
-import { translator } from "../../shared/i18n";
+import { errorText, translator } from "../../shared/i18n";
 
 export default async () => {
   render(<DeliveryBlock />, document.body);
 };
+
+/** What the last button pressed came to, said in the tone of its outcome. */
+interface Notice {
+  tone: "success" | "info" | "critical";
+  text: string;
+}
 
 function DeliveryBlock() {
   const t = translator(shopify.i18n);
@@ -16,15 +22,18 @@ function DeliveryBlock() {
   const orderId = shopify.data.selected[0]?.id ?? "";
   const [order, setOrder] = useState<OrderDeliveriesResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  /** The action under way ("send", or the id of the delivery being cancelled). */
+  const [busy, setBusy] = useState<string | null>(null);
+  /** The delivery whose Cancel was pressed and waits to be confirmed. */
+  const [confirming, setConfirming] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
       setOrder(await api.orderDeliveries(orderId));
       setError(null);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorText(e, t));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [orderId]);
@@ -32,21 +41,36 @@ function DeliveryBlock() {
     void load();
   }, [load]);
 
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
+  const act = async (name: string, work: () => Promise<Notice>) => {
+    setBusy(name);
+    setNotice(null);
     try {
       setNotice(await work());
     } catch (e) {
-      setNotice(e instanceof Error ? e.message : String(e));
+      setNotice({ tone: "critical", text: errorText(e, t) });
     }
-    setBusy(false);
+    setBusy(null);
+    setConfirming(null);
     await load();
   };
 
   if (error)
     return (
       <s-admin-block heading={t("heading")}>
-        <s-banner tone="critical">{error}</s-banner>
+        <s-stack direction="block" gap="base">
+          <s-banner tone="critical" heading={t("error.load")}>
+            {error}
+          </s-banner>
+          <s-button
+            onClick={() => {
+              setError(null);
+              setOrder(null);
+              void load();
+            }}
+          >
+            {t("button.retry")}
+          </s-button>
+        </s-stack>
       </s-admin-block>
     );
   if (!order)
@@ -59,8 +83,11 @@ function DeliveryBlock() {
   return (
     <s-admin-block heading={t("heading")}>
       <s-stack direction="block" gap="base">
-        {notice ? <s-banner tone="info">{notice}</s-banner> : null}
+        {notice ? <s-banner tone={notice.tone}>{notice.text}</s-banner> : null}
         {order.deliveries.length === 0 ? <s-text>{t("none")}</s-text> : null}
+        {order.deliveries.length === 0 && !order.send.possible && order.send.reason ? (
+          <s-text color="subdued">{order.send.reason}</s-text>
+        ) : null}
         {order.deliveries.map((delivery) => {
           const row = deliveryRow(delivery, t);
           return (
@@ -80,17 +107,43 @@ function DeliveryBlock() {
                 </s-stack>
                 <s-text>{row.cash}</s-text>
                 {row.problem ? <s-banner tone="warning">{row.problem}</s-banner> : null}
+                {confirming === row.id ? (
+                  <s-banner tone="warning" heading={t("cancel.confirm")}>
+                    <s-button
+                      slot="secondary-actions"
+                      tone="critical"
+                      loading={busy === row.id}
+                      disabled={busy !== null}
+                      onClick={() =>
+                        act(row.id, async () => {
+                          const outcome = await api.cancel(row.id);
+                          if (!outcome.ok) return { tone: "critical", text: outcome.error };
+                          return outcome.state === "cancelled"
+                            ? { tone: "success", text: t("cancel.done") }
+                            : { tone: "info", text: outcome.message };
+                        })
+                      }
+                    >
+                      {t("button.confirmCancel")}
+                    </s-button>
+                    <s-button
+                      slot="secondary-actions"
+                      disabled={busy !== null}
+                      onClick={() => setConfirming(null)}
+                    >
+                      {t("button.keep")}
+                    </s-button>
+                  </s-banner>
+                ) : null}
                 <s-button-group>
                   {row.buttons.map((button) =>
                     button === "fix_address" ? (
+                      // The admin opens the app's page for an `app:` link; a block's
+                      // navigation.navigate only opens other extensions.
                       <s-button
                         key={button}
                         slot="secondary-actions"
-                        onClick={() =>
-                          shopify.navigation.navigate(
-                            appPage(delivery.fixAddressPath ?? "/app/address-review"),
-                          )
-                        }
+                        href={appPage(delivery.fixAddressPath ?? "/app/address-review")}
                       >
                         {t("button.fixAddress")}
                       </s-button>
@@ -98,28 +151,20 @@ function DeliveryBlock() {
                       <s-button
                         key={button}
                         slot="secondary-actions"
-                        onClick={() =>
-                          shopify.navigation.navigate(appPage(`/app/labels?deliveryIds=${row.id}`))
-                        }
+                        href={appPage(`/app/labels?deliveryIds=${row.id}`)}
                       >
                         {t("button.printLabel")}
                       </s-button>
-                    ) : (
+                    ) : confirming === row.id ? null : (
                       <s-button
                         key={button}
                         slot="secondary-actions"
                         tone="critical"
-                        disabled={busy}
-                        onClick={() =>
-                          act(async () => {
-                            const outcome = await api.cancel(row.id);
-                            return outcome.ok
-                              ? outcome.state === "cancelled"
-                                ? t("cancel.done")
-                                : outcome.message
-                              : outcome.error;
-                          })
-                        }
+                        disabled={busy !== null}
+                        onClick={() => {
+                          setNotice(null);
+                          setConfirming(row.id);
+                        }}
                       >
                         {t("button.cancel")}
                       </s-button>
@@ -133,11 +178,14 @@ function DeliveryBlock() {
         {order.send.possible ? (
           <s-button
             variant="primary"
-            disabled={busy}
+            loading={busy === "send"}
+            disabled={busy !== null}
             onClick={() =>
-              act(async () => {
+              act("send", async () => {
                 const [outcome] = (await api.send([orderId])).outcomes;
-                return outcome?.ok ? t("send.sent") : (outcome?.error ?? t("send.failed"));
+                return outcome?.ok
+                  ? { tone: "success", text: t("send.sent") }
+                  : { tone: "critical", text: outcome?.error ?? t("send.failed") };
               })
             }
           >

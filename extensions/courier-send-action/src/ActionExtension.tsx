@@ -1,9 +1,10 @@
 import "@shopify/ui-extensions/preact";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import type { QuoteResponse } from "../../../app/api-contract";
 import { appPage, createAppApi } from "../../shared/api";
 import { quoteLines, sendActionModel, type SendActionModel } from "../../shared/deliveries";
-import { translator } from "../../shared/i18n";
+import { errorText, translator } from "../../shared/i18n";
 
 export default async () => {
   render(<SendAction />, document.body);
@@ -14,6 +15,7 @@ function SendAction() {
   const api = createAppApi(shopify);
   const orderId = shopify.data.selected[0]?.id ?? "";
   const [model, setModel] = useState<SendActionModel | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -21,10 +23,18 @@ function SendAction() {
     (async () => {
       try {
         const order = await api.orderDeliveries(orderId);
-        const quote = order.send.possible ? await api.quote(orderId) : null;
+        // A price only for an order that can go now, not one whose address waits to be fixed.
+        // No price does not keep the order from going: the merchant is told and may send.
+        const waiting = order.deliveries.some((d) => d.actions.fixAddress);
+        const quote =
+          order.send.possible && !waiting
+            ? await api
+                .quote(orderId)
+                .catch((e): QuoteResponse => ({ ok: false, error: errorText(e, t) }))
+            : null;
         setModel(sendActionModel(order, quote));
       } catch (e) {
-        setModel({ kind: "nothing", reason: e instanceof Error ? e.message : String(e) });
+        setLoadError(errorText(e, t));
       }
     })();
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -40,7 +50,7 @@ function SendAction() {
           : { ok: false, message: result?.error ?? t("send.failed") },
       );
     } catch (e) {
-      setOutcome({ ok: false, message: e instanceof Error ? e.message : String(e) });
+      setOutcome({ ok: false, message: errorText(e, t) });
     }
     setBusy(false);
   };
@@ -49,26 +59,40 @@ function SendAction() {
   return (
     <s-admin-action heading={heading}>
       <s-stack direction="block" gap="base">
-        {!model ? <s-spinner accessibilityLabel={t("loading")} /> : null}
+        {!model && !loadError ? <s-spinner accessibilityLabel={t("loading")} /> : null}
+        {loadError ? (
+          <s-banner tone="critical" heading={t("error.load")}>
+            {loadError}
+          </s-banner>
+        ) : null}
         {outcome ? (
           <s-banner tone={outcome.ok ? "success" : "critical"}>{outcome.message}</s-banner>
         ) : null}
         {model?.kind === "fix_address" ? <s-text>{model.problem ?? t("fix.body")}</s-text> : null}
-        {model?.kind === "send"
+        {model?.kind === "send" && model.quote.ok
           ? quoteLines(model.quote, t).map((line, i) => <s-text key={i}>{line}</s-text>)
           : null}
-        {model?.kind === "nothing" ? <s-text>{model.reason}</s-text> : null}
+        {model?.kind === "send" && !model.quote.ok ? (
+          <s-banner tone="warning" heading={t("quote.failed")}>
+            {model.quote.error}
+          </s-banner>
+        ) : null}
+        {model?.kind === "nothing" ? <s-text>{model.reason || t("nothing")}</s-text> : null}
       </s-stack>
       {model?.kind === "fix_address" ? (
-        <s-button
-          slot="primary-action"
-          onClick={() => shopify.navigation?.navigate?.(appPage(model.path))}
-        >
+        // The admin opens the app's page for an `app:` link (an action has no navigation API).
+        <s-button slot="primary-action" variant="primary" href={appPage(model.path)}>
           {t("button.fixAddress")}
         </s-button>
       ) : null}
       {model?.kind === "send" && !outcome?.ok ? (
-        <s-button slot="primary-action" variant="primary" disabled={busy} onClick={send}>
+        <s-button
+          slot="primary-action"
+          variant="primary"
+          loading={busy}
+          disabled={busy}
+          onClick={send}
+        >
           {t("button.send")}
         </s-button>
       ) : null}
