@@ -1,23 +1,12 @@
 import type { InitOptions, Resource } from "i18next";
+import { DEFAULT_LANGUAGE, LANGUAGES } from "./languages";
+
+export { DEFAULT_LANGUAGE, directionOf, languageOf, LANGUAGES, type Language } from "./languages";
 
 /**
- * The app's languages (ADR 0040). Catalogs are app/i18n/locales/<language>/<namespace>.json, one
- * namespace per page or area; every file is bundled, so a page never waits for its words.
+ * Catalogs are app/i18n/locales/<language>/<namespace>.json, one namespace per page or area
+ * (ADR 0040); every file is bundled, so a page never waits for its words.
  */
-export const LANGUAGES = ["en", "ar"] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = "en";
-
-/** "ar", "ar-KW", "AR" → "ar"; anything that is not one of the app's languages → null. */
-export function languageOf(value: string | null | undefined): Language | null {
-  const prefix = value?.trim().toLowerCase().split(/[-_]/)[0];
-  return (LANGUAGES as readonly string[]).includes(prefix ?? "") ? (prefix as Language) : null;
-}
-
-export function directionOf(language: Language): "rtl" | "ltr" {
-  return language === "ar" ? "rtl" : "ltr";
-}
-
 const files = import.meta.glob<{ default: Record<string, unknown> }>("./locales/*/*.json", {
   eager: true,
 });

@@ -20,6 +20,18 @@ export async function visitorLanguage(request: Request): Promise<Language> {
   return languageOf(await remixI18next.getLocale(request)) ?? DEFAULT_LANGUAGE;
 }
 
+/**
+ * The shoppers' tracking page's language: the one they switched to (`?lang=`), else the one they
+ * shopped in (the order's customer locale), else their browser's.
+ */
+export async function shopperLanguage(
+  request: Request,
+  shoppedIn: Language | null,
+): Promise<Language> {
+  const chosen = languageOf(new URL(request.url).searchParams.get("lang"));
+  return chosen ?? shoppedIn ?? (await visitorLanguage(request));
+}
+
 /** The translation function of a language, for a loader's or an action's words. */
 export function fixedT(language: Language, namespace = "common") {
   return remixI18next.getFixedT(language, namespace);

@@ -182,6 +182,7 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
         data: {
           request: request === null ? null : JSON.stringify(request),
           addressMatch: null,
+          customerLanguage: null,
           stateReason: REDACTED_TEXT,
           lastError: null,
           // A shipment status Shopify refused, owed to it: its note may quote the courier's.

@@ -1,6 +1,7 @@
 import prisma from "../db.server";
 import { eventDataColumn } from "../deliveries/domain/event-data";
 import { parseState } from "../deliveries/domain/states";
+import { languageOf } from "../i18n/languages";
 
 /**
  * What the public tracking page may show of a delivery: its courier number, state and timeline,
@@ -12,6 +13,8 @@ const PUBLIC_FIELDS = {
   shop: true,
   state: true,
   courierOrderNumber: true,
+  // The page opens in the language the customer shopped in.
+  customerLanguage: true,
   events: {
     select: { at: true, message: true, kind: true, data: true },
     orderBy: { at: "asc" },
@@ -34,6 +37,7 @@ export async function findDeliveryForTrackingPage(key: string) {
     row && {
       ...row,
       state: parseState(row.state),
+      customerLanguage: languageOf(row.customerLanguage),
       events: row.events.map((e) => ({ ...e, data: eventDataColumn.decodeNullable(e.data) })),
     }
   );

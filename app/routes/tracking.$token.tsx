@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { directionOf, LANGUAGES } from "../i18n/config";
 import { formatDateTime } from "../i18n/format";
-import { visitorLanguage } from "../i18n/i18next.server";
+import { shopperLanguage } from "../i18n/i18next.server";
 import { tFor } from "../i18n/instance";
 import { languageFromMatches } from "../i18n/language";
 import {
@@ -15,15 +15,16 @@ import { trackingSteps } from "../tracking-page/steps";
 /**
  * The public tracking page behind the URL on the Shopify fulfillment: /tracking/<token>, 128
  * random bits (ADR 0012); server.js limits how many links one client may try. It shows the
- * parcel's journey, the shop's name and contact, in the shopper's language (their browser's, or
- * the one they switch to with ?lang=) — never the customer's name, address or phone.
+ * parcel's journey, the shop's name and contact, in the shopper's language (the one they switch
+ * to with ?lang=, else the one they shopped in, else their browser's) — never the customer's
+ * name, address or phone.
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const delivery = await findDeliveryForTrackingPage(params.token ?? "");
   if (!delivery?.courierOrderNumber) throw new Response("Unknown tracking link.", { status: 404 });
   const contact = await readTrackingPageContact(delivery.shop);
   return {
-    locale: await visitorLanguage(request),
+    locale: await shopperLanguage(request, delivery.customerLanguage),
     number: delivery.courierOrderNumber,
     shopName: contact.shopName,
     phone: contact.phone,

@@ -46,6 +46,7 @@ const DELIVERY_FULFILLMENT = `#graphql
         id
         name
         phone
+        customerLocale
         ${ORDER_AMOUNT_FIELDS}
         shippingAddress {
           name
@@ -160,6 +161,7 @@ const fulfillmentReply = z.object({
         id: z.string(),
         name: z.string(),
         phone: z.string().nullable(),
+        customerLocale: z.string().nullable(),
         shippingAddress: z
           .object({
             name: z.string().nullable(),
@@ -232,6 +234,7 @@ export async function fetchDeliveryFulfillment(
       name: f.order.name,
       ...amountsOf(f.order),
       phone: f.order.phone,
+      customerLocale: f.order.customerLocale,
       shippingAddress: address
         ? {
             name: address.name,

@@ -35,6 +35,8 @@ export function seedDemoStore(store: ShopifyStandInStore): StandInOrder[] {
     store.addOrder({
       payment: "cod",
       email: "abdullah@example.com",
+      // Shopped in Arabic: the tracking page opens in Arabic.
+      customerLocale: "ar",
       shippingAddress: {
         firstName: "عبدالله",
         lastName: "الكندري",

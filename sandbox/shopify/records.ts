@@ -191,6 +191,8 @@ export interface StandInOrder {
   cancelReason: OrderCancelReason | null;
   email: string | null;
   phone: string | null;
+  /** The language the customer shopped in ("ar", "en"...), as Shopify's Order.customerLocale. */
+  customerLocale: string | null;
   note: string | null;
   tags: string[];
   currencyCode: string;
@@ -244,6 +246,8 @@ export interface LineItemInput {
 export interface OrderInput {
   email?: string | null;
   phone?: string | null;
+  /** Default "en". */
+  customerLocale?: string | null;
   note?: string | null;
   tags?: string[];
   /** Default the shop's currency (KWD). */

@@ -184,6 +184,7 @@ class Views {
       cancelReason: order.cancelReason,
       email: order.email,
       phone: order.phone,
+      customerLocale: order.customerLocale,
       note: order.note,
       tags: order.tags,
       currencyCode: currency,

@@ -343,6 +343,7 @@ export class ShopifyStandInStore {
       cancelReason: null,
       email: input.email === undefined ? "fatima@example.com" : input.email,
       phone: input.phone === undefined ? null : input.phone,
+      customerLocale: input.customerLocale === undefined ? "en" : input.customerLocale,
       note: input.note ?? null,
       tags: input.tags ?? [],
       currencyCode,

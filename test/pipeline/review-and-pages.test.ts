@@ -347,6 +347,42 @@ describe("the deliveries pages", () => {
     expect(missing.status).toBe(404);
   });
 
+  it("opens the tracking page in the language the customer shopped in, unless they switch", async () => {
+    await readyShop(shop);
+    programShopify([{ ...placeable, customerLocale: "ar-KW" }]);
+    await receive(placeable);
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(delivery.customerLanguage).toBe("ar");
+    const open = async (query: string, headers: Record<string, string> = {}) => {
+      const url = new URL(`/tracking/${delivery.trackingToken}${query}`, APP_URL);
+      const response = await callRoute(trackingLoader, new Request(url, { headers }), {
+        token: delivery.trackingToken,
+      });
+      return ((await response.json()) as { locale: string }).locale;
+    };
+    // The customer's browser says English; the order says Arabic, and the order wins.
+    expect(await open("", { "Accept-Language": "en-US,en;q=0.9" })).toBe("ar");
+    expect(await open("?lang=en", { "Accept-Language": "ar" })).toBe("en");
+  });
+
+  it("opens the tracking page in the browser's language when the order's is neither", async () => {
+    await readyShop(shop);
+    programShopify([{ ...placeable, customerLocale: "fr" }]);
+    await receive(placeable);
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
+    expect(delivery.customerLanguage).toBeNull();
+    const response = await callRoute(
+      trackingLoader,
+      new Request(new URL(`/tracking/${delivery.trackingToken}`, APP_URL), {
+        headers: { "Accept-Language": "ar" },
+      }),
+      { token: delivery.trackingToken },
+    );
+    expect(((await response.json()) as { locale: string }).locale).toBe("ar");
+  });
+
   it("puts a link with the delivery's random token on the fulfillment, never its id", async () => {
     const delivery = await workedDelivery();
     expect(delivery.trackingToken).toMatch(/^[0-9a-f]{32}$/);

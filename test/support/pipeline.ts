@@ -62,6 +62,8 @@ export interface FakeOrder {
   shopCurrency?: string;
   /** What the customer paid in, when not the shop's currency (Shopify Markets). */
   paidIn?: { currency: string; total: string; outstanding: string };
+  /** The order's customer locale (default null: Shopify did not say). */
+  customerLocale?: string;
   /** Shopify answers the fulfillment query with this error instead. */
   shopifyError?: string;
   /** What this fulfillment carries (default: 2 × Abaya, 600 g each, 24.500 for the line). */
@@ -120,6 +122,7 @@ export function programShopify(orders: FakeOrder[]) {
             id: `gid://shopify/Order/${order.orderNumber}`,
             name: `#${order.orderNumber}`,
             phone: null,
+            customerLocale: order.customerLocale ?? null,
             currencyCode: order.shopCurrency ?? "KWD",
             presentmentCurrencyCode: order.paidIn?.currency ?? order.shopCurrency ?? "KWD",
             totalPriceSet: {

@@ -22,6 +22,8 @@ export interface OrderForDelivery extends OrderAmounts {
   /** The amounts above are in the shop's currency; these in the currency the customer paid in. */
   presentment: OrderAmounts;
   phone: string | null;
+  /** The language the customer shopped in ("ar", "en-US"...), as Shopify records it; may be null. */
+  customerLocale: string | null;
   shippingAddress: {
     name: string | null;
     phone: string | null;

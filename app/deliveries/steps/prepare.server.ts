@@ -1,4 +1,5 @@
 import { matchAddress, resolveCourierIds } from "../../addresses";
+import { languageOf } from "../../i18n/languages";
 import { listAreaOverrides } from "../../models/area-overrides.server";
 import { findBalanceCollector, type DeliveryRow } from "../../models/deliveries.server";
 import { BalanceCollectedElsewhereError } from "../../models/delivery-state";
@@ -7,7 +8,7 @@ import { getShopSettings } from "../../models/shop.server";
 import { loadCourierDirectory } from "../../services/courier-directory.server";
 import { fetchDeliveryFulfillment } from "../../shopify/fulfillments";
 import { addressMatchColumn, type StoredMatch } from "../domain/address-match";
-import { buildDeliveryRequest, currencyProblem } from "../domain/request";
+import { buildDeliveryRequest, currencyProblem, type OrderForDelivery } from "../domain/request";
 import { requestColumn } from "../domain/stored-request";
 import {
   move,
@@ -52,7 +53,7 @@ export const prepare: Step = async (delivery, deps) => {
   }
   const currency = currencyProblem(fulfillment.order);
   if (currency) {
-    return needsAttention(delivery, deps, currency, { orderName: fulfillment.order.name });
+    return needsAttention(delivery, deps, currency, orderFields(fulfillment.order));
   }
   const [settings, pickup, directory, overrides] = await Promise.all([
     getShopSettings(delivery.shop),
@@ -71,7 +72,7 @@ export const prepare: Step = async (delivery, deps) => {
       { kind: "waiting", message: reason },
       {
         stateReason: reason,
-        orderName: fulfillment.order.name,
+        ...orderFields(fulfillment.order),
         nextAttemptAt: null,
         leaseOwner: null,
         leaseExpiresAt: null,
@@ -126,7 +127,7 @@ export const prepare: Step = async (delivery, deps) => {
       { kind: "needs_address", message: reason },
       {
         stateReason: reason,
-        orderName: fulfillment.order.name,
+        ...orderFields(fulfillment.order),
         addressMatch: addressMatchColumn.encode(matchRecord),
         nextAttemptAt: null,
         leaseOwner: null,
@@ -146,6 +147,11 @@ export const prepare: Step = async (delivery, deps) => {
     matchRecord,
   });
 };
+
+/** What a delivery keeps of its order once read: its name, and the language its customer shopped in. */
+function orderFields(order: Pick<OrderForDelivery, "name" | "customerLocale">) {
+  return { orderName: order.name, customerLanguage: languageOf(order.customerLocale) };
+}
 
 /** Builds the request from a placed address; shared by the worker and the address review page. */
 export async function buildAndQueue(
@@ -180,7 +186,7 @@ export async function buildAndQueue(
     });
     if (!built.ok && built.attention) {
       return needsAttention(delivery, deps, built.problems.join(" "), {
-        orderName: input.order.name,
+        ...orderFields(input.order),
         addressMatch: addressMatchColumn.encode(record),
       });
     }
@@ -193,7 +199,7 @@ export async function buildAndQueue(
         { kind: "needs_attention", message: reason },
         {
           stateReason: reason,
-          orderName: input.order.name,
+          ...orderFields(input.order),
           addressMatch: addressMatchColumn.encode(record),
           nextAttemptAt: null,
           leaseOwner: null,
@@ -214,7 +220,7 @@ export async function buildAndQueue(
         { kind: "ready", message: `Request built (${payment}); sending to the courier.` },
         {
           stateReason: null,
-          orderName: input.order.name,
+          ...orderFields(input.order),
           request: requestColumn.encode(built.body),
           cashToCollect: built.cashToCollect,
           addressMatch: addressMatchColumn.encode(record),
