@@ -36,6 +36,8 @@ export const deliveryView = z.object({
   state: z.enum(DELIVERY_STATES),
   /** The state in the merchant's words. */
   stateLabel: z.string(),
+  /** Its badge's tone, the one the app's own pages give the state (one map for both). */
+  tone: z.enum(["critical", "warning", "success", "info", "neutral"]),
   /** What is wrong, in words, when the delivery waits for the merchant or failed. */
   problem: z.string().nullable(),
   courierOrderNumber: z.string().nullable(),

@@ -5,6 +5,7 @@ import {
   STATE_LABELS,
   type DeliveryState,
 } from "../deliveries/domain/states";
+import { stateTone } from "../components/delivery-state";
 import { filsFromKwdText, formatFils } from "../labels/money";
 import type { DeliveryRow } from "../models/deliveries.server";
 
@@ -29,6 +30,12 @@ export type ViewedDelivery = Pick<
   | "cancelRequestedAt"
 >;
 
+/** The app's tone of a state in the admin extensions' five badge tones. */
+function badgeTone(state: DeliveryState): DeliveryView["tone"] {
+  const tone = stateTone(state);
+  return tone === undefined ? "neutral" : tone === "attention" ? "warning" : tone;
+}
+
 /** A delivery as the order page's block shows it, with the buttons that can do something. */
 export function deliveryView(row: ViewedDelivery): DeliveryView {
   const state = row.state;
@@ -38,6 +45,7 @@ export function deliveryView(row: ViewedDelivery): DeliveryView {
     id: row.id,
     state,
     stateLabel: STATE_LABELS[state] ?? state,
+    tone: badgeTone(state),
     problem: ATTENTION_STATES.includes(state) ? (row.stateReason ?? null) : null,
     courierOrderNumber,
     trackingUrl: row.trackingUrl,

@@ -16,20 +16,6 @@ export interface DeliveryRow {
   buttons: ("fix_address" | "cancel" | "print_label")[];
 }
 
-const TONES: Record<string, BadgeTone> = {
-  delivered: "success",
-  created: "info",
-  picked_up: "info",
-  in_transit: "info",
-  out_for_delivery: "info",
-  needs_address: "warning",
-  needs_review: "warning",
-  needs_attention: "warning",
-  rejected: "critical",
-  failed: "critical",
-  returned: "critical",
-};
-
 export function deliveryRow(delivery: DeliveryView, t: Translate): DeliveryRow {
   const buttons: DeliveryRow["buttons"] = [];
   if (delivery.actions.fixAddress) buttons.push("fix_address");
@@ -38,7 +24,8 @@ export function deliveryRow(delivery: DeliveryView, t: Translate): DeliveryRow {
   return {
     id: delivery.id,
     state: t(`state.${delivery.state}`),
-    tone: TONES[delivery.state] ?? "neutral",
+    // The app decides the tone, so the order page and the app's pages colour a state alike.
+    tone: delivery.tone,
     courierOrderNumber: delivery.courierOrderNumber,
     trackingUrl: delivery.trackingUrl,
     cash: delivery.cashToCollect

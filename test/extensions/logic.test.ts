@@ -3,6 +3,9 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, it, vi } from "vitest";
 import type { DeliveryView, OrderDeliveriesResponse } from "../../app/api-contract";
+import { stateTone } from "../../app/components/delivery-state";
+import { DELIVERY_STATES } from "../../app/deliveries/domain/states";
+import { deliveryView as appDeliveryView } from "../../app/extension-api/delivery-view";
 import { ADMIN_API_VERSION } from "../../app/shopify/api-version";
 import { AppApiError, createAppApi, labelsSrc, numericId } from "../../extensions/shared/api";
 import { runBulkSend } from "../../extensions/shared/bulk-send";
@@ -24,6 +27,7 @@ function view(overrides: Partial<DeliveryView> = {}): DeliveryView {
     id: "cldelivery0000000000001",
     state: "created",
     stateLabel: "Created at the courier",
+    tone: "info",
     problem: null,
     courierOrderNumber: "KW0088123",
     trackingUrl: "https://app.example.com/tracking/abc",
@@ -128,6 +132,7 @@ describe("what the block shows for each delivery", () => {
     const row = deliveryRow(
       view({
         state: "needs_address",
+        tone: "critical",
         problem: "The area could not be recognised.",
         courierOrderNumber: null,
         cashToCollect: null,
@@ -136,7 +141,7 @@ describe("what the block shows for each delivery", () => {
       t,
     );
     expect(row).toMatchObject({
-      tone: "warning",
+      tone: "critical",
       cash: "cash.paid",
       problem: "The area could not be recognised.",
       buttons: ["fix_address", "cancel"],
@@ -153,6 +158,30 @@ describe("what the block shows for each delivery", () => {
     );
     expect(row.problem).toBe("cancel.requested");
     expect(row.buttons).toEqual(["print_label"]);
+  });
+});
+
+describe("a state's colour", () => {
+  it("is the one the app's own pages give it, for every state", () => {
+    for (const state of DELIVERY_STATES) {
+      const served = appDeliveryView({
+        id: "d1",
+        state,
+        stateReason: null,
+        courierOrderId: null,
+        courierOrderNumber: null,
+        trackingUrl: null,
+        cashToCollect: null,
+        cancelRequestedAt: null,
+      });
+      const appTone = stateTone(state);
+      const expected =
+        appTone === undefined ? "neutral" : appTone === "attention" ? "warning" : appTone;
+      expect(deliveryRow(served, t).tone, state).toBe(expected);
+    }
+    // The two the order page used to colour differently: returned and waiting for an address.
+    expect(stateTone("returned")).toBe("warning");
+    expect(stateTone("needs_address")).toBe("critical");
   });
 });
 

@@ -85,7 +85,7 @@ describe("the order page's delivery block", () => {
     await openBlock(orderAnswer([waitingForAddress()]));
     await until(() => expect(all("s-badge")).toHaveLength(1));
     expect(all("s-badge").map((b) => [b.text, b.tone])).toEqual([
-      ["Address needs review", "warning"],
+      ["Address needs review", "critical"],
     ]);
     expect(all("s-banner").map((b) => [b.text, b.tone])).toEqual([
       [
