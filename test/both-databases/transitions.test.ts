@@ -110,6 +110,35 @@ describe(`moving deliveries between states (${testDatabaseName()})`, () => {
     ).toBe(1);
   });
 
+  it("refuses a worker's move on a row it lost and took again since", async () => {
+    const row = await part(10, 101);
+    // Taken by "me" at generation 4, lost while paused, taken again by "me" (generation 5).
+    await prisma.delivery.update({
+      where: { id: row.id },
+      data: { state: "created", leaseOwner: "me", leaseGeneration: 5 },
+    });
+    const move = (fence: { leaseGeneration?: number }) =>
+      transition({
+        shop,
+        id: row.id,
+        from: "created",
+        to: "created",
+        leaseOwner: "me",
+        ...fence,
+        data: { trackingUrl: "https://app.example/tracking/late" },
+        event: { kind: "tracking", message: "Tracking number added." },
+      });
+    await expect(move({ leaseGeneration: 4 })).rejects.toThrow(/no longer created/);
+    await expect(move({})).rejects.toThrow(/generation/);
+    const after = await prisma.delivery.findUniqueOrThrow({ where: { id: row.id } });
+    expect(after.trackingUrl).toBeNull();
+    expect(await prisma.deliveryEvent.count({ where: { deliveryId: row.id } })).toBe(0);
+    await move({ leaseGeneration: 5 });
+    expect(
+      (await prisma.delivery.findUniqueOrThrow({ where: { id: row.id } })).trackingUrl,
+    ).toContain("late");
+  });
+
   it("records a cancellation request with its event", async () => {
     const at = new Date("2026-11-22T10:00:00.000Z");
     const live = await part(7, 71);

@@ -182,6 +182,7 @@ async function cancelAtCourier(
     from: delivery.state,
     to: "cancelled",
     leaseOwner: actor.owner,
+    leaseGeneration: delivery.leaseGeneration,
     at: clock(actor),
     data: {
       courierOrderId: order.orderId,
@@ -222,6 +223,7 @@ async function cancelHere(
     from: delivery.state,
     to: "cancelled",
     leaseOwner: actor.owner,
+    leaseGeneration: delivery.leaseGeneration,
     at: clock(actor),
     data: done(delivery.cancelReason ?? "cancelled"),
     event: { kind: "cancelled", message: message + (await collectionNote(delivery)) },
@@ -268,6 +270,7 @@ async function refuse(
     from: state,
     to,
     leaseOwner: actor.owner,
+    leaseGeneration: delivery.leaseGeneration,
     at: clock(actor),
     data: {
       ...(to === "created" && found

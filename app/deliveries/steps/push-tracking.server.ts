@@ -48,6 +48,7 @@ export const pushTracking: Step = async (delivery, deps, context) => {
     from: "created",
     to: "created",
     leaseOwner: deps.owner,
+    leaseGeneration: delivery.leaseGeneration,
     data: {
       trackingPushedAt: now(deps),
       trackingUrl: url,

@@ -85,6 +85,7 @@ export async function applyCourierEvents(
       from: current.state,
       to,
       leaseOwner: deps.owner,
+      leaseGeneration: current.leaseGeneration,
       at: now,
       data: {
         courierStatus: step.after.courierStatus,

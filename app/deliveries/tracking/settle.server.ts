@@ -43,6 +43,7 @@ export async function settle(delivery: DeliveryRow, context: ShopContext, deps: 
         from: current.state,
         to: current.state,
         leaseOwner: deps.owner,
+        leaseGeneration: current.leaseGeneration,
         at: now,
         data: { shopifyPending: null, shopifyRetryAt: null },
         event: {
@@ -64,6 +65,7 @@ export async function settle(delivery: DeliveryRow, context: ShopContext, deps: 
           from: current.state,
           to: current.state,
           leaseOwner: deps.owner,
+          leaseGeneration: current.leaseGeneration,
           at: now,
           data,
           event: {
@@ -89,6 +91,7 @@ export async function settle(delivery: DeliveryRow, context: ShopContext, deps: 
           from: "delivered",
           to: "delivered",
           leaseOwner: deps.owner,
+          leaseGeneration: current.leaseGeneration,
           at: now,
           data,
           event: {

@@ -60,6 +60,10 @@ export function assertMove(from: DeliveryState, to: DeliveryState): void {
  */
 export async function transition(input: TransitionInput): Promise<void> {
   if (input.from !== input.to) assertMove(input.from, input.to);
+  if (typeof input.leaseOwner === "string" && input.leaseGeneration === undefined) {
+    // An owner alone does not fence: the same process may have lost the row and taken it again.
+    throw new Error("A move under a lease names the lease's generation (ADR 0017).");
+  }
   const at = input.at ?? new Date();
   await prisma.$transaction(async (tx) => {
     const orderId = input.soleCollectorOf;
