@@ -26,6 +26,7 @@ const prisma = new PrismaClient({
 });
 let browser: Browser;
 let trackingToken = "";
+let labelDeliveryId = "";
 
 const WIDTHS = [1280, 390] as const;
 // Names that stay as they are in an Arabic sentence.
@@ -175,6 +176,7 @@ beforeAll(async () => {
     },
   });
   trackingToken = delivery.trackingToken;
+  labelDeliveryId = delivery.id;
   await prisma.delivery.create({
     data: {
       shop,
@@ -272,6 +274,32 @@ describe("pages in English and Arabic", () => {
         );
         await page.close();
       }
+    });
+  }
+
+  for (const language of ["en", "ar"] as const) {
+    it(`shows the shipping labels page in ${language}, and a link that names nothing`, async () => {
+      for (const width of WIDTHS) {
+        const page = await openAdmin(`/app/labels?deliveryIds=${labelDeliveryId}`, language, width);
+        await checkPage(page, "labels", language, width);
+        expect(await page.locator("iframe").count()).toBe(1);
+        // The label fits the frame on a phone (shrunk on screen only, printed at its size).
+        const fits = await page
+          .frameLocator("iframe")
+          .locator("html")
+          .evaluate((html) => html.scrollWidth <= html.ownerDocument.defaultView!.innerWidth + 1);
+        expect(fits).toBe(true);
+        if (width === 1280) expect(await seriousAccessibilityViolations(page)).toEqual([]);
+        await page.close();
+      }
+      const wrong = await openAdmin("/app/labels?size=A6", language, 390);
+      await checkPage(wrong, "labels-nothing-named", language, 390);
+      expect(
+        await wrong
+          .getByText(language === "en" ? "This link does not name" : "هذا الرابط لا يحدد")
+          .count(),
+      ).toBe(1);
+      await wrong.close();
     });
   }
 
