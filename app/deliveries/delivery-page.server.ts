@@ -45,6 +45,8 @@ export async function deliveryPage(shop: string, id: string) {
   const lastStatusData =
     lastStatus?.data && !(lastStatus.data instanceof Unreadable) ? lastStatus.data : null;
   const parts = match?.parts ?? {};
+  // What put the delivery where it waits: the latest entry of a kind that says why.
+  const because = [...delivery.events].reverse().find((e) => REASON_KINDS.includes(e.kind));
   return {
     delivery: {
       id: delivery.id,
@@ -57,6 +59,16 @@ export async function deliveryPage(shop: string, id: string) {
       cancelRequestedAt: delivery.cancelRequestedAt?.toISOString() ?? null,
       erased: stored?.erased ?? false,
     },
+    reason: because
+      ? {
+          sentence: timelineSentence(because),
+          courierSaid: courierSaid(because.data),
+          // The service's own sentence, shown only where the catalog has it (ADR 0043).
+          recorded: delivery.stateReason,
+        }
+      : delivery.stateReason
+        ? { sentence: null, courierSaid: null, recorded: delivery.stateReason }
+        : null,
     customer: {
       name: destination?.contactName ?? null,
       phone: destination
@@ -141,6 +153,17 @@ export async function deliveryPage(shop: string, id: string) {
     },
   };
 }
+
+const REASON_KINDS = [
+  "rejected",
+  "needs_address",
+  "needs_attention",
+  "needs_review",
+  "waiting",
+  "skipped",
+  "unknown",
+  "not_in_history",
+];
 
 /** The courier's answer kept on a timeline event (ids, statuses, messages), if any. */
 function courierAnswerOf(data: DeliveryEventRow["data"]): Record<string, unknown> | null {

@@ -204,14 +204,17 @@ const formValues = (form: Record<string, unknown>): CorrectionValues =>
 
 /**
  * Corrects the delivery and sends it again. Where the earlier outcome is unknown, the courier's
- * history decides first: an order found there is linked and nothing is sent.
+ * history decides first: an order found there is linked and nothing is sent. Null when the shop
+ * has no delivery of that id.
  */
 export async function correctAndResend(
   shop: string,
   admin: AdminGraphql,
   deliveryId: string,
   form: Record<string, unknown>,
-): Promise<CorrectionOutcome> {
+): Promise<CorrectionOutcome | null> {
+  const delivery = await getDelivery(shop, deliveryId);
+  if (!delivery) return null;
   const values = formValues(form);
   const refuse = (
     error: string | undefined,
@@ -229,8 +232,7 @@ export async function correctAndResend(
     return refuse("fix.errors.form", fieldErrors);
   }
   const fix = parsed.data;
-  const delivery = await getDelivery(shop, deliveryId);
-  if (!delivery || !isFixable(delivery.state)) return refuse("fix.errors.notFixable");
+  if (!isFixable(delivery.state)) return refuse("fix.errors.notFixable");
   const directory = await loadCourierDirectory(shop, delivery.environment);
   if (!directory) return refuse("Connect the courier in Settings first.");
   const area = directory.areas.find((a) => a.id === fix.areaId);
