@@ -7,6 +7,7 @@ import { isStuck } from "../models/delivery-list.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { Unreadable } from "./domain/json-column";
 import { explainMatch } from "./domain/match-explanation";
+import { isFinal } from "./domain/states";
 import { courierSaid, timelineSentence } from "./domain/timeline";
 import { isFixable } from "./fix.server";
 
@@ -115,6 +116,7 @@ export async function deliveryPage(shop: string, id: string) {
       statusName: lastStatusData?.name ?? null,
       statusAt: delivery.courierStatusAt?.toISOString() ?? null,
       stuck: isStuck(delivery),
+      final: isFinal(delivery.state),
       lastLookAt: delivery.trackedAt?.toISOString() ?? null,
       nextLookAt: delivery.syncAt?.toISOString() ?? null,
       paidMarkedAt: delivery.paidMarkedAt?.toISOString() ?? null,

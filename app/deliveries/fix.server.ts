@@ -4,7 +4,7 @@ import { rememberAreaSpelling } from "../models/area-overrides.server";
 import { addDeliveryEvent, getDelivery, type DeliveryRow } from "../models/deliveries.server";
 import { loadCourierDirectory, type CourierDirectory } from "../services/courier-directory.server";
 import type { AdminGraphql } from "../shopify/graphql";
-import { foldForSearch } from "./domain/area-search";
+import { searchText } from "./domain/area-search";
 import { contactPhoneField } from "./domain/contact-phone";
 import { Unreadable } from "./domain/json-column";
 import type { DeliveryState } from "./domain/states";
@@ -131,7 +131,7 @@ export function areaChoices(directory: CourierDirectory): AreaChoice[] {
       en: only?.nameEn ?? null,
       ar: only?.nameAr ?? null,
       governorate: governorates.get(row.governanceId) ?? "",
-      search: [...new Set(names.map(foldForSearch))].join(" "),
+      search: searchText(names),
       rememberable: found.length === 1,
     };
   });
@@ -198,6 +198,8 @@ const formValues = (form: Record<string, unknown>): CorrectionValues =>
   Object.fromEntries(
     CORRECTION_FIELDS.map((name) => {
       const value = form[name];
+      // A checked box is sent (empty, as Polaris's is), an unchecked one is not.
+      if (name === "remember") return [name, value === undefined ? "" : "on"];
       return [name, typeof value === "string" ? value : ""];
     }),
   ) as CorrectionValues;

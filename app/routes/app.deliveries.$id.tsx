@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Button, InlineGrid, InlineStack, Page } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, InlineGrid, InlineStack, Page } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import { stateTone } from "../components/delivery-state";
 import { CourierCard } from "../components/deliveries/courier-card";
@@ -59,9 +59,12 @@ export default function DeliveryPage() {
           ? t("delivery:title", { order: delivery.orderName })
           : t("delivery:titleNoOrder")
       }
-      backAction={{ url: "/app/deliveries" }}
+      backAction={{ content: t("delivery:backToList"), url: "/app/deliveries" }}
       titleMetadata={
-        <Badge tone={stateTone(delivery.state)}>{t(`common:states.${delivery.state}`)}</Badge>
+        // The list's badge for the same state, the same tone (components/delivery-state.ts).
+        <span data-state-badge>
+          <Badge tone={stateTone(delivery.state)}>{t(`common:states.${delivery.state}`)}</Badge>
+        </span>
       }
       secondaryActions={[
         { content: t("delivery:openOrder"), url: delivery.orderAdminPath, target: "_top" },
@@ -72,14 +75,16 @@ export default function DeliveryPage() {
         <CancelRequested at={delivery.cancelRequestedAt} state={delivery.state} />
         <StateBanner delivery={delivery} reason={page.reason} />
         {canCancel && (
-          <InlineStack gap="300">
-            <Form method="post">
-              <input type="hidden" name="intent" value="cancel" />
-              <Button submit tone="critical">
-                {t("delivery:actions.cancel")}
-              </Button>
-            </Form>
-          </InlineStack>
+          <Box paddingInline={{ xs: "400", sm: "0" }}>
+            <InlineStack gap="300">
+              <Form method="post">
+                <input type="hidden" name="intent" value="cancel" />
+                <Button submit tone="critical">
+                  {t("delivery:actions.cancel")}
+                </Button>
+              </Form>
+            </InlineStack>
+          </Box>
         )}
         <InlineGrid columns={{ xs: 1, md: "2fr 1fr" }} gap="400" alignItems="start">
           <BlockStack gap="400">

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Card, Page, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import { CorrectionForm, CorrectionOutcome } from "../components/deliveries/correction-form";
 import {
@@ -37,22 +37,29 @@ export default function FixDelivery() {
   const title = t("fix.title", { order: page.orderName ?? t("order") });
   const values = result && !result.ok ? result.values : page.values;
   return (
-    <Page title={title} backAction={{ url: `/app/deliveries/${page.id}` }}>
+    <Page
+      title={title}
+      backAction={{ content: t("fix.cancel"), url: `/app/deliveries/${page.id}` }}
+    >
       <BlockStack gap="400">
         {result && <CorrectionOutcome deliveryId={page.id} result={result} />}
         {!page.fixable && !result?.ok && <Banner tone="warning">{t("fix.notFixable")}</Banner>}
         {page.fixable && !result?.ok && (
           <>
-            <Text as="p">{t("fix.intro")}</Text>
             {page.unknownOutcome && <Banner tone="info">{t("fix.unknownOutcome")}</Banner>}
-            {page.typed && (
-              <Text as="p">
-                {t("fix.typed")}{" "}
-                <strong>
-                  <bdi translate="no">{page.typed}</bdi>
-                </strong>
-              </Text>
-            )}
+            <Card>
+              <BlockStack gap="200">
+                <Text as="p">{t("fix.intro")}</Text>
+                {page.typed && (
+                  <Text as="p" breakWord>
+                    {t("fix.typed")}{" "}
+                    <strong>
+                      <bdi translate="no">{page.typed}</bdi>
+                    </strong>
+                  </Text>
+                )}
+              </BlockStack>
+            </Card>
             <CorrectionForm
               // A refused submission starts the form again from what was typed.
               key={result ? JSON.stringify(values) : "loaded"}

@@ -152,7 +152,10 @@ export function CorrectionForm(props: {
             <Text as="h2" variant="headingMd">
               {t("fix.contact")}
             </Text>
-            <div dir="ltr" style={{ maxWidth: "20rem" }}>
+            {/* The number reads left to right in both languages; its label and help do not. */}
+            <style>{`.phone-field input { direction: ltr; text-align: start; }
+[dir="rtl"] .phone-field input { text-align: end; }`}</style>
+            <div className="phone-field" style={{ maxWidth: "20rem" }}>
               <TextField
                 label={t("fix.phone")}
                 name="contactPhone"

@@ -67,7 +67,9 @@ export function CourierCard(props: { courier: DeliveryPageData["courier"] }) {
             {t("delivery:courier.lastLook", { at: when(courier.lastLookAt) })}{" "}
             {courier.nextLookAt
               ? t("delivery:courier.nextLook", { at: when(courier.nextLookAt) })
-              : t("delivery:courier.final")}
+              : courier.final
+                ? t("delivery:courier.final")
+                : ""}
           </Text>
         )}
         {courier.shopifyStatus && (

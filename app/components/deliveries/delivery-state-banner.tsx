@@ -54,6 +54,9 @@ export function StateBanner(props: {
   const { delivery, reason } = props;
   if (!EXPLAINED.includes(delivery.state)) return null;
   const tone = stateTone(delivery.state);
+  // The entry's sentence where the writer chose one (the state's own says the rest); the
+  // service's reason where the entry's sentence is only its kind's general one.
+  const chosen = reason?.sentence?.key.startsWith("timeline.text.") ? reason.sentence : null;
   const showRecorded =
     reason?.recorded && (reason.sentence === null || GENERAL.has(reason.sentence.key));
   const canRetry = delivery.state === "rejected" || delivery.state === "needs_review";
@@ -63,16 +66,14 @@ export function StateBanner(props: {
         <Text as="p" fontWeight="semibold">
           {t(`why.${delivery.state}`, { defaultValue: "" })}
         </Text>
-        {reason?.sentence && !GENERAL.has(reason.sentence.key) && (
-          <Text as="p">{say(reason.sentence)}</Text>
-        )}
+        {chosen && <Text as="p">{say(chosen)}</Text>}
         {showRecorded && reason?.recorded && <Recorded text={reason.recorded} />}
         {reason?.courierSaid && (
           <Text as="p" tone="subdued">
             {t("timeline.courierSaid")} <bdi translate="no">“{reason.courierSaid}”</bdi>
           </Text>
         )}
-        <InlineStack gap="200" blockAlign="center">
+        <InlineStack gap="200" blockAlign="center" align="start">
           {delivery.fixable && (
             <Button url={`/app/deliveries/${delivery.id}/fix`} variant="primary">
               {t("actions.fix")}

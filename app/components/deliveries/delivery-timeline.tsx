@@ -19,32 +19,29 @@ export function DeliveryTimeline(props: { events: DeliveryPageData["events"] }) 
         <Text as="h2" variant="headingMd">
           {t("timeline.title")}
         </Text>
-        <ol style={{ listStyle: "none", margin: 0, padding: 0 }}>
-          <BlockStack gap="300">
-            {props.events.map((event) => (
-              <li key={event.id}>
-                <InlineGrid columns={{ xs: 1, sm: "11rem 1fr" }} gap="100">
-                  <Text as="span" tone="subdued" variant="bodySm">
-                    <time dateTime={event.at}>{formatDateTime(event.at, language)}</time>
+        <BlockStack as="ol" gap="300">
+          {props.events.map((event) => (
+            <li key={event.id}>
+              <InlineGrid columns={{ xs: 1, sm: "11rem 1fr" }} gap="100">
+                <Text as="span" tone="subdued" variant="bodySm">
+                  <time dateTime={event.at}>{formatDateTime(event.at, language)}</time>
+                </Text>
+                <BlockStack gap="100">
+                  <Text as="p" breakWord>
+                    {say(event.sentence)}
                   </Text>
-                  <BlockStack gap="100">
-                    <Text as="p" breakWord>
-                      {say(event.sentence)}
-                    </Text>
-                    {event.courierSaid && (
-                      <Box>
-                        <Text as="p" tone="subdued" variant="bodySm" breakWord>
-                          {t("timeline.courierSaid")}{" "}
-                          <bdi translate="no">“{event.courierSaid}”</bdi>
-                        </Text>
-                      </Box>
-                    )}
-                  </BlockStack>
-                </InlineGrid>
-              </li>
-            ))}
-          </BlockStack>
-        </ol>
+                  {event.courierSaid && (
+                    <Box>
+                      <Text as="p" tone="subdued" variant="bodySm" breakWord>
+                        {t("timeline.courierSaid")} <bdi translate="no">“{event.courierSaid}”</bdi>
+                      </Text>
+                    </Box>
+                  )}
+                </BlockStack>
+              </InlineGrid>
+            </li>
+          ))}
+        </BlockStack>
       </BlockStack>
     </Card>
   );

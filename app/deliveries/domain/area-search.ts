@@ -1,9 +1,10 @@
-import { foldText, normalizeDigits } from "../../addresses/normalize";
+import { foldText, hasArabic, normalizeDigits, normalizeLatin } from "../../addresses/normalize";
 
 /**
- * A name folded for the area picker's search, the same on the server (the names an area goes by)
- * and in the browser (what the merchant types): case, accents, Arabic letter variants and
- * vowel marks, spaces, hyphens and apostrophes and the article (al-, el-, ال) do not matter.
+ * The area picker's search, the same on the server (the names an area goes by) and in the
+ * browser (what the merchant types): case, accents, Arabic letter variants and vowel marks,
+ * spaces, hyphens, apostrophes and the article (al-, el-, ال) do not matter, and a Latin name
+ * is found by its consonants too, as shoppers write it («slmya», «7awalli», «mshrf»).
  */
 export function foldForSearch(name: string): string {
   return normalizeDigits(foldText(name))
@@ -12,8 +13,24 @@ export function foldForSearch(name: string): string {
     .replace(/[\s\-'`’.]+/g, "");
 }
 
-/** Whether an area's folded names contain what was typed. */
+/** A Latin name's consonants after folding transliteration variants (q/g/k, kh/k, Arabizi). */
+function consonants(text: string): string {
+  return normalizeLatin(text).replace(/[\saeiou]/g, "");
+}
+
+/** The text an area is searched in: every name folded, and each Latin one's consonants. */
+export function searchText(names: readonly string[]): string {
+  const folded = names.map(foldForSearch);
+  const skeletons = names.filter((name) => !hasArabic(name)).map((name) => `~${consonants(name)}`);
+  return `${[...new Set(folded)].join(" ")}|${[...new Set(skeletons)].join(" ")}`;
+}
+
+/** Whether an area's search text holds what was typed. */
 export function areaSearchMatches(search: string, typed: string): boolean {
+  const [names = "", skeletons = ""] = search.split("|");
   const wanted = foldForSearch(typed);
-  return wanted === "" || search.includes(wanted);
+  if (wanted === "" || names.includes(wanted)) return true;
+  if (hasArabic(typed)) return false;
+  const skeleton = consonants(typed);
+  return skeleton.length >= 3 && skeletons.includes(`~${skeleton}`);
 }
