@@ -282,8 +282,8 @@ afterAll(async () => {
 
 describe("a delivery's page in Chromium", () => {
   for (const language of LANGUAGES) {
-    it(`shows a rejected delivery in ${language} at 1280 and 390 px, in words`, async () => {
-      for (const width of WIDTHS) {
+    for (const width of WIDTHS) {
+      it(`shows a rejected delivery in ${language} at ${width} px, in words`, async () => {
         const page = await openAdmin(`/app/deliveries/${ids.rejected}`, language, width);
         await checkPage(page, "rejected", language, width);
         // innerText keeps the no-break space Intl puts between KWD and the amount.
@@ -321,11 +321,11 @@ describe("a delivery's page in Chromium", () => {
             .count(),
         ).toBe(1);
         await page.close();
-      }
-    });
+      });
+    }
 
-    it(`shows a delivery on its way in ${language}: the courier card and the timeline in sentences`, async () => {
-      for (const width of WIDTHS) {
+    for (const width of WIDTHS) {
+      it(`shows a delivery on its way in ${language} at ${width} px: the courier card and the timeline in sentences`, async () => {
         const page = await openAdmin(`/app/deliveries/${ids.onTheWay}`, language, width);
         await checkPage(page, "on-the-way", language, width);
         const text = await page.evaluate(() => document.body.innerText);
@@ -339,8 +339,8 @@ describe("a delivery's page in Chromium", () => {
           expect(text).toContain("أفادت شركة التوصيل: خرجت للتوصيل.");
         }
         await page.close();
-      }
-    });
+      });
+    }
   }
 
   it("gives the title the same badge colour as the list's for the same state", async () => {
@@ -372,8 +372,8 @@ describe("a delivery's page in Chromium", () => {
 
 describe("fix and send again in Chromium", () => {
   for (const language of LANGUAGES) {
-    it(`corrects a rejected delivery in ${language} at 1280 and 390 px, keeping what was typed on an error`, async () => {
-      for (const width of WIDTHS) {
+    for (const width of WIDTHS) {
+      it(`corrects a rejected delivery in ${language} at ${width} px, keeping what was typed on an error`, async () => {
         const page = await openAdmin(`/app/deliveries/${ids.rejected}/fix`, language, width);
         await checkPage(page, "fix", language, width);
         const area = page.getByRole("combobox", {
@@ -423,7 +423,7 @@ describe("fix and send again in Chromium", () => {
         expect(await overflowingElements(page), `fix error ${language} ${width}`).toEqual([]);
         if (language === "ar") expect(await latinTextOnArabicPage(page, BRAND_WORDS)).toEqual([]);
         await page.close();
-      }
-    });
+      });
+    }
   }
 });

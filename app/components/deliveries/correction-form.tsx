@@ -2,6 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import {
   Banner,
   BlockStack,
+  Box,
   Button,
   Card,
   Checkbox,
@@ -182,12 +183,14 @@ export function CorrectionForm(props: {
             />
           </BlockStack>
         </Card>
-        <InlineStack gap="300" align="end">
-          <Button url={`/app/deliveries/${props.deliveryId}`}>{t("fix.cancel")}</Button>
-          <Button submit variant="primary" loading={busy}>
-            {t("fix.send")}
-          </Button>
-        </InlineStack>
+        <Box paddingInline={{ xs: "400", sm: "0" }}>
+          <InlineStack gap="300" align="end">
+            <Button url={`/app/deliveries/${props.deliveryId}`}>{t("fix.cancel")}</Button>
+            <Button submit variant="primary" loading={busy}>
+              {t("fix.send")}
+            </Button>
+          </InlineStack>
+        </Box>
       </BlockStack>
     </Form>
   );
