@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { areaSearchMatches, searchText } from "../../app/deliveries/domain/area-search";
+import {
+  areaSearchMatches,
+  areaSearchRank,
+  searchText,
+} from "../../app/deliveries/domain/area-search";
 import { normalizeKuwaitiPhone } from "../../app/deliveries/domain/contact-phone";
 import { Unreadable } from "../../app/deliveries/domain/json-column";
 import { explainMatch, type MatchLevel } from "../../app/deliveries/domain/match-explanation";
@@ -209,6 +213,11 @@ describe("the area picker's search", () => {
       expect(areaSearchMatches(salmiya, typed)).toBe(true);
     },
   );
+  it("lists the nearest name first for a transliteration", () => {
+    const salam = searchText(["سلام", "Salam", "السلام"]);
+    expect(areaSearchMatches(salam, "slmya")).toBe(true);
+    expect(areaSearchRank(salmiya, "slmya")).toBeLessThan(areaSearchRank(salam, "slmya"));
+  });
   it.each(["Hawalli", "حولي", "sl"])("does not find it by %s", (typed) => {
     expect(areaSearchMatches(salmiya, typed)).toBe(false);
   });

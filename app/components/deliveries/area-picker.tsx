@@ -1,7 +1,7 @@
 import { Autocomplete, Text } from "@shopify/polaris";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { areaSearchMatches } from "../../deliveries/domain/area-search";
+import { areaSearchMatches, areaSearchRank } from "../../deliveries/domain/area-search";
 import type { AreaChoice } from "../../deliveries/fix.server";
 import type { Language } from "../../i18n/config";
 import { useLanguage } from "../../i18n/language";
@@ -41,8 +41,14 @@ export function AreaPicker(props: {
     [props.areas, language],
   );
   const searching = chosen && typed === choiceLabel(chosen, language) ? "" : typed;
-  const options = sorted
-    .filter((a) => areaSearchMatches(a.search, searching))
+  const found = sorted.filter((a) => areaSearchMatches(a.search, searching));
+  const ranked = searching
+    ? found
+        .map((a) => ({ a, rank: areaSearchRank(a.search, searching) }))
+        .sort((x, y) => x.rank - y.rank)
+        .map(({ a }) => a)
+    : found;
+  const options = ranked
     .slice(0, SHOWN)
     .map((a) => ({ value: String(a.id), label: choiceLabel(a, language) }));
   return (

@@ -34,3 +34,31 @@ export function areaSearchMatches(search: string, typed: string): boolean {
   const skeleton = consonants(typed);
   return skeleton.length >= 3 && skeletons.includes(`~${skeleton}`);
 }
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1)
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * How well an area matches what was typed, lower first: a name that starts with it, one that
+ * contains it, then by how few letters separate it from the nearest name («slmya»: Salmiya
+ * before Salam).
+ */
+export function areaSearchRank(search: string, typed: string): number {
+  const wanted = foldForSearch(typed);
+  const names = (search.split("|")[0] ?? "").split(" ");
+  if (names.some((name) => name.startsWith(wanted))) return 0;
+  if (names.some((name) => name.includes(wanted))) return 1;
+  return 2 + Math.min(...names.map((name) => editDistance(wanted, name)));
+}
