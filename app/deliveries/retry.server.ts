@@ -5,6 +5,7 @@ import type { AdminGraphql } from "../shopify/graphql";
 import { searchHistory, type HistoryAnswer } from "./history";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import { Unreadable } from "./domain/json-column";
+import { eventText } from "./domain/timeline-text";
 import { buildAndQueue } from "./steps/prepare.server";
 import { courierFor, markCreatedWith } from "./mark-created.server";
 import { partsFrom, rebuildContext, type FixOutcome } from "./review.server";
@@ -24,7 +25,11 @@ async function resumeDelivery(delivery: DeliveryRow): Promise<FixOutcome> {
       leaseOwner: null,
       // Its tries are counted afresh: the move to needs_attention kept the ten that stopped it.
       data: { stateReason: null, lastError: null, failures: 0, nextAttemptAt: new Date() },
-      event: { kind: "retry", message: "Tried again by the merchant." },
+      event: {
+        kind: "retry",
+        message: "Tried again by the merchant.",
+        data: { text: eventText("tried_again") },
+      },
     });
   } catch (error) {
     if (error instanceof StaleDeliveryError)
@@ -48,7 +53,11 @@ async function askForAddress(delivery: DeliveryRow, reason: string): Promise<Fix
       to: "needs_address",
       leaseOwner: null,
       data: { stateReason: reason, nextAttemptAt: null },
-      event: { kind: "needs_address", message: reason },
+      event: {
+        kind: "needs_address",
+        message: reason,
+        data: { text: eventText("place_unreadable") },
+      },
     });
   } catch (error) {
     if (error instanceof StaleDeliveryError)
@@ -56,6 +65,41 @@ async function askForAddress(delivery: DeliveryRow, reason: string): Promise<Fix
     throw error;
   }
   return { ok: true, message: reason };
+}
+
+/**
+ * Before a delivery whose outcome nobody could confirm is sent again, the courier's history
+ * decides (ADR 0018, 0027): found, it becomes created with that order and is not sent; history
+ * unreadable or undecided, nothing is sent and the merchant is told. Null: not there, send it.
+ */
+export async function historyDecides(delivery: DeliveryRow): Promise<FixOutcome | null> {
+  const client = await courierFor(delivery);
+  if (!client) return { ok: false, error: "Connect the courier in Settings first." };
+  let answer: HistoryAnswer;
+  try {
+    answer = await searchHistory(client, delivery.reference, delivery.createdAt);
+  } catch (error) {
+    if (!isCourierError(error)) throw error;
+    return {
+      ok: false,
+      error: `The courier's history cannot be read right now, so it is not known whether the order exists: nothing was sent. Try again in a few minutes. (${error.message})`,
+    };
+  }
+  if (answer.outcome === "undetermined") {
+    return {
+      ok: false,
+      error: `The courier's history cannot tell whether the order exists (${answer.reason}): nothing was sent. Look for reference ${delivery.reference} with the courier, then mark it created or cancel it.`,
+    };
+  }
+  if (answer.outcome === "found") {
+    const found = answer.order;
+    return markCreatedWith(
+      delivery,
+      { ...found, orderId: found.orderId },
+      `Found in the courier's history as order ${found.orderNumber ?? found.orderId}: it had been created, so it was not sent again.`,
+    );
+  }
+  return null;
 }
 
 /**
@@ -78,33 +122,8 @@ export async function retryDelivery(
     };
   }
   if (delivery.state === "needs_review") {
-    // Unknown whether the courier created it: its history decides before anything is sent.
-    const client = await courierFor(delivery);
-    if (!client) return { ok: false, error: "Connect the courier in Settings first." };
-    let answer: HistoryAnswer;
-    try {
-      answer = await searchHistory(client, delivery.reference, delivery.createdAt);
-    } catch (error) {
-      if (!isCourierError(error)) throw error;
-      return {
-        ok: false,
-        error: `The courier's history cannot be read right now, so it is not known whether the order exists: nothing was sent. Try again in a few minutes. (${error.message})`,
-      };
-    }
-    if (answer.outcome === "undetermined") {
-      return {
-        ok: false,
-        error: `The courier's history cannot tell whether the order exists (${answer.reason}): nothing was sent. Look for reference ${delivery.reference} with the courier, then mark it created or cancel it.`,
-      };
-    }
-    if (answer.outcome === "found") {
-      const found = answer.order;
-      return markCreatedWith(
-        delivery,
-        { ...found, orderId: found.orderId },
-        `Found in the courier's history as order ${found.orderNumber ?? found.orderId}: it had been created, so it was not sent again.`,
-      );
-    }
+    const decided = await historyDecides(delivery);
+    if (decided) return decided;
   }
   if (delivery.addressMatch instanceof Unreadable) {
     return askForAddress(
@@ -123,7 +142,11 @@ export async function retryDelivery(
       order: context.fulfillment.order,
       settings: context.settings,
       pickup: context.pickup,
-      destination: { ...previous.courier, parts: partsFrom(previous.parts ?? {}) },
+      destination: {
+        ...previous.courier,
+        parts: partsFrom(previous.parts ?? {}),
+        contactPhone: previous.contactPhone ?? null,
+      },
       matchRecord: previous,
     },
   );

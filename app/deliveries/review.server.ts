@@ -92,7 +92,7 @@ export type FixOutcome =
  * The key and gazetteer area to remember for the merchant's answer, or why it cannot be. The key
  * is computed afresh from what the customer typed, so it is the one the matcher builds today.
  */
-function rememberable(
+export function rememberable(
   typed: AddressInput | Unreadable | undefined,
   courierAreaId: number,
   index: CourierIndex,
@@ -150,7 +150,12 @@ export async function fixDeliveryAddress(
       order: context.fulfillment.order,
       settings: context.settings,
       pickup: context.pickup,
-      destination: { governanceId: fix.governanceId, areaId: fix.areaId, parts: partsFrom(fix) },
+      destination: {
+        governanceId: fix.governanceId,
+        areaId: fix.areaId,
+        parts: partsFrom(fix),
+        contactPhone: previous.contactPhone ?? null,
+      },
       matchRecord: { ...previous, fixedByMerchant: true },
     },
   );

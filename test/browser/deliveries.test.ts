@@ -176,7 +176,7 @@ describe("deliveries in Chromium", () => {
     await expect.poll(() => page.getByRole("link", { name: order.name }).count()).toBe(1);
     await page.getByRole("link", { name: order.name }).click();
     await expect
-      .poll(() => page.getByText(/Tracking number .* added to the Shopify fulfillment/).count())
+      .poll(() => page.getByText("The tracking number was put on the Shopify fulfillment.").count())
       .toBe(1);
     await screenshot(page, "delivery-timeline");
     expect(pageErrors).toEqual([]);
@@ -252,9 +252,12 @@ describe("deliveries in Chromium", () => {
       `/app/deliveries/${created.id}`,
       pageErrors,
     );
-    await expect.poll(() => page.getByText("Shown on Shopify: Out for delivery").count()).toBe(1);
-    expect(await page.getByText(/Status at the courier: out_for_delivery/).count()).toBe(1);
-    expect(await page.getByText(/^Courier status: .*out_for_delivery/).count()).toBe(1);
+    // In words (ADR 0043): the status the courier reported as the state it means, no codes.
+    await expect
+      .poll(() => page.getByText("On the Shopify order: Out for delivery.").count())
+      .toBe(1);
+    expect(await page.getByText("The courier reported: Out for delivery.").count()).toBe(1);
+    expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/out_for_delivery/);
     await screenshot(page, "delivery-tracking");
     await page.close();
     // The push URL's token stays out of the server's log.

@@ -232,11 +232,11 @@ describe("an unpaid order fulfilled in two parts", () => {
           id,
         })
       ).json();
-    expect((await page(collector!.id)).delivery.payment).toMatchObject({
+    expect((await page(collector!.id)).payment).toMatchObject({
       cashToCollect: "30.000",
       collectedBy: null,
     });
-    expect((await page(other!.id)).delivery.payment).toMatchObject({
+    expect((await page(other!.id)).payment).toMatchObject({
       cashToCollect: null,
       collectedBy: { id: collector!.id },
     });

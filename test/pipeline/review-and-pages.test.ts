@@ -258,7 +258,7 @@ describe("the deliveries pages", () => {
         { id: delivery.id },
       )
     ).json();
-    expect(page.delivery.courierOrderNumber).toBe(delivery.courierOrderNumber);
+    expect(page.courier.number).toBe(delivery.courierOrderNumber);
     expect(page.events.map((e: { kind: string }) => e.kind)).toContain("tracking");
     expect(page.events.find((e: { kind: string }) => e.kind === "created").courier).toMatchObject({
       orderId: delivery.courierOrderId,
@@ -485,7 +485,9 @@ describe("a delivery whose outcome nobody could confirm", () => {
         },
       )
     ).json();
-    expect(page.delivery.stateReason).toMatch(/Mark created/);
+    // The page says why in a catalog sentence; the service's own words stay in the details.
+    expect(page.reason.sentence.key).toBe("timeline.kind.needs_review");
+    expect(page.technical.stateReason).toMatch(/Mark created/);
 
     const response = await post(waiting.id, {
       intent: "mark_created",

@@ -124,11 +124,11 @@ async function deliveryPage(id: string) {
     await adminFetchRequest(shop, `/app/deliveries/${id}`),
     { id },
   );
-  return (
-    (await response.json()) as {
-      delivery: { shopifyOwed: unknown; cancelRequestedAt: string | null };
-    }
-  ).delivery;
+  const page = (await response.json()) as {
+    delivery: { cancelRequestedAt: string | null };
+    courier: { shopifyOwed: unknown };
+  };
+  return { ...page.delivery, shopifyOwed: page.courier.shopifyOwed };
 }
 
 /** Posts a status push to the shop's courier webhook URL, signed with `secret`. */

@@ -136,8 +136,8 @@ describe("a stored request that no longer reads", () => {
     const { rows } = await readyDeliveries([salmiya]);
     await prisma.delivery.update({ where: { id: rows[0]!.id }, data: { request: "[]" } });
     const page = await deliveryPage(rows[0]!.id);
-    expect(page.delivery).toMatchObject({
-      state: "ready",
+    expect(page.delivery).toMatchObject({ state: "ready" });
+    expect(page.technical).toMatchObject({
       reference: rows[0]!.reference,
       request: null,
       requestProblem: expect.stringMatching(/expected object/),
@@ -164,10 +164,14 @@ describe("a delivery page whose other JSON no longer reads", () => {
     });
 
     const page = await deliveryPage(delivery.id);
-    expect(page.delivery.courierOrderNumber).toBe(delivery.courierOrderNumber);
-    expect(page.delivery.shopifyOwed).toEqual({ status: null, retryAt: null });
+    expect(page.courier.number).toBe(delivery.courierOrderNumber);
+    expect(page.courier.shopifyOwed).toEqual({ status: null, retryAt: null });
     const entry = page.events.find((e: { kind: string }) => e.kind === "created");
-    expect(entry).toMatchObject({ message: created.message, courier: null });
+    // Its sentence from its kind alone; the record as written stays in the technical details.
+    expect(entry).toMatchObject({ sentence: { key: "timeline.kind.created" }, courier: null });
+    expect(page.technical.timeline).toContainEqual(
+      expect.objectContaining({ kind: "created", message: created.message }),
+    );
     expect(page.events.map((e: { kind: string }) => e.kind)).toEqual(
       delivery.events.map((e) => e.kind),
     );
@@ -221,7 +225,8 @@ describe("a Shopify shipment status the app does not know", () => {
     });
 
     const page = await deliveryPage(delivery.id);
-    expect(page.delivery).toMatchObject({ state: "created", shopifyEventStatus: "unknown" });
+    expect(page.delivery).toMatchObject({ state: "created" });
+    expect(page.courier.shopifyStatus).toBeNull();
   });
 });
 

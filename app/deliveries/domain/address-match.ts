@@ -38,8 +38,10 @@ export const storedMatchSchema = z.object({
     .optional(),
   /** The courier's ids of the place the request was (or is to be) built for. */
   courier: z.object({ governanceId: z.int(), areaId: z.int() }).nullish(),
-  /** The merchant chose the place on the address review page. */
+  /** The merchant chose the place on the address review page or corrected it on the fix page. */
   fixedByMerchant: z.boolean().optional(),
+  /** The customer's phone as the merchant corrected it; personal data. */
+  contactPhone: text,
 });
 
 export type StoredMatch = z.output<typeof storedMatchSchema>;

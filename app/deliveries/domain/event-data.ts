@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { jsonColumn } from "./json-column";
+import { eventTextSchema } from "./timeline-text";
 
 /**
  * `DeliveryEvent.data`: what a timeline entry keeps beside its message. The courier's answer
@@ -15,6 +16,8 @@ export const eventDataSchema = z.looseObject({
   at: z.string().nullish(),
   shopify: z.string().nullish(),
   shopifyOwed: z.string().nullish(),
+  /** The entry's sentence when the writer chose one beyond its kind's (ADR 0043). */
+  text: eventTextSchema.optional(),
 });
 
 export type EventData = z.output<typeof eventDataSchema>;

@@ -72,6 +72,8 @@ export interface DestinationPlace {
   governanceId: number;
   areaId: number;
   parts: AddressParts;
+  /** The phone the merchant corrected, used instead of the order's (`+965` and eight digits). */
+  contactPhone?: string | null;
 }
 
 export interface RequestContext {
@@ -161,7 +163,7 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
         : "Set the courier's payment code for prepaid orders in Settings.",
     );
   }
-  const contactPhone = address?.phone || order.phone;
+  const contactPhone = destination.contactPhone || address?.phone || order.phone;
   if (!contactPhone)
     problems.push("The shipping address has no phone number for the courier to call.");
   if (problems.length > 0 || !address || !paymentMethod || !contactPhone)

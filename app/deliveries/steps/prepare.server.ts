@@ -10,6 +10,7 @@ import { fetchDeliveryFulfillment } from "../../shopify/fulfillments";
 import { addressMatchColumn, type StoredMatch } from "../domain/address-match";
 import { buildDeliveryRequest, currencyProblem, type OrderForDelivery } from "../domain/request";
 import { requestColumn } from "../domain/stored-request";
+import { eventText } from "../domain/timeline-text";
 import {
   move,
   needsAttention,
@@ -69,7 +70,11 @@ export const prepare: Step = async (delivery, deps) => {
       delivery,
       deps,
       "needs_address",
-      { kind: "waiting", message: reason },
+      {
+        kind: "waiting",
+        message: reason,
+        data: { text: eventText(!pickup ? "no_pickup_address" : "courier_areas_not_loaded") },
+      },
       {
         stateReason: reason,
         ...orderFields(fulfillment.order),
@@ -124,7 +129,20 @@ export const prepare: Step = async (delivery, deps) => {
       delivery,
       deps,
       "needs_address",
-      { kind: "needs_address", message: reason },
+      {
+        kind: "needs_address",
+        message: reason,
+        data: {
+          text: !match.area
+            ? eventText("area_not_recognised")
+            : eventText(
+                resolution?.status === "missing" ? "area_not_at_courier" : "area_not_sure",
+                {
+                  area: match.area.nameEn,
+                },
+              ),
+        },
+      },
       {
         stateReason: reason,
         ...orderFields(fulfillment.order),
@@ -217,7 +235,17 @@ export async function buildAndQueue(
         delivery,
         deps,
         "ready",
-        { kind: "ready", message: `Request built (${payment}); sending to the courier.` },
+        {
+          kind: "ready",
+          message: `Request built (${payment}); sending to the courier.`,
+          data: {
+            text: built.cashToCollect
+              ? eventText("ready_cod", { amount: built.cashToCollect })
+              : eventText(
+                  built.balanceCollectedElsewhere ? "ready_collected_elsewhere" : "ready_prepaid",
+                ),
+          },
+        },
         {
           stateReason: null,
           ...orderFields(input.order),

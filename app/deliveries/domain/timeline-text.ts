@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/**
+ * Specific sentences a writer may choose for its entry (`EventData.text`), beyond the kind's own:
+ * the catalog has each under `timeline.text.<key>`.
+ */
+export const TIMELINE_TEXTS = [
+  "area_not_recognised",
+  "area_not_at_courier",
+  "area_not_sure",
+  "no_pickup_address",
+  "courier_areas_not_loaded",
+  "ready_cod",
+  "ready_prepaid",
+  "ready_collected_elsewhere",
+  "tried_again",
+  "sent_again",
+  "found_in_history",
+  "address_corrected",
+  "address_corrected_remembered",
+  "place_unreadable",
+] as const;
+export type TimelineText = (typeof TIMELINE_TEXTS)[number];
+
+export type SentenceParams = Record<string, string | number>;
+
+/** What a writer stores in `EventData.text`. */
+export const eventTextSchema = z.object({
+  key: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type EventText = z.output<typeof eventTextSchema>;
+
+export function eventText(key: TimelineText, params: SentenceParams = {}): EventText {
+  return { key, params };
+}

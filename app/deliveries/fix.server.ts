@@ -1,0 +1,297 @@
+import { z } from "zod";
+import { AREAS, overrideKeyFor, resolveCourierIds } from "../addresses";
+import { rememberAreaSpelling } from "../models/area-overrides.server";
+import { addDeliveryEvent, getDelivery, type DeliveryRow } from "../models/deliveries.server";
+import { loadCourierDirectory, type CourierDirectory } from "../services/courier-directory.server";
+import type { AdminGraphql } from "../shopify/graphql";
+import { searchText } from "./domain/area-search";
+import { contactPhoneField } from "./domain/contact-phone";
+import { Unreadable } from "./domain/json-column";
+import type { DeliveryState } from "./domain/states";
+import { eventText } from "./domain/timeline-text";
+import { kickDeliveryWorker } from "./drain-loop.server";
+import { historyDecides } from "./retry.server";
+import { partsFrom, rebuildContext, rememberable } from "./review.server";
+import { buildAndQueue } from "./steps/prepare.server";
+
+/**
+ * "Fix and send again": a delivery the courier rejected, or that waits for its address or for the
+ * merchant's decision, is corrected in place (area, address parts, the customer's phone) and sent
+ * again through the same path as "Send again": the courier's history decides first where the
+ * earlier outcome is unknown (ADR 0018), the request is rebuilt from the order for the corrected
+ * place, and the state moves only through the one writer (buildAndQueue → transition).
+ */
+
+export const FIXABLE_STATES: readonly DeliveryState[] = [
+  "rejected",
+  "needs_address",
+  "needs_review",
+];
+
+export function isFixable(state: DeliveryState): boolean {
+  return FIXABLE_STATES.includes(state);
+}
+
+const PART_LIMIT = 100;
+const part = z.string().trim().max(PART_LIMIT, "fix.errors.tooLong").default("");
+
+/** The form, its messages catalog keys of the `delivery` namespace (ADR 0040). */
+export const correctionForm = z.object({
+  areaId: z.coerce
+    .number({ error: "fix.errors.areaMissing" })
+    .int("fix.errors.areaMissing")
+    .positive("fix.errors.areaMissing"),
+  block: part,
+  street: part,
+  avenue: part,
+  house: part,
+  building: part,
+  floor: part,
+  apartment: part,
+  paci: z
+    .string()
+    .trim()
+    .default("")
+    .refine((value) => value === "" || /^\d{6,12}$/.test(value), "fix.errors.paci"),
+  contactPhone: contactPhoneField,
+  // A checked box is sent, an unchecked one is not.
+  remember: z
+    .string()
+    .optional()
+    .transform((value) => value !== undefined),
+});
+
+export const CORRECTION_FIELDS = [
+  "areaId",
+  "block",
+  "street",
+  "avenue",
+  "house",
+  "building",
+  "floor",
+  "apartment",
+  "paci",
+  "contactPhone",
+  "remember",
+] as const;
+export type CorrectionField = (typeof CORRECTION_FIELDS)[number];
+export type CorrectionValues = Record<CorrectionField, string>;
+
+export type CorrectionOutcome =
+  | { ok: true; remembered: boolean; message?: string }
+  | {
+      ok: false;
+      /** A catalog key of `delivery` per field that needs fixing. */
+      fieldErrors: Partial<Record<CorrectionField, string>>;
+      /** A sentence for the whole form: a `delivery` catalog key or a service's sentence. */
+      error?: string;
+      /** What was typed, so the form keeps it. */
+      values: CorrectionValues;
+    };
+
+/** One courier area as the picker offers it. */
+export interface AreaChoice {
+  id: number;
+  governanceId: number;
+  /** The courier's name and the gazetteer's English and Arabic names (null: not in it). */
+  courierName: string;
+  en: string | null;
+  ar: string | null;
+  /** The courier's name of its governorate. */
+  governorate: string;
+  /** Every name it goes by (courier's, English, Arabic, transliterations), folded for search. */
+  search: string;
+  /** A merchant's answer naming this area can be remembered (one gazetteer area stands for it). */
+  rememberable: boolean;
+}
+
+/** The courier's areas with the gazetteer's names and aliases, for the searchable picker. */
+export function areaChoices(directory: CourierDirectory): AreaChoice[] {
+  const byArea = new Map<number, (typeof AREAS)[number][]>();
+  const candidates = new Map<number, (typeof AREAS)[number][]>();
+  for (const area of AREAS) {
+    const resolution = resolveCourierIds(area, directory.index);
+    if (resolution.status === "resolved") {
+      byArea.set(resolution.areaId, [...(byArea.get(resolution.areaId) ?? []), area]);
+    } else if (resolution.status === "ambiguous") {
+      for (const candidate of resolution.candidates)
+        candidates.set(candidate.areaId, [...(candidates.get(candidate.areaId) ?? []), area]);
+    }
+  }
+  const governorates = new Map(directory.governances.map((g) => [g.id, g.name]));
+  return directory.areas.map((row) => {
+    const found = byArea.get(row.id) ?? [];
+    const named = found.length > 0 ? found : (candidates.get(row.id) ?? []);
+    const [only] = found;
+    const names = [row.name, ...named.flatMap((a) => [a.nameEn, a.nameAr, ...a.aliases])];
+    return {
+      id: row.id,
+      governanceId: row.governanceId,
+      courierName: row.name,
+      en: only?.nameEn ?? null,
+      ar: only?.nameAr ?? null,
+      governorate: governorates.get(row.governanceId) ?? "",
+      search: searchText(names),
+      rememberable: found.length === 1,
+    };
+  });
+}
+
+/** Whether the merchant's answer can be remembered for the spelling the customer typed. */
+export type RememberChance =
+  { possible: true; spelling: string } | { possible: false; why: "no_address" | "no_place_name" };
+
+function rememberChance(delivery: DeliveryRow): RememberChance {
+  const match = delivery.addressMatch;
+  if (!match || match instanceof Unreadable || !match.input) {
+    return { possible: false, why: "no_address" };
+  }
+  const key = overrideKeyFor(match.input);
+  if (key.key === null) return { possible: false, why: "no_place_name" };
+  return { possible: true, spelling: key.key.slice(key.key.indexOf("|") + 1) };
+}
+
+/** What the fix page shows and starts from; null when the shop has no such delivery. */
+export async function correctionPage(shop: string, deliveryId: string) {
+  const delivery = await getDelivery(shop, deliveryId);
+  if (!delivery) return null;
+  const directory = await loadCourierDirectory(shop, delivery.environment);
+  const match =
+    delivery.addressMatch instanceof Unreadable ? null : (delivery.addressMatch ?? null);
+  const sent =
+    delivery.request instanceof Unreadable || !delivery.request || delivery.request.erased
+      ? null
+      : delivery.request.body.deliveryAddress;
+  const parts = match?.parts ?? {};
+  const values: CorrectionValues = {
+    areaId: String(match?.courier?.areaId ?? sent?.areaId ?? ""),
+    block: parts.block ?? sent?.block ?? "",
+    street: parts.street ?? sent?.street ?? "",
+    avenue: parts.avenue ?? sent?.avenue ?? "",
+    house: parts.house ?? sent?.house ?? "",
+    building: parts.building ?? sent?.building ?? "",
+    floor: parts.floor ?? sent?.floor ?? "",
+    apartment: parts.apartment ?? "",
+    paci: parts.paci ?? "",
+    contactPhone: match?.contactPhone ?? sent?.contactPhone ?? "",
+    remember: "on",
+  };
+  const input = match?.input;
+  return {
+    id: delivery.id,
+    orderName: delivery.orderName,
+    state: delivery.state,
+    fixable: isFixable(delivery.state),
+    unknownOutcome: delivery.state === "needs_review",
+    typed: input
+      ? [input.address1, input.address2, input.city].filter(Boolean).join(", ") || null
+      : null,
+    customer: sent?.contactName ?? null,
+    areas: directory ? areaChoices(directory) : [],
+    governorates: directory?.governances ?? [],
+    remember: rememberChance(delivery),
+    values,
+  };
+}
+
+const formValues = (form: Record<string, unknown>): CorrectionValues =>
+  Object.fromEntries(
+    CORRECTION_FIELDS.map((name) => {
+      const value = form[name];
+      // A checked box is sent (empty, as Polaris's is), an unchecked one is not.
+      if (name === "remember") return [name, value === undefined ? "" : "on"];
+      return [name, typeof value === "string" ? value : ""];
+    }),
+  ) as CorrectionValues;
+
+/**
+ * Corrects the delivery and sends it again. Where the earlier outcome is unknown, the courier's
+ * history decides first: an order found there is linked and nothing is sent. Null when the shop
+ * has no delivery of that id.
+ */
+export async function correctAndResend(
+  shop: string,
+  admin: AdminGraphql,
+  deliveryId: string,
+  form: Record<string, unknown>,
+): Promise<CorrectionOutcome | null> {
+  const delivery = await getDelivery(shop, deliveryId);
+  if (!delivery) return null;
+  const values = formValues(form);
+  const refuse = (
+    error: string | undefined,
+    fieldErrors: Partial<Record<CorrectionField, string>> = {},
+  ): CorrectionOutcome => ({ ok: false, error, fieldErrors, values });
+
+  const parsed = correctionForm.safeParse(form);
+  if (!parsed.success) {
+    const fieldErrors: Partial<Record<CorrectionField, string>> = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      if (typeof field === "string" && (CORRECTION_FIELDS as readonly string[]).includes(field))
+        fieldErrors[field as CorrectionField] ??= issue.message;
+    }
+    return refuse("fix.errors.form", fieldErrors);
+  }
+  const fix = parsed.data;
+  if (!isFixable(delivery.state)) return refuse("fix.errors.notFixable");
+  const directory = await loadCourierDirectory(shop, delivery.environment);
+  if (!directory) return refuse("Connect the courier in Settings first.");
+  const area = directory.areas.find((a) => a.id === fix.areaId);
+  if (!area) return refuse("fix.errors.form", { areaId: "fix.errors.areaUnknown" });
+
+  // Unknown whether the courier created it: its history decides before anything is sent.
+  if (delivery.state === "needs_review") {
+    const decided = await historyDecides(delivery);
+    if (decided && !decided.ok) return refuse(decided.error);
+    if (decided?.ok) return { ok: true, remembered: false, message: "fix.foundInHistory" };
+  }
+
+  const context = await rebuildContext(shop, admin, delivery);
+  if (!context.ok) return refuse(context.error);
+
+  const previous = delivery.addressMatch instanceof Unreadable ? {} : (delivery.addressMatch ?? {});
+  let remembered = false;
+  if (fix.remember) {
+    const typed =
+      delivery.addressMatch instanceof Unreadable ? delivery.addressMatch : previous.input;
+    const remember = rememberable(typed, fix.areaId, directory.index);
+    if ("key" in remember) {
+      await rememberAreaSpelling(shop, remember.key, {
+        governorate: remember.governorate,
+        area: remember.area,
+      });
+      remembered = true;
+    }
+  }
+  await addDeliveryEvent(
+    shop,
+    delivery.id,
+    "corrected",
+    remembered
+      ? "The merchant corrected the address and phone; the area is remembered for this spelling."
+      : "The merchant corrected the address and phone.",
+    new Date(),
+    { text: eventText(remembered ? "address_corrected_remembered" : "address_corrected") },
+  );
+  const queued = await buildAndQueue(
+    delivery,
+    { owner: null },
+    {
+      order: context.fulfillment.order,
+      settings: context.settings,
+      pickup: context.pickup,
+      destination: {
+        governanceId: area.governanceId,
+        areaId: area.id,
+        parts: partsFrom(fix),
+        contactPhone: fix.contactPhone,
+      },
+      matchRecord: { ...previous, fixedByMerchant: true, contactPhone: fix.contactPhone },
+    },
+  );
+  if (queued?.state !== "ready")
+    return refuse(queued?.stateReason ?? "The request could not be built.");
+  kickDeliveryWorker();
+  return { ok: true, remembered };
+}
