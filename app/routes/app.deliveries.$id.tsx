@@ -16,6 +16,8 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { cancelDelivery } from "../deliveries/cancel.server";
+import { cancelChoicesFor } from "../deliveries/cancel-page.server";
+import { CancelDelivery } from "../components/deliveries/cancel-dialog";
 import { markDeliveryCreated } from "../deliveries/mark-created.server";
 import { retryDelivery } from "../deliveries/retry.server";
 import { Unreadable } from "../deliveries/domain/json-column";
@@ -82,6 +84,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         collectedBy: collector ? { id: collector.id, orderName: collector.orderName } : null,
       },
     },
+    cancel: cancelChoicesFor(delivery),
     events: delivery.events.map((e) => ({
       id: e.id,
       at: e.at.toISOString(),
@@ -174,12 +177,9 @@ const when = new Intl.DateTimeFormat("en-GB", {
 });
 
 export default function DeliveryPage() {
-  const { delivery, events } = useLoaderData<typeof loader>();
+  const { delivery, events, cancel } = useLoaderData<typeof loader>();
   const result = useActionData<{ ok: boolean; error?: string; message?: string }>();
   const canRetry = ["rejected", "needs_review", "needs_attention"].includes(delivery.state);
-  const canCancel =
-    !["cancelled", "skipped", "delivered", "returned"].includes(delivery.state) &&
-    !delivery.cancelRequestedAt;
   return (
     <Page
       title={`Delivery for ${delivery.orderName ?? "order"}`}
@@ -221,14 +221,7 @@ export default function DeliveryPage() {
                 </Form>
               )}
               {delivery.state === "needs_review" && <MarkCreatedForm />}
-              {canCancel && (
-                <Form method="post">
-                  <input type="hidden" name="intent" value="cancel" />
-                  <Button submit tone="critical">
-                    Cancel delivery
-                  </Button>
-                </Form>
-              )}
+              <CancelDelivery id={delivery.id} orderName={delivery.orderName} choices={cancel} />
             </InlineStack>
             <Card>
               <BlockStack gap="300">
