@@ -20,7 +20,7 @@ export function CancelDialog({
   onConfirm,
   loading = false,
   orderName = null,
-  count = 1,
+  count,
   atCourier = true,
   cashToCollect = null,
   hasFulfillment = true,
@@ -31,7 +31,7 @@ export function CancelDialog({
   loading?: boolean;
   /** One delivery: its order's name. */
   orderName?: string | null;
-  /** A selection from the list: how many. */
+  /** A selection from the list: how many (the dialog then speaks of each one). */
   count?: number;
   atCourier?: boolean;
   cashToCollect?: string | null;
@@ -43,7 +43,7 @@ export function CancelDialog({
   useEffect(() => {
     if (open) setChoice(hasFulfillment ? [] : ["keep"]);
   }, [open, hasFulfillment]);
-  const bulk = count > 1;
+  const bulk = count !== undefined;
   const title = bulk
     ? t("cancel:dialog.titleMany", { count })
     : orderName
