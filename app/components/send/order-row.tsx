@@ -65,38 +65,41 @@ export function SendOrderRow({
     disabled,
     accessibilityLabel: t("send:select", { order: order.name }),
   };
+  // A phone: one cell beside the checkbox (Polaris's condensed list cannot select rows).
   if (condensed) {
     return (
       <IndexTable.Row {...row}>
-        <Box padding="300">
-          <BlockStack gap="200">
-            <InlineStack align="space-between" gap="200" blockAlign="center">
-              {name}
-              <Text as="span" tone="subdued" variant="bodySm">
-                {formatDateTime(order.createdAt, language)}
+        <IndexTable.Cell>
+          <Wraps>
+            <BlockStack gap="200">
+              <InlineStack align="space-between" gap="200" blockAlign="center">
+                {name}
+                <Text as="span" tone="subdued" variant="bodySm">
+                  {formatDateTime(order.createdAt, language)}
+                </Text>
+              </InlineStack>
+              <Text as="span" variant="bodySm">
+                <bdi translate="no">{order.customer ?? "—"}</bdi>
+                {place && (
+                  <>
+                    {" · "}
+                    <bdi translate="no">{place}</bdi>
+                  </>
+                )}
               </Text>
-            </InlineStack>
-            <Text as="span" variant="bodySm">
-              <bdi translate="no">{order.customer ?? "—"}</bdi>
-              {place && (
-                <>
-                  {" · "}
-                  <bdi translate="no">{place}</bdi>
-                </>
-              )}
-            </Text>
-            <InlineStack gap="200" blockAlign="center">
-              <Text as="span" numeric>
-                {amount}
-              </Text>
-              <Badge tone={order.payment === "paid" ? "success" : "attention"}>{payment}</Badge>
-            </InlineStack>
-            <Quote order={order} />
-            <Interactive>
-              <OrderOutcome outcome={outcome} />
-            </Interactive>
-          </BlockStack>
-        </Box>
+              <InlineStack gap="200" blockAlign="center">
+                <Text as="span" numeric>
+                  {amount}
+                </Text>
+                <Badge tone={order.payment === "paid" ? "success" : "attention"}>{payment}</Badge>
+              </InlineStack>
+              <Quote order={order} />
+              <Interactive>
+                <OrderOutcome outcome={outcome} />
+              </Interactive>
+            </BlockStack>
+          </Wraps>
+        </IndexTable.Cell>
       </IndexTable.Row>
     );
   }
@@ -188,7 +191,7 @@ function Quote({ order }: { order: SendPageOrder }) {
             </Text>
             <Text as="span" tone="subdued" variant="bodySm">
               <bdi translate="no">{answer.basis.from}</bdi>
-              {" → "}
+              {` ${t("send:quote.arrow")} `}
               <bdi translate="no">{answer.basis.to}</bdi>
             </Text>
           </>
@@ -197,7 +200,7 @@ function Quote({ order }: { order: SendPageOrder }) {
             <span dir="auto">{translateMessage(t, answer.error)}</span>
           </Text>
         )}
-        {button}
+        <InlineStack>{button}</InlineStack>
       </BlockStack>
     </Interactive>
   );
@@ -205,7 +208,16 @@ function Quote({ order }: { order: SendPageOrder }) {
 
 /** A row's buttons and links act on their own: a click on them does not select the row. */
 function Interactive({ children }: { children: React.ReactNode }) {
-  return <div onClick={(event) => event.stopPropagation()}>{children}</div>;
+  return (
+    <div style={{ whiteSpace: "normal" }} onClick={(event) => event.stopPropagation()}>
+      {children}
+    </div>
+  );
+}
+
+/** Table cells do not wrap their text; these words do, inside their row. */
+function Wraps({ children }: { children: React.ReactNode }) {
+  return <div style={{ whiteSpace: "normal", minWidth: 0 }}>{children}</div>;
 }
 
 /** What became of an order once sent, in words that wrap inside the row. */
@@ -226,10 +238,18 @@ export function OrderOutcome({ outcome }: { outcome: RowOutcome | undefined }) {
       </InlineStack>
     );
   const progress = progressOf(outcome);
-  const { text, reason } =
+  const { text, number, reason } =
     outcome.phase === "refused"
-      ? { text: null, reason: outcome.message }
+      ? { text: null, number: null, reason: outcome.message }
       : outcomeWords(t, outcome.status);
+  // The courier's number is data: it stays as written, in its own direction.
+  const words = number ? (
+    <>
+      {text} <bdi translate="no">{number}</bdi>
+    </>
+  ) : (
+    text
+  );
   return (
     <BlockStack gap="100">
       <InlineStack>
@@ -239,12 +259,12 @@ export function OrderOutcome({ outcome }: { outcome: RowOutcome | undefined }) {
         (outcome.deliveryId ? (
           <RemixLink to={`/app/deliveries/${outcome.deliveryId}`}>
             <Text as="span" breakWord>
-              {text}
+              {words}
             </Text>
           </RemixLink>
         ) : (
           <Text as="span" breakWord>
-            {text}
+            {words}
           </Text>
         ))}
       {reason && (
@@ -262,13 +282,15 @@ export function OrderOutcome({ outcome }: { outcome: RowOutcome | undefined }) {
 function outcomeWords(
   t: TFunction,
   status: SendStatus | null,
-): { text: string; reason: string | null } {
-  if (!status) return { text: t("send:outcome.fulfilled"), reason: null };
+): { text: string; number: string | null; reason: string | null } {
+  const words = (text: string, reason: string | null = null) => ({ text, number: null, reason });
+  if (!status) return words(t("send:outcome.fulfilled"));
   const reason = status.reason;
   switch (status.progress) {
     case "created":
       return {
-        text: t("send:outcome.created", { number: status.courierOrderNumber ?? "?" }),
+        text: t("send:outcome.created"),
+        number: status.courierOrderNumber ?? "?",
         reason: null,
       };
     case "rejected":
@@ -277,22 +299,21 @@ function outcomeWords(
     case "needs_attention":
     case "not_sent":
     case "cancelled":
-      return { text: t(`send:outcome.${status.progress}`), reason };
+      return words(t(`send:outcome.${status.progress}`), reason);
     default:
       switch (status.state) {
         case "pending":
-          return {
-            text: status.fulfilled ? t("send:outcome.preparing") : t("send:outcome.confirming"),
-            reason: null,
-          };
+          return words(
+            status.fulfilled ? t("send:outcome.preparing") : t("send:outcome.confirming"),
+          );
         case "ready":
-          return { text: t("send:outcome.ready"), reason: null };
+          return words(t("send:outcome.ready"));
         case "creating":
-          return { text: t("send:outcome.creating"), reason: null };
+          return words(t("send:outcome.creating"));
         case "unknown":
-          return { text: t("send:outcome.checking"), reason: null };
+          return words(t("send:outcome.checking"));
         default:
-          return { text: t(`common:states.${status.state}`), reason: null };
+          return words(t(`common:states.${status.state}`));
       }
   }
 }

@@ -111,7 +111,6 @@ export function SendPage() {
         <Card padding="0">
           <SearchAndDates loading={navigation.state === "loading"} />
           <IndexTable
-            condensed={smDown}
             resourceName={{
               singular: t("send:resource.singular"),
               plural: t("send:resource.plural"),
@@ -137,14 +136,18 @@ export function SendPage() {
                 withIllustration
               />
             }
-            headings={[
-              { title: t("send:columns.order") },
-              { title: t("send:columns.customer") },
-              { title: t("send:columns.total"), alignment: "end" },
-              { title: t("send:columns.payment") },
-              { title: t("send:columns.price") },
-              { title: t("send:columns.outcome") },
-            ]}
+            headings={
+              smDown
+                ? [{ title: t("send:columns.order") }]
+                : [
+                    { title: t("send:columns.order") },
+                    { title: t("send:columns.customer") },
+                    { title: t("send:columns.total"), alignment: "end" },
+                    { title: t("send:columns.payment") },
+                    { title: t("send:columns.price") },
+                    { title: t("send:columns.outcome") },
+                  ]
+            }
           >
             {orders.map((order, index) => (
               <SendOrderRow
