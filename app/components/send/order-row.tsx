@@ -209,7 +209,10 @@ function Quote({ order }: { order: SendPageOrder }) {
 /** A row's buttons and links act on their own: a click on them does not select the row. */
 function Interactive({ children }: { children: React.ReactNode }) {
   return (
-    <div style={{ whiteSpace: "normal" }} onClick={(event) => event.stopPropagation()}>
+    <div
+      style={{ whiteSpace: "normal", textAlign: "start" }}
+      onClick={(event) => event.stopPropagation()}
+    >
       {children}
     </div>
   );
@@ -217,7 +220,7 @@ function Interactive({ children }: { children: React.ReactNode }) {
 
 /** Table cells do not wrap their text; these words do, inside their row. */
 function Wraps({ children }: { children: React.ReactNode }) {
-  return <div style={{ whiteSpace: "normal", minWidth: 0 }}>{children}</div>;
+  return <div style={{ whiteSpace: "normal", textAlign: "start", minWidth: 0 }}>{children}</div>;
 }
 
 /** What became of an order once sent, in words that wrap inside the row. */
