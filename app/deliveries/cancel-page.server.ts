@@ -1,4 +1,5 @@
 import { z } from "zod";
+import prisma from "../db.server";
 import { findDelivery, type DeliveryRow } from "../models/deliveries.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { cancelDelivery } from "./cancel.server";
@@ -25,14 +26,29 @@ export interface CancelChoices {
   fulfillment: "cancelled" | "kept" | null;
   /** Cancelled, and its order unfulfilled again in Shopify: "Send again" makes a new delivery. */
   canSendAgain: boolean;
+  /** The order was sent again since: its newer delivery, which the page links to. */
+  sentAgainAs: string | null;
 }
 
 const NOT_AT_COURIER = new Set(["pending", "needs_address", "ready", "rejected"]);
 
-export function cancelChoicesFor(delivery: DeliveryRow): CancelChoices {
+export async function cancelChoicesFor(delivery: DeliveryRow): Promise<CancelChoices> {
   const cancelled = delivery.state === "cancelled";
   const hasFulfillment = delivery.fulfillmentId !== null;
   const fulfillmentGone = delivery.shopifyCancelledAt !== null;
+  const newer =
+    cancelled && fulfillmentGone
+      ? await prisma.delivery.findFirst({
+          where: {
+            shop: delivery.shop,
+            orderId: delivery.orderId,
+            createdAt: { gt: delivery.createdAt },
+            state: { notIn: ["cancelled", "skipped"] },
+          },
+          orderBy: { createdAt: "desc" },
+          select: { id: true },
+        })
+      : null;
   return {
     canCancel: !cancelled && !FINAL.includes(delivery.state) && !delivery.cancelRequestedAt,
     requested: !cancelled && delivery.cancelRequestedAt !== null,
@@ -45,7 +61,8 @@ export function cancelChoicesFor(delivery: DeliveryRow): CancelChoices {
     cashToCollect: delivery.cashToCollect,
     hasFulfillment,
     fulfillment: cancelled && hasFulfillment ? (fulfillmentGone ? "cancelled" : "kept") : null,
-    canSendAgain: cancelled && fulfillmentGone,
+    canSendAgain: cancelled && fulfillmentGone && !newer,
+    sentAgainAs: newer?.id ?? null,
   };
 }
 

@@ -84,7 +84,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
         collectedBy: collector ? { id: collector.id, orderName: collector.orderName } : null,
       },
     },
-    cancel: cancelChoicesFor(delivery),
+    cancel: await cancelChoicesFor(delivery),
     events: delivery.events.map((e) => ({
       id: e.id,
       at: e.at.toISOString(),

@@ -397,6 +397,8 @@ describe("Send to courier and cancelling, in English and Arabic", () => {
     await expect
       .poll(() => page.getByText("Sent again as a new delivery").count(), { timeout: 15_000 })
       .toBe(1);
+    // Sent again: the button is gone (one live delivery), the page links to the new one.
+    await expect.poll(() => page.getByRole("button", { name: "Send again" }).count()).toBe(0);
     await screenshot(page, "cancel-sent-again-en-1280");
     const again = await waitForDelivery({ orderName: order.name }, "created");
     expect(again.id).not.toBe(delivery.id);

@@ -144,6 +144,8 @@ describe("cancelling with or without the Shopify fulfillment", () => {
     expect(fresh.fulfillmentId).not.toBe(fulfillmentId);
     expect(fresh.reference).not.toBe(delivery.reference);
     expect(await liveDeliveries(orderId)).toBe(1);
+    // The cancelled delivery's page no longer offers Send again: it links to the new one.
+    expect(await choicesOf(delivery.id)).toMatchObject({ canSendAgain: false, sentAgainAs: newId });
 
     // Clicked again: refused, still one live delivery; the order is no longer offered.
     const twice = await post(delivery.id, { intent: "send_again" });

@@ -135,7 +135,11 @@ export function CancelDelivery({
   }, [fetcher.state, fetcher.data]);
 
   const result = fetcher.state === "idle" ? fetcher.data : undefined;
-  const actions = choices.canCancel || choices.canSendAgain || choices.fulfillment === "kept";
+  const actions =
+    choices.canCancel ||
+    choices.canSendAgain ||
+    choices.fulfillment === "kept" ||
+    choices.sentAgainAs !== null;
   if (!actions && !result) return null;
   return (
     <BlockStack gap="300">
@@ -148,6 +152,14 @@ export function CancelDelivery({
       {choices.canSendAgain && (
         <Text as="p" tone="subdued">
           {t("cancel:after.unfulfilled")}
+        </Text>
+      )}
+      {choices.sentAgainAs && !result && (
+        <Text as="p" tone="subdued">
+          {t("cancel:after.sentAgain")}{" "}
+          <RemixLink to={`/app/deliveries/${choices.sentAgainAs}`}>
+            {t("cancel:result.openNew")}
+          </RemixLink>
         </Text>
       )}
       <InlineStack gap="200">
