@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { action as cancelAction } from "../../app/routes/app.deliveries.$id.cancel";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
+import { action as listAction } from "../../app/routes/app.deliveries._index";
 import { loader as sendLoader } from "../../app/routes/app.send";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
 import { readyShop, testWorker } from "../support/pipeline";
@@ -153,6 +154,30 @@ describe("cancelling with or without the Shopify fulfillment", () => {
     await shopify.standIn.webhooks.flush();
     expect(await liveDeliveries(orderId)).toBe(1);
     expect(await sendPageOrderIds()).not.toContain(orderId);
+  });
+
+  it("cancels a selection from the list with the same choice", async () => {
+    const first = await createdDelivery();
+    const second = await createdDelivery();
+    const form = new URLSearchParams({ intent: "cancel", fulfillment: "cancel" });
+    form.append("id", first.delivery.id);
+    form.append("id", second.delivery.id);
+    const response = await callRoute(
+      listAction,
+      await adminFetchRequest(shopify.shop, "/app/deliveries", {
+        form: Object.fromEntries(form) as Record<string, string>,
+      }).then(
+        (signed) =>
+          new Request(signed.url, { method: "POST", headers: signed.headers, body: form }),
+      ),
+    );
+    expect(response.status).toBe(200);
+    for (const { fulfillmentId, delivery } of [first, second]) {
+      expect(fulfillmentStatus(fulfillmentId)).toBe("CANCELLED");
+      expect((await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).state).toBe(
+        "cancelled",
+      );
+    }
   });
 
   it("leaves the fulfillment alone when the courier refuses the cancellation", async () => {
