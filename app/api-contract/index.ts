@@ -140,6 +140,16 @@ export type SendStatusResponse = z.infer<typeof sendStatusResponse>;
 
 // --- POST /api/deliveries/:id/cancel -----------------------------------------------------------
 
+/**
+ * The body, optional: `fulfillment: "cancel"` cancels the Shopify fulfillment too once the
+ * delivery is cancelled, so the order can be sent again (ADR 0044); without it, the order stays
+ * fulfilled in Shopify.
+ */
+export const cancelRequest = z.object({
+  fulfillment: z.enum(["cancel", "keep"]).default("keep"),
+});
+export type CancelRequest = z.input<typeof cancelRequest>;
+
 export const cancelResponse = z.union([
   z.object({ ok: z.literal(true), state: z.literal("cancelled") }),
   z.object({ ok: z.literal(true), state: z.literal("requested"), message: z.string() }),

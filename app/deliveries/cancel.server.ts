@@ -2,7 +2,10 @@ import { randomUUID } from "node:crypto";
 import prisma from "../db.server";
 import { env } from "../env.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
-import { requestCancel } from "../models/cancel-requests.server";
+import {
+  recordFulfillmentCancelledInShopify,
+  requestCancel,
+} from "../models/cancel-requests.server";
 import {
   addDeliveryEvent,
   findDelivery,
@@ -10,10 +13,13 @@ import {
   takeLease,
 } from "../models/deliveries.server";
 import { courierClientFor } from "../services/courier-connection.server";
+import { shopifyAdminFor } from "../services/shopify-admin.server";
+import type { AdminGraphql } from "../shopify/graphql";
 import { lateCommitWaitMs } from "./domain/courier-timing";
 import { leaseMsFor } from "./domain/lease-policy";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import {
+  cancelShopifyFulfillment,
   carryOutCancel,
   clock,
   FINAL,
@@ -21,16 +27,18 @@ import {
   type CancelOutcome,
 } from "./steps/cancel.server";
 
-export type { CancelActor, CancelOutcome } from "./steps/cancel.server";
+export type { CancelActor, CancelOutcome, ShopifyFulfillmentOutcome } from "./steps/cancel.server";
 
 /**
  * Asking for a cancellation: from the app, or because Shopify cancelled the fulfillment or the
  * order. The request is recorded on the row first (durably); the cancel step
  * (steps/cancel.server.ts) carries it out, at once when the row is free, otherwise by the worker.
  */
-function appActor(): CancelActor {
+function appActor(admin?: AdminGraphql): CancelActor {
   return {
     owner: `cancel:${randomUUID()}`,
+    // The request's own Admin API client when there is one; else the shop's offline token.
+    adminFor: admin ? async () => admin : shopifyAdminFor,
     courierFor: async (shop, environment) => {
       const stored = await loadCourierApiKey(shop);
       return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
@@ -38,6 +46,19 @@ function appActor(): CancelActor {
     leaseMs: leaseMsFor(env().COURIER_TIMEOUT_MS),
     lateCommitWaitMs: lateCommitWaitMs(env().COURIER_TIMEOUT_MS),
   };
+}
+
+export interface CancelOptions {
+  /** Who carries it out (tests); by default the app, at once when the row is free. */
+  actor?: CancelActor;
+  /** The request's Admin API client, for the Shopify fulfillment. */
+  admin?: AdminGraphql;
+  /**
+   * The merchant's choice (ADR 0044): once the delivery is cancelled, cancel its Shopify
+   * fulfillment too, so the order is unfulfilled again and can be sent again. On a delivery
+   * already cancelled whose fulfillment was kept, this cancels the fulfillment now.
+   */
+  cancelFulfillment?: boolean;
 }
 
 /**
@@ -48,13 +69,22 @@ export async function cancelDelivery(
   shop: string,
   deliveryId: string,
   why: string,
-  actor: CancelActor = appActor(),
+  { admin, cancelFulfillment = false, actor = appActor(admin) }: CancelOptions = {},
 ): Promise<CancelOutcome> {
   const delivery = await findDelivery(shop, deliveryId);
   if (!delivery) return { ok: false, error: "No such delivery." };
   const state = delivery.state;
-  if (state === "cancelled") return { ok: true, state: "cancelled" };
-  if (FINAL.includes(state) || !(await requestCancel(shop, deliveryId, why, clock(actor)))) {
+  if (state === "cancelled") {
+    if (!cancelFulfillment || !delivery.fulfillmentId || delivery.shopifyCancelledAt) {
+      return { ok: true, state: "cancelled" };
+    }
+    const shopify = await cancelShopifyFulfillment(delivery, actor.adminFor, clock(actor));
+    return { ok: true, state: "cancelled", shopify };
+  }
+  if (
+    FINAL.includes(state) ||
+    !(await requestCancel(shop, deliveryId, why, clock(actor), { cancelFulfillment }))
+  ) {
     const error = `A delivery that is ${state.replaceAll("_", " ")} can no longer be cancelled.`;
     await addDeliveryEvent(shop, deliveryId, "cancel_refused", `Not cancelled (${why}): ${error}`);
     return { ok: false, error };
@@ -96,6 +126,9 @@ export async function requestCancelForShopify(
     select: { id: true },
   });
   for (const { id } of deliveries) await requestCancel(shop, id, why, at);
+  // The fulfillment is gone in Shopify: its order may be sent again once its delivery is cancelled.
+  if ("fulfillmentId" in target)
+    await recordFulfillmentCancelledInShopify(shop, target.fulfillmentId, at);
   if (deliveries.length > 0) kickDeliveryWorker();
   return deliveries.length;
 }

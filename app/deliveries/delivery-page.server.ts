@@ -9,6 +9,7 @@ import { Unreadable } from "./domain/json-column";
 import { explainMatch } from "./domain/match-explanation";
 import { isFinal } from "./domain/states";
 import { courierSaid, timelineSentence } from "./domain/timeline";
+import { cancelChoicesFor } from "./cancel-page.server";
 import { isFixable } from "./fix.server";
 
 /**
@@ -153,6 +154,8 @@ export async function deliveryPage(shop: string, id: string) {
       matchNotes: match?.reasons ?? [],
       timeline: delivery.events.map((e) => ({ id: e.id, kind: e.kind, message: e.message })),
     },
+    // What the cancel dialog offers: cancel, the Shopify fulfillment's fate, sending again.
+    cancel: await cancelChoicesFor(delivery),
   };
 }
 

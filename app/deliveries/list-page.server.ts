@@ -62,12 +62,16 @@ export async function retryOrCancelDeliveries(
   admin: AdminGraphql,
   intent: "retry" | "cancel",
   ids: readonly string[],
+  { cancelFulfillment = false }: { cancelFulfillment?: boolean } = {},
 ): Promise<BulkOutcome[]> {
   const outcomes: BulkOutcome[] = [];
   for (const id of ids.slice(0, MAX_BULK)) {
     const outcome =
       intent === "cancel"
-        ? await cancelDelivery(shop, id, "cancelled by the merchant in the app")
+        ? await cancelDelivery(shop, id, "cancelled by the merchant in the app", {
+            admin,
+            cancelFulfillment,
+          })
         : await retryDelivery(shop, admin, id);
     outcomes.push({
       id,

@@ -19,6 +19,12 @@ export interface SendStatus {
   settled: boolean;
   progress: SendProgress;
   message: string;
+  /** What the page words itself from: the delivery's state, courier number and reason. */
+  state: DeliveryState;
+  /** Shopify has confirmed the fulfillment. */
+  fulfilled: boolean;
+  courierOrderNumber: string | null;
+  reason: string | null;
 }
 
 const AT_COURIER: readonly DeliveryState[] = [
@@ -44,6 +50,10 @@ export function sendStatusOf(
     settled,
     progress,
     message,
+    state,
+    fulfilled: row.fulfillmentId !== null,
+    courierOrderNumber: row.courierOrderNumber,
+    reason: row.stateReason,
   });
   const reason = row.stateReason ?? "no reason given";
   if (AT_COURIER.includes(state)) {

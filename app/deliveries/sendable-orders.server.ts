@@ -1,40 +1,7 @@
 import { getPickupLocation } from "../models/pickup-locations.server";
-import type { AdminGraphql } from "../shopify/graphql";
 import type { SendableOrder } from "../shopify/orders";
-import { fetchSendableOrderPage } from "../shopify/sending";
 
-/** The orders the Send page offers, and which of an order's fulfillment orders a send takes. */
-
-/** An order on the Send page. */
-export interface SendableOrderListRow {
-  id: string;
-  name: string;
-  createdAt: string;
-  city: string | null;
-  country: string | null;
-  total: string;
-  financialStatus: string | null;
-}
-
-/** A page of the orders that can be sent, newest first; `after` is the previous page's cursor. */
-export async function listSendableOrders(
-  admin: AdminGraphql,
-  after: string | null,
-): Promise<{ orders: SendableOrderListRow[]; nextCursor: string | null }> {
-  const page = await fetchSendableOrderPage(admin, after);
-  return {
-    orders: page.orders.map((o) => ({
-      id: o.id,
-      name: o.name,
-      createdAt: o.createdAt,
-      city: o.shippingAddress?.city ?? null,
-      country: o.shippingAddress?.countryCodeV2 ?? null,
-      total: `${o.totalPriceSet.shopMoney.amount} ${o.totalPriceSet.shopMoney.currencyCode}`,
-      financialStatus: o.displayFinancialStatus,
-    })),
-    nextCursor: page.nextCursor,
-  };
-}
+/** Which of an order's fulfillment orders "Send to courier" takes (the page's orders: send-page.server.ts). */
 
 export type ChosenFulfillmentOrder = {
   ok: true;

@@ -10,6 +10,7 @@ import { prepare } from "./steps/prepare.server";
 import { pushTracking } from "./steps/push-tracking.server";
 import { interrupted, reconcile } from "./steps/reconcile.server";
 import {
+  adminOf,
   courierOf,
   courierTimeoutOf,
   leaseMsOf,
@@ -112,6 +113,7 @@ async function advance(
     await carryOutCancel(delivery, {
       ...deps,
       courierFor: () => courierOf(delivery, deps),
+      adminFor: () => adminOf(delivery, deps),
       leaseMs: leaseMsOf(deps),
       lateCommitWaitMs: lateCommitWaitMs(courierTimeoutOf(deps)),
     });

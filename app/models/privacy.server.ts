@@ -49,6 +49,7 @@ const EVENT_KINDS_WITHOUT_PERSONAL_DATA = new Set([
   "unmapped_status",
   "tracking",
   "paid",
+  "shopify_fulfillment_cancelled",
 ]);
 
 /** Deliveries the courier has not been asked for yet: after a redaction they are never sent. */

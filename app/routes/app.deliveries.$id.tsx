@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, InlineGrid, InlineStack, Page } from "@shopify/polaris";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Badge, BlockStack, Box, InlineGrid, Page } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import { stateTone } from "../components/delivery-state";
 import { CourierCard } from "../components/deliveries/courier-card";
@@ -14,6 +14,7 @@ import { DeliveryTimeline } from "../components/deliveries/delivery-timeline";
 import { TechnicalDetails } from "../components/deliveries/technical-details";
 import { cancelDelivery } from "../deliveries/cancel.server";
 import { deliveryPage } from "../deliveries/delivery-page.server";
+import { CancelDelivery } from "../components/deliveries/cancel-dialog";
 import { markDeliveryCreated } from "../deliveries/mark-created.server";
 import { retryDelivery } from "../deliveries/retry.server";
 import { authenticate } from "../shopify.server";
@@ -44,14 +45,11 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
 };
 
-const NOT_CANCELLABLE = ["cancelled", "skipped", "delivered", "returned"];
-
 export default function DeliveryPage() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<{ ok: boolean; error?: string; message?: string }>();
   const { t } = useTranslation(["delivery", "common"]);
   const { delivery } = page;
-  const canCancel = !NOT_CANCELLABLE.includes(delivery.state) && !delivery.cancelRequestedAt;
   return (
     <Page
       title={
@@ -74,18 +72,9 @@ export default function DeliveryPage() {
         <ActionOutcome result={result} />
         <CancelRequested at={delivery.cancelRequestedAt} state={delivery.state} />
         <StateBanner delivery={delivery} reason={page.reason} />
-        {canCancel && (
-          <Box paddingInline={{ xs: "400", sm: "0" }}>
-            <InlineStack gap="300">
-              <Form method="post">
-                <input type="hidden" name="intent" value="cancel" />
-                <Button submit tone="critical">
-                  {t("delivery:actions.cancel")}
-                </Button>
-              </Form>
-            </InlineStack>
-          </Box>
-        )}
+        <Box paddingInline={{ xs: "400", sm: "0" }}>
+          <CancelDelivery id={delivery.id} orderName={delivery.orderName} choices={page.cancel} />
+        </Box>
         <InlineGrid columns={{ xs: 1, md: "2fr 1fr" }} gap="400" alignItems="start">
           <BlockStack gap="400">
             <CustomerCard customer={page.customer} erased={delivery.erased} />

@@ -14,7 +14,6 @@ import {
   EmptySearchResult,
   IndexFilters,
   IndexTable,
-  Modal,
   Page,
   Text,
   useBreakpoints,
@@ -25,6 +24,7 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { listFilters } from "../components/deliveries/list-filters";
+import { CancelDialog, type FulfillmentChoice } from "../components/deliveries/cancel-dialog";
 import { DeliveryListRow } from "../components/deliveries/list-row";
 import {
   loadDeliveryListPage,
@@ -63,7 +63,9 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   }
   return Response.json({
     intent,
-    outcomes: await retryOrCancelDeliveries(session.shop, admin, intent, ids),
+    outcomes: await retryOrCancelDeliveries(session.shop, admin, intent, ids, {
+      cancelFulfillment: form.get("fulfillment") === "cancel",
+    }),
   });
 };
 
@@ -154,9 +156,10 @@ export default function Deliveries() {
   const { selectedResources, allResourcesSelected, handleSelectionChange, clearSelection } =
     useIndexResourceState(resourceIds);
   const [confirmCancel, setConfirmCancel] = useState(false);
-  const submitBulk = (intent: "retry" | "cancel") => {
+  const submitBulk = (intent: "retry" | "cancel", fulfillment?: FulfillmentChoice) => {
     const form = new FormData();
     form.set("intent", intent);
+    if (fulfillment) form.set("fulfillment", fulfillment);
     for (const id of selectedResources) form.append("id", id);
     bulk.submit(form, { method: "post" });
     clearSelection();
@@ -285,23 +288,12 @@ export default function Deliveries() {
           </IndexTable>
         </Card>
       </BlockStack>
-      <Modal
+      <CancelDialog
         open={confirmCancel}
         onClose={() => setConfirmCancel(false)}
-        title={t("deliveries:bulk.confirmTitle", { count: selectedResources.length })}
-        primaryAction={{
-          content: t("deliveries:bulk.cancel"),
-          destructive: true,
-          onAction: () => submitBulk("cancel"),
-        }}
-        secondaryActions={[
-          { content: t("deliveries:bulk.keep"), onAction: () => setConfirmCancel(false) },
-        ]}
-      >
-        <Modal.Section>
-          <Text as="p">{t("deliveries:bulk.confirmBody")}</Text>
-        </Modal.Section>
-      </Modal>
+        onConfirm={(fulfillment) => submitBulk("cancel", fulfillment)}
+        count={selectedResources.length}
+      />
     </Page>
   );
 }

@@ -29,7 +29,7 @@ const SENDABLE_ORDER_PAGE = `#graphql
         createdAt
         displayFinancialStatus
         totalPriceSet { shopMoney { amount currencyCode } }
-        shippingAddress { city countryCodeV2 }
+        shippingAddress { name city countryCodeV2 }
       }
       pageInfo { hasNextPage endCursor }
     }
@@ -44,7 +44,11 @@ const orderRow = z.object({
     shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }),
   }),
   shippingAddress: z
-    .object({ city: z.string().nullable(), countryCodeV2: z.string().nullable() })
+    .object({
+      name: z.string().nullish(),
+      city: z.string().nullable(),
+      countryCodeV2: z.string().nullable(),
+    })
     .nullable(),
 });
 
@@ -63,17 +67,21 @@ export interface SendableOrderPage {
   nextCursor: string | null;
 }
 
-/** One page of unfulfilled open orders, newest first; `after` is the previous page's cursor. */
+/**
+ * One page of unfulfilled open orders, newest first; `after` is the previous page's cursor.
+ * `search`: more terms of Shopify's order search syntax (a name, a customer, created_at bounds).
+ */
 export async function fetchSendableOrderPage(
   admin: AdminGraphql,
   after: string | null = null,
   first = ORDER_PAGE_SIZE,
+  search: readonly string[] = [],
 ): Promise<SendableOrderPage> {
   const data = await whenShopifyAllows(() =>
     runAdminOperation(admin, "SendableOrderPage", SENDABLE_ORDER_PAGE, orderPageReply, {
       first,
       after,
-      query: "fulfillment_status:unshipped AND status:open",
+      query: ["fulfillment_status:unshipped", "status:open", ...search].join(" AND "),
     }),
   );
   const { nodes, pageInfo } = data.orders;

@@ -32,7 +32,8 @@ export function sortOrders(orders: StandInOrder[], sortKey: string): StandInOrde
  * Shopify's order search syntax, the common part: `name:#1001`, `id:...`, `status:open|closed|
  * cancelled|any`, `financial_status:`, `fulfillment_status:`, `created_at:>=2026-01-01` (also
  * `updated_at`, `processed_at`), `email:`, `tag:`, `sku:`, `-field:value` to negate, bare words
- * matched against name, email and note. Terms are ANDed; OR and parentheses are not supported.
+ * matched against name, email, note and the customer's name on the shipping address (as Shopify's
+ * default search finds an order by its customer). Terms are ANDed; OR and parentheses are not supported.
  */
 export function orderMatches(
   store: ShopifyStandInStore,
@@ -58,7 +59,12 @@ function unquote(value: string): string {
 
 function textMatches(order: StandInOrder, text: string): boolean {
   const needle = text.toLowerCase();
-  return [order.name, order.email, order.note].some((v) => v?.toLowerCase().includes(needle));
+  const customer = [order.shippingAddress?.firstName, order.shippingAddress?.lastName]
+    .filter(Boolean)
+    .join(" ");
+  return [order.name, order.email, order.note, customer].some((v) =>
+    v?.toLowerCase().includes(needle),
+  );
 }
 
 function compare(actual: number, expression: string, parse: (v: string) => number): boolean {

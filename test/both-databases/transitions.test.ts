@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { requestCancel } from "../../app/models/cancel-requests.server";
+import {
+  recordShopifyFulfillmentCancelled,
+  requestCancel,
+} from "../../app/models/cancel-requests.server";
 import {
   BalanceCollectedElsewhereError,
   startCreating,
@@ -167,5 +170,40 @@ describe(`moving deliveries between states (${testDatabaseName()})`, () => {
       cancelRequestedAt: null,
     });
     expect(await prisma.deliveryEvent.count({ where: { shop } })).toBe(0);
+  });
+
+  it("records the merchant's wish to cancel the Shopify fulfillment too, which a later request keeps", async () => {
+    const at = new Date("2026-11-22T10:00:00.000Z");
+    const live = await part(8, 81);
+    expect(
+      await requestCancel(shop, live.id, "cancelled by the merchant in the app", at, {
+        cancelFulfillment: true,
+      }),
+    ).toBe(true);
+    expect(await requestCancel(shop, live.id, "the order was cancelled in Shopify", at)).toBe(true);
+    expect(await prisma.delivery.findUniqueOrThrow({ where: { id: live.id } })).toMatchObject({
+      cancelFulfillment: true,
+      shopifyCancelledAt: null,
+    });
+    const kept = await part(8, 82);
+    expect(await requestCancel(shop, kept.id, "cancelled by the merchant in the app", at)).toBe(
+      true,
+    );
+    expect(
+      (await prisma.delivery.findUniqueOrThrow({ where: { id: kept.id } })).cancelFulfillment,
+    ).toBe(false);
+
+    // The fulfillment cancelled in Shopify is recorded once, with one timeline entry.
+    const later = new Date("2026-11-22T10:05:00.000Z");
+    expect(await recordShopifyFulfillmentCancelled(shop, live.id, "gone", later)).toBe(true);
+    expect(await recordShopifyFulfillmentCancelled(shop, live.id, "gone", later)).toBe(false);
+    expect(
+      (await prisma.delivery.findUniqueOrThrow({ where: { id: live.id } })).shopifyCancelledAt,
+    ).toEqual(later);
+    expect(
+      await prisma.deliveryEvent.count({
+        where: { deliveryId: live.id, kind: "shopify_fulfillment_cancelled" },
+      }),
+    ).toBe(1);
   });
 });

@@ -161,6 +161,7 @@ describe("deliveries in Chromium", () => {
     const page = await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app/send", pageErrors);
     await page.getByLabel(`Select ${order.name}`).check();
     await page.getByRole("button", { name: "Send 1 to courier" }).click();
+    await page.getByRole("button", { name: "Send now" }).click();
     await expect.poll(() => page.getByText("1 of 1 done").count(), { timeout: 20_000 }).toBe(1);
     const delivery = await waitForDelivery(order.name, "created");
     expect(delivery.source).toBe("manual");
@@ -198,6 +199,7 @@ describe("deliveries in Chromium", () => {
     const send = await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app/send", pageErrors);
     await send.getByLabel(`Select ${order.name}`).check();
     await send.getByRole("button", { name: "Send 1 to courier" }).click();
+    await send.getByRole("button", { name: "Send now" }).click();
     await expect.poll(() => send.getByText("1 of 1 done").count(), { timeout: 20_000 }).toBe(1);
     await send.close();
     const created = await waitForDelivery(order.name, "created");
@@ -348,13 +350,13 @@ describe("deliveries in Chromium", () => {
         (call) => call.operationName === "SendableOrderPage",
       ).length;
     const readsOnOpening = await listReads();
-    await page.getByRole("button", { name: `Quote ${newest[0]!.name}` }).click();
-    await expect.poll(() => page.getByText(`Price quote for ${newest[0]!.name}`).count()).toBe(1);
-    expect(
-      await page
-        .getByText(/^Based on 0\.35 kg, from Salmiya Shop \(.+\) to Salmiya \(.+\)/)
-        .count(),
-    ).toBe(1);
+    // The quote appears in its own row.
+    const quotedRow = page.getByRole("row").filter({ hasText: newest[0]!.name });
+    await page
+      .getByRole("button", { name: `Get the courier's price for ${newest[0]!.name}` })
+      .click();
+    await expect.poll(() => quotedRow.getByText(/^0\.35 kg · value KWD/).count()).toBe(1);
+    expect(await quotedRow.getByText(/^Salmiya Shop \(.+\) → Salmiya \(.+\)$/).count()).toBe(1);
 
     for (const order of [abroad, ...newest, ...more]) {
       await page.getByLabel(`Select ${order.name}`).check();
@@ -364,6 +366,10 @@ describe("deliveries in Chromium", () => {
     await page.getByLabel(`Select ${older.name}`).check();
     await page.getByLabel(`Select ${unplaceable.name}`).check();
     await page.getByRole("button", { name: "Send 13 to courier" }).click();
+    expect(
+      await page.getByText("Send the selected orders (13) to the courier?").count(),
+    ).toBeGreaterThan(0);
+    await page.getByRole("button", { name: "Send now" }).click();
     await expect.poll(() => page.getByText("13 of 13 done").count(), { timeout: 45_000 }).toBe(1);
     await screenshot(page, "send-in-bulk");
     // The list was read when the page opened and for "Load more", not again after each batch.
@@ -381,9 +387,7 @@ describe("deliveries in Chromium", () => {
     }
     await waitForDelivery(unplaceable.name, "needs_address");
     expect(
-      await row(unplaceable.name)
-        .getByRole("link", { name: /^Address needs review: / })
-        .count(),
+      await row(unplaceable.name).getByRole("link", { name: "The address needs checking" }).count(),
     ).toBe(1);
     expect(await row(abroad.name).getByText("Not sent").count()).toBe(1);
     expect(await row(abroad.name).getByText("The order does not ship to Kuwait.").count()).toBe(1);

@@ -187,6 +187,34 @@ describe("cancel", () => {
     );
   });
 
+  it("takes the merchant's choice for the Shopify fulfillment, and refuses one it does not know", async () => {
+    const delivery = await deliveryOf(shopA, ORDER_A, "needs_address", "a2");
+    const refused = await call(
+      cancelAction,
+      shopA,
+      `/api/deliveries/${delivery.id}/cancel`,
+      { method: "POST", json: { fulfillment: "maybe" } },
+      { id: delivery.id },
+    );
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      error: 'Send {"fulfillment": "cancel"} or {"fulfillment": "keep"}.',
+    });
+    expect((await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).state).toBe(
+      "needs_address",
+    );
+    const response = await call(
+      cancelAction,
+      shopA,
+      `/api/deliveries/${delivery.id}/cancel`,
+      { method: "POST", json: { fulfillment: "cancel" } },
+      { id: delivery.id },
+    );
+    expect(response.status).toBe(200);
+    const row = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    expect(row).toMatchObject({ state: "cancelled", cancelFulfillment: true });
+  });
+
   it("answers 404 to shop B and leaves shop A's delivery alone", async () => {
     const delivery = await deliveryOf(shopA, ORDER_A, "needs_address", "a2");
     const response = await call(

@@ -313,7 +313,9 @@ describe("cancelling deliveries", () => {
         );
       },
     };
-    await expect(cancelDelivery(shop, delivery.id, "testing", broken)).rejects.toThrow(TypeError);
+    await expect(cancelDelivery(shop, delivery.id, "testing", { actor: broken })).rejects.toThrow(
+      TypeError,
+    );
     expect(await row(delivery.id)).toMatchObject({
       leaseOwner: null,
       leaseExpiresAt: null,

@@ -483,6 +483,11 @@ describe("Send to courier, by hand", () => {
         message: expect.stringMatching(
           /^Needs your attention: Stopped after 10 failed tries in a row while loading the order from Shopify: Internal error/,
         ),
+        // What the page words itself from, in the merchant's language.
+        state: "needs_attention",
+        fulfilled: true,
+        courierOrderNumber: null,
+        reason: expect.stringMatching(/^Stopped after 10 failed tries in a row/),
       },
     ]);
   });
@@ -617,6 +622,44 @@ describe("Send to courier in bulk, against the Shopify stand-in store", () => {
       expect(call.outcome).toBe("ok");
       expect(call.requestedQueryCost).toBeLessThanOrEqual(1_000);
     }
+  });
+
+  it("finds orders by number, by customer and by the days they were placed, payment in words", async () => {
+    await readyStandInShop();
+    const placed = (iso: string, firstName: string, payment: "paid" | "cod") =>
+      standIn.store.addOrder({
+        createdAt: iso,
+        payment,
+        shippingAddress: { firstName, lastName: "Al-Ajmi" },
+      });
+    // 23:30 on the 20th in Kuwait is still the 20th there (20:30 UTC).
+    const late = placed("2026-11-20T20:30:00Z", "Hessa", "cod");
+    const next = placed("2026-11-21T06:00:00Z", "Dalal", "paid");
+    const later = placed("2026-11-23T09:00:00Z", "Hessa", "paid");
+    const page = async (query: string) =>
+      (
+        (await (
+          await callRoute(sendLoader, await adminFetchRequest(bulkShop, `/app/send?${query}`))
+        ).json()) as {
+          orders: { id: string; name: string; customer: string | null; payment: string | null }[];
+          params: { q: string; from: string; to: string };
+        }
+      ).orders;
+    const names = (orders: { name: string }[]) => orders.map((o) => o.name).sort();
+
+    expect(names(await page(`q=${encodeURIComponent(next.name)}`))).toEqual([next.name]);
+    expect(names(await page(`q=${next.name.replace("#", "")}`))).toEqual([next.name]);
+    expect(names(await page("q=hessa"))).toEqual(names([late, later]));
+    expect(names(await page("q=Al-Ajmi&from=2026-11-20&to=2026-11-20"))).toEqual([late.name]);
+    expect(names(await page("q=Al-Ajmi&from=2026-11-21&to=2026-11-22"))).toEqual([next.name]);
+    expect(names(await page("q=Hessa&from=2026-11-22"))).toEqual([later.name]);
+    // A date that is not one is left out rather than refused.
+    expect(names(await page("q=Dalal&from=yesterday"))).toEqual([next.name]);
+
+    const [cod] = await page(`q=${encodeURIComponent(late.name)}`);
+    expect(cod).toMatchObject({ customer: "Hessa Al-Ajmi", payment: "cod" });
+    const [paid] = await page(`q=${encodeURIComponent(next.name)}`);
+    expect(paid).toMatchObject({ payment: "paid" });
   });
 
   it("refuses an order in another currency before fulfilling it, with what the stand-in says of its currency", async () => {

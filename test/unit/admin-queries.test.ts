@@ -66,6 +66,7 @@ describe("the app's Admin GraphQL documents", () => {
         expect.stringContaining("DeliveryFulfillment"),
         expect.stringContaining("RecentFulfillments"),
         expect.stringContaining("DeliveryFulfillmentTracking"),
+        expect.stringContaining("DeliveryFulfillmentCancel"),
       ]),
     );
     const problems = documents.flatMap(({ where, text }) =>

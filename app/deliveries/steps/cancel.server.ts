@@ -10,9 +10,17 @@ import {
 import prisma from "../../db.server";
 import { env } from "../../env.server";
 import { courierUnavailableReason } from "../../models/courier-account.server";
-import { releaseLease, renewLease, type DeliveryRow } from "../../models/deliveries.server";
+import { recordShopifyFulfillmentCancelled } from "../../models/cancel-requests.server";
+import {
+  addDeliveryEvent,
+  releaseLease,
+  renewLease,
+  type DeliveryRow,
+} from "../../models/deliveries.server";
 import { transition } from "../../models/delivery-state";
 import type { CourierEnvironment } from "../../models/shop.server";
+import { cancelFulfillment } from "../../shopify/fulfillment-cancel";
+import type { AdminGraphql } from "../../shopify/graphql";
 import { courierFailure, courierReply, type CourierAnswer } from "../domain/courier-answers";
 import { lateCommitWaitMs, notCreatedBelievedAt } from "../domain/courier-timing";
 import { LONGEST_STEP_WAIT_MS, MAX_STEP_FAILURES, stepBackoffMs } from "../domain/lease-policy";
@@ -28,7 +36,15 @@ import { searchHistory, type HistoryAnswer } from "../history";
  * merchant on the delivery's page and timeline.
  */
 export type CancelOutcome =
-  | { ok: true; state: "cancelled" }
+  | {
+      ok: true;
+      state: "cancelled";
+      /**
+       * The Shopify fulfillment, when the merchant asked for it to be cancelled too (ADR 0044):
+       * cancelled (the order can be sent again), or still there (why, in `shopifyError`).
+       */
+      shopify?: ShopifyFulfillmentOutcome;
+    }
   /** Recorded; the worker carries it out (a step under way, or the courier did not answer). */
   | { ok: true; state: "requested"; message: string }
   | { ok: false; error: string };
@@ -38,6 +54,8 @@ export interface CancelActor {
   owner: string;
   now?: () => Date;
   courierFor(shop: string, environment: CourierEnvironment): Promise<CourierClient | null>;
+  /** The shop's Admin API, to cancel the Shopify fulfillment when the merchant asked for it. */
+  adminFor?(shop: string): Promise<AdminGraphql>;
   leaseMs: number;
   /**
    * How long after an unknown create a courier may still record it: its absence from history is
@@ -196,7 +214,7 @@ async function cancelAtCourier(
       data: courierReply({ cancelled: order.orderId, status: reply.status }),
     },
   });
-  return { ok: true, state: "cancelled" };
+  return cancelledThenShopify(delivery, actor);
 }
 
 /** The row once the cancellation is settled: request cleared, lease given back, nothing due. */
@@ -228,7 +246,61 @@ async function cancelHere(
     data: done(delivery.cancelReason ?? "cancelled"),
     event: { kind: "cancelled", message: message + (await collectionNote(delivery)) },
   });
-  return { ok: true, state: "cancelled" };
+  return cancelledThenShopify(delivery, actor);
+}
+
+export type ShopifyFulfillmentOutcome =
+  { fulfillment: "cancelled" } | { fulfillment: "not_cancelled"; error: string };
+
+/**
+ * The delivery is cancelled; when the merchant asked for it, its Shopify fulfillment is cancelled
+ * now too (never before: a courier that refused the cancellation still carries the parcel, and
+ * the order must stay fulfilled). Shopify refusing or not answering leaves the delivery cancelled
+ * and says so on the timeline; the delivery's page offers the Shopify part again.
+ */
+async function cancelledThenShopify(
+  delivery: DeliveryRow,
+  actor: CancelActor,
+): Promise<CancelOutcome> {
+  if (!delivery.cancelFulfillment || !delivery.fulfillmentId || delivery.shopifyCancelledAt) {
+    return { ok: true, state: "cancelled" };
+  }
+  return {
+    ok: true,
+    state: "cancelled",
+    shopify: await cancelShopifyFulfillment(delivery, actor.adminFor, clock(actor)),
+  };
+}
+
+/**
+ * Cancels the delivery's Shopify fulfillment (the delivery itself is cancelled already) and
+ * records it: the order is unfulfilled again and "Send to courier" offers it (ADR 0044).
+ */
+export async function cancelShopifyFulfillment(
+  delivery: Pick<DeliveryRow, "shop" | "id" | "fulfillmentId">,
+  adminFor: CancelActor["adminFor"],
+  at = new Date(),
+): Promise<ShopifyFulfillmentOutcome> {
+  const notCancelled = async (why: string): Promise<ShopifyFulfillmentOutcome> => {
+    const error = `The Shopify fulfillment was not cancelled: ${why}`.slice(0, 500);
+    await addDeliveryEvent(delivery.shop, delivery.id, "shopify_refused", error);
+    return { fulfillment: "not_cancelled", error };
+  };
+  if (!delivery.fulfillmentId) return notCancelled("the delivery has no Shopify fulfillment.");
+  if (!adminFor) return notCancelled("the app could not reach Shopify.");
+  try {
+    const admin = await adminFor(delivery.shop);
+    await cancelFulfillment(admin, delivery.fulfillmentId);
+  } catch (error) {
+    return notCancelled(error instanceof Error ? error.message : "Shopify did not answer.");
+  }
+  await recordShopifyFulfillmentCancelled(
+    delivery.shop,
+    delivery.id,
+    "The Shopify fulfillment was cancelled: the order is unfulfilled again and can be sent to the courier again.",
+    at,
+  );
+  return { fulfillment: "cancelled" };
 }
 
 /** A delivery that was to collect its order's balance and is cancelled: who collects it now. */
