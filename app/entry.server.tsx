@@ -10,6 +10,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { startDeliveryWorker } from "./deliveries/runner.server";
 import { startTrackingSync } from "./deliveries/sync-runner.server";
 import { sealStoredSessions } from "./models/sessions.server";
+import { startCourierRecords } from "./records/runner.server";
 import { applyDocumentFramePolicy } from "./security/frame-policy";
 
 export const streamTimeout = 5000;
@@ -17,6 +18,7 @@ export const streamTimeout = 5000;
 // The server module loads once per process: the delivery worker starts with it (ADR 0003).
 startDeliveryWorker();
 startTrackingSync();
+startCourierRecords();
 // Tokens written in plaintext by an earlier version, or under a retired key, are sealed now.
 sealStoredSessions().catch((error: unknown) => {
   console.error("Sealing the stored Shopify tokens failed:", error);

@@ -10,6 +10,7 @@ import {
 } from "../deliveries/states";
 import { ACTIVE_TRACKED_STATES, STUCK_AFTER_MS } from "../deliveries/tracking";
 import { newRowId, sqliteTime } from "./delivery-intake.server";
+import { enqueueDeliveryMoveFlowEvents } from "./flow-events.server";
 
 /**
  * Deliveries: the durable record of each Shopify fulfillment sent (or not) to the courier, and
@@ -239,6 +240,8 @@ export async function transition(input: TransitionInput): Promise<void> {
       },
     });
     await closeCancelRequest(tx, input.shop, input.id, input.to, at);
+    // Shopify Flow triggers the move fires, committed with it (ADR 0038).
+    await enqueueDeliveryMoveFlowEvents(tx, input.shop, input.id, input.from, input.to, at);
   });
 }
 

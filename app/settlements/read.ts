@@ -87,15 +87,18 @@ function sniffDelimiter(text: string): string {
 function readCsv(bytes: Uint8Array): StatementTable {
   const { text, encoding } = decodeStatementText(bytes);
   const problems: StatementTable["problems"] = [];
-  let records: { record: string[]; info: { lines: number } }[];
+  let numbered: { line: number; cells: string[] }[];
   try {
-    records = parse(text, {
+    // on_record's context is the parser's own (info: true would copy it for every record).
+    numbered = parse(text, {
       delimiter: sniffDelimiter(text),
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: false,
       skip_records_with_error: true,
-      info: true,
+      // Typed as the library's string[] records; the objects are read back below.
+      on_record: (record: string[], context) =>
+        ({ line: context.lines, cells: record.map((cell) => cell.trim()) }) as unknown as string[],
       on_skip: (error) => {
         if (error)
           problems.push({
@@ -104,16 +107,12 @@ function readCsv(bytes: Uint8Array): StatementTable {
           });
         return undefined;
       },
-    }) as unknown as { record: string[]; info: { lines: number } }[];
+    }) as unknown as { line: number; cells: string[] }[];
   } catch (error) {
     throw new StatementFileError(
       `The file cannot be read as CSV: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const numbered = records.map(({ record, info }) => ({
-    line: info.lines,
-    cells: record.map((cell) => cell.trim()),
-  }));
   return tableFrom("csv", encoding, numbered, problems);
 }
 

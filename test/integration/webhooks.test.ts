@@ -1,3 +1,4 @@
+import { seedCashRows } from "../support/cash-rows";
 import { Prisma } from "@prisma/client";
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
@@ -112,6 +113,7 @@ async function seedShop(name: string) {
   await prisma.courierCircuit.create({
     data: { shop: name, environment: "sandbox", circuit: "create", state: "open", failures: 5 },
   });
+  await seedCashRows(prisma, name);
   await prisma.delivery.create({
     data: {
       shop: name,

@@ -1,14 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parcelCharge } from "../../../app/deliveries/request";
-import {
-  displayKwd,
-  fils,
-  formatKwd,
-  kwdToFils,
-  parseKwd,
-  sumFils,
-} from "../../../app/money/kwd";
+import { displayKwd, fils, formatKwd, kwdToFils, parseKwd, sumFils } from "../../../app/money/kwd";
 
 const read = (text: string) => {
   const parsed = parseKwd(text);
