@@ -1,4 +1,5 @@
 import { ATTENTION_STATES, STATE_LABELS, type DeliveryState } from "../deliveries/domain/states";
+import { type FlowPayload } from "../deliveries/domain/records-columns";
 import { displayKwd, formatKwd, kwdToFils, type Fils } from "../money/kwd";
 
 /**
@@ -52,7 +53,7 @@ export function numericId(gid: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-export type FlowPayload = Record<string, string | number | boolean | null>;
+export type { FlowPayload };
 
 export function deliveryTriggerPayload(
   trigger: Exclude<FlowTrigger, "settlement-received">,

@@ -1,5 +1,7 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
+import { Unreadable } from "../deliveries/domain/json-column";
+import { statementColumnsColumn } from "../deliveries/domain/records-columns";
 import { fils, type Fils } from "../money/kwd";
 import {
   statementColumnsSchema,
@@ -149,18 +151,17 @@ export async function rememberedStatementColumns(shop: string): Promise<Statemen
     select: { statementColumns: true },
   });
   if (!settings?.statementColumns) return null;
-  try {
-    const parsed = statementColumnsSchema.safeParse(JSON.parse(settings.statementColumns));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  const columns = statementColumnsColumn.decode(settings.statementColumns);
+  // Columns that no longer read are asked for again, as if never mapped.
+  return columns instanceof Unreadable ? null : columns;
 }
 
 export async function rememberStatementColumns(shop: string, columns: StatementColumns) {
   await prisma.shopSettings.updateMany({
     where: { shop },
-    data: { statementColumns: JSON.stringify(statementColumnsSchema.parse(columns)) },
+    data: {
+      statementColumns: statementColumnsColumn.encode(statementColumnsSchema.parse(columns)),
+    },
   });
 }
 

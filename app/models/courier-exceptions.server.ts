@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import prisma from "../db.server";
+import { Unreadable } from "../deliveries/domain/json-column";
+import { courierExceptionRawColumn } from "../deliveries/domain/records-columns";
 import type { CourierException as WireException } from "../courier";
 
 /**
@@ -60,7 +62,7 @@ export async function saveCourierExceptions(
         type: exception.type,
         description: exception.description,
         happenedAt: exception.createdAt,
-        raw: JSON.stringify(exception.raw),
+        raw: courierExceptionRawColumn.encode(exception.raw),
         firstSeenAt: at,
       },
     });
@@ -82,13 +84,10 @@ export interface ExceptionView {
 }
 
 function arabicOf(raw: string): string | null {
-  try {
-    const parsed = JSON.parse(raw) as Record<string, unknown>;
-    const text = parsed.descriptionAr ?? parsed.descriptionArabic ?? parsed.reasonAr;
-    return typeof text === "string" ? text : null;
-  } catch {
-    return null;
-  }
+  const parsed = courierExceptionRawColumn.decode(raw);
+  if (parsed instanceof Unreadable) return null;
+  const text = parsed.descriptionAr ?? parsed.descriptionArabic ?? parsed.reasonAr;
+  return typeof text === "string" ? text : null;
 }
 
 async function views(

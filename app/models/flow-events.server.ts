@@ -1,12 +1,9 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
+import { type Unreadable } from "../deliveries/domain/json-column";
+import { flowPayloadColumn, type FlowPayload } from "../deliveries/domain/records-columns";
 import type { DeliveryState } from "../deliveries/domain/states";
-import {
-  deliveryTriggerPayload,
-  triggersForMove,
-  type FlowPayload,
-  type FlowTrigger,
-} from "../flow/triggers";
+import { deliveryTriggerPayload, triggersForMove, type FlowTrigger } from "../flow/triggers";
 
 /**
  * The Flow outbox (ADR 0038): a trigger owed is a FlowEvent row, written in the transaction of
@@ -21,7 +18,13 @@ export async function enqueueFlowEvent(
   at = new Date(),
 ): Promise<void> {
   await tx.flowEvent.create({
-    data: { shop, trigger, payload: JSON.stringify(payload), createdAt: at, nextAttemptAt: at },
+    data: {
+      shop,
+      trigger,
+      payload: flowPayloadColumn.encode(payload),
+      createdAt: at,
+      nextAttemptAt: at,
+    },
   });
 }
 
@@ -73,7 +76,8 @@ export interface DueFlowEvent {
   id: string;
   shop: string;
   trigger: string;
-  payload: string;
+  /** Decoded here, where the row enters the app; a payload that does not read is Unreadable. */
+  payload: FlowPayload | Unreadable;
   attempts: number;
 }
 
@@ -105,7 +109,14 @@ export async function claimDueFlowEvents(
       where: { id: event.id, sentAt: null, nextAttemptAt: event.nextAttemptAt },
       data: { nextAttemptAt: new Date(now.getTime() + holdMs) },
     });
-    if (count === 1) claimed.push(event);
+    if (count === 1)
+      claimed.push({
+        id: event.id,
+        shop: event.shop,
+        trigger: event.trigger,
+        payload: flowPayloadColumn.decode(event.payload),
+        attempts: event.attempts,
+      });
   }
   return claimed;
 }

@@ -1,3 +1,4 @@
+import { Unreadable } from "../deliveries/domain/json-column";
 import {
   claimDueFlowEvents,
   markFlowEventFailed,
@@ -38,12 +39,17 @@ export async function sendDueFlowEvents(
         await markFlowEventFailed(event.id, attempts, "The shop uninstalled the app.", null);
         continue;
       }
+      if (event.payload instanceof Unreadable) {
+        await markFlowEventFailed(
+          event.id,
+          attempts,
+          `The trigger's stored fields do not read (${event.payload.problem}).`,
+          null,
+        );
+        continue;
+      }
       const admin = await deps.adminFor(event.shop);
-      await sendFlowTrigger(
-        admin,
-        event.trigger,
-        JSON.parse(event.payload) as Record<string, unknown>,
-      );
+      await sendFlowTrigger(admin, event.trigger, event.payload);
       await markFlowEventSent(event.id, new Date());
       sent += 1;
     } catch (error) {

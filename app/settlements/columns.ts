@@ -1,4 +1,5 @@
-import { z } from "zod";
+import { type z } from "zod";
+import { statementColumnsSchema } from "../deliveries/domain/records-columns";
 
 /**
  * Which column of the courier's statement holds what. Couriers name them in English or Arabic,
@@ -8,11 +9,7 @@ import { z } from "zod";
 export const STATEMENT_FIELDS = ["orderNumber", "amount", "date"] as const;
 export type StatementField = (typeof STATEMENT_FIELDS)[number];
 
-export const statementColumnsSchema = z.object({
-  orderNumber: z.string().min(1),
-  amount: z.string().min(1),
-  date: z.string().min(1).nullable(),
-});
+export { statementColumnsSchema };
 /** Column titles as they appear in the file's header row. */
 export type StatementColumns = z.infer<typeof statementColumnsSchema>;
 
