@@ -24,6 +24,7 @@ import {
 } from "@shopify/polaris";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useDeliveriesExportAction } from "../components/deliveries/export-action";
 import { listFilters } from "../components/deliveries/list-filters";
 import { DeliveryListRow } from "../components/deliveries/list-row";
 import {
@@ -71,6 +72,7 @@ export default function Deliveries() {
   const { t } = useTranslation(["deliveries"]);
   const language = useLanguage();
   const data = useLoaderData<typeof loader>();
+  const exportAction = useDeliveriesExportAction();
   const governorates = data.governorates.map((g) => ({ id: g.id, name: g[language] }));
   const areas = data.areas
     .map((a) => ({ id: a.id, governanceId: a.governanceId, name: a[language] }))
@@ -170,7 +172,7 @@ export default function Deliveries() {
     navigation.state === "loading" && navigation.location.pathname.endsWith("/deliveries");
 
   return (
-    <Page title={t("deliveries:title")} fullWidth>
+    <Page title={t("deliveries:title")} fullWidth secondaryActions={[exportAction]}>
       <BlockStack gap="400">
         {data.searchTruncated && <Banner tone="info">{t("deliveries:truncated")}</Banner>}
         {bulk.data?.outcomes && (

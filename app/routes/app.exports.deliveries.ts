@@ -1,28 +1,18 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { z } from "zod";
-import { DELIVERY_STATES } from "../deliveries/domain/states";
+import { deliveriesExport } from "../deliveries/list-export.server";
 import { csvDownloadHeaders, csvStream } from "../exports/csv";
-import { DELIVERY_EXPORT_HEADER, deliveryExportBatches } from "../models/record-exports.server";
+import { languageOf } from "../i18n/config";
 import { authenticate } from "../shopify.server";
 
-const exportQuery = z.object({
-  state: z
-    .union([z.enum(DELIVERY_STATES), z.literal("attention")])
-    .optional()
-    .catch(undefined),
-  q: z.string().trim().max(100).optional().catch(undefined),
-});
-
-/** The deliveries list as CSV, with the page's filters (`state`, `q`), streamed as it is read. */
+/**
+ * The deliveries list as CSV with the list page's URL parameters (tab, filters, search, sort),
+ * streamed as it is read. `lang` is the page's language (its column titles and states).
+ */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const query = exportQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const batches = deliveryExportBatches({
-    shop: session.shop,
-    state: query.state,
-    search: query.q || undefined,
-  });
-  return new Response(csvStream(DELIVERY_EXPORT_HEADER, batches), {
-    headers: csvDownloadHeaders(`deliveries-${new Date().toISOString().slice(0, 10)}.csv`),
+  const search = new URL(request.url).searchParams;
+  const csv = await deliveriesExport(session.shop, search, languageOf(search.get("lang")) ?? "en");
+  return new Response(csvStream(csv.header, csv.batches), {
+    headers: csvDownloadHeaders(csv.fileName),
   });
 };
