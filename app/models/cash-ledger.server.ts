@@ -397,7 +397,8 @@ export async function recordOrderMarkedPaid(shop: string, deliveryIds: string[],
 }
 
 /** The shop's choice of when cash orders are marked paid in Shopify. */
-export type MarkPaidWhen = "delivered" | "settled" | "never";
+export const MARK_PAID_WHEN = ["delivered", "settled", "never"] as const;
+export type MarkPaidWhen = (typeof MARK_PAID_WHEN)[number];
 
 export function markPaidWhen(settings: {
   markCodPaid: boolean;
