@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import prisma from "../db.server";
 import { Unreadable } from "../deliveries/domain/json-column";
+import { parseState, type DeliveryState } from "../deliveries/domain/states";
 import { courierExceptionRawColumn } from "../deliveries/domain/records-columns";
 import type { CourierException as WireException } from "../courier";
 
@@ -75,6 +76,8 @@ export interface ExceptionView {
   id: string;
   deliveryId: string | null;
   orderName: string | null;
+  /** The linked delivery's state now; null when the exception names no delivery the app has. */
+  deliveryState: DeliveryState | null;
   courierOrderId: string | null;
   type: string | null;
   description: string | null;
@@ -95,25 +98,54 @@ async function views(
   rows: Awaited<ReturnType<typeof prisma.courierException.findMany>>,
 ): Promise<ExceptionView[]> {
   const ids = rows.map((r) => r.deliveryId).filter((id): id is string => id !== null);
-  const names = new Map(
+  const deliveries = new Map(
     (
       await prisma.delivery.findMany({
         where: { shop, id: { in: ids } },
-        select: { id: true, orderName: true },
+        select: { id: true, orderName: true, state: true },
       })
-    ).map((d) => [d.id, d.orderName]),
+    ).map((d) => [d.id, d]),
   );
-  return rows.map((r) => ({
-    id: r.id,
-    deliveryId: r.deliveryId,
-    orderName: r.deliveryId ? (names.get(r.deliveryId) ?? null) : null,
-    courierOrderId: r.courierOrderId,
-    type: r.type,
-    description: r.description,
-    descriptionArabic: arabicOf(r.raw),
-    happenedAt: r.happenedAt,
-    firstSeenAt: r.firstSeenAt,
-  }));
+  return rows.map((r) => {
+    const delivery = r.deliveryId ? deliveries.get(r.deliveryId) : undefined;
+    return {
+      id: r.id,
+      deliveryId: r.deliveryId,
+      orderName: delivery?.orderName ?? null,
+      deliveryState: delivery ? parseState(delivery.state) : null,
+      courierOrderId: r.courierOrderId,
+      type: r.type,
+      description: r.description,
+      descriptionArabic: arabicOf(r.raw),
+      happenedAt: r.happenedAt,
+      firstSeenAt: r.firstSeenAt,
+    };
+  });
+}
+
+/** Exceptions stop asking for attention this long after the app first read them. */
+export const EXCEPTION_ATTENTION_MS = 7 * 24 * 3_600_000;
+
+/**
+ * The exceptions that ask for the merchant's attention (the deliveries list's Needs attention):
+ * read in the last week, and not about a parcel that has since been delivered or cancelled; one
+ * the app cannot link to a delivery is listed too.
+ */
+export async function attentionCourierExceptions(shop: string, now = new Date(), take = 20) {
+  const rows = await prisma.courierException.findMany({
+    where: {
+      shop,
+      resolvedAt: null,
+      firstSeenAt: { gte: new Date(now.getTime() - EXCEPTION_ATTENTION_MS) },
+    },
+    orderBy: { firstSeenAt: "desc" },
+    take: take * 3,
+  });
+  return (await views(shop, rows))
+    .filter(
+      (e) => e.deliveryState === null || !["delivered", "cancelled"].includes(e.deliveryState),
+    )
+    .slice(0, take);
 }
 
 /** The newest exceptions of the shop, linked or not (Needs attention). */
@@ -162,4 +194,26 @@ export async function takeExceptionsRead(
     data: { exceptionsReadAt: now },
   });
   return count === 1;
+}
+
+/**
+ * Which of the courier's orders (by id or number) the shop has as deliveries: the reports page's
+ * comparison of the courier's history with the app's deliveries.
+ */
+export async function knownCourierOrders(
+  shop: string,
+  ids: readonly string[],
+  numbers: readonly string[],
+): Promise<{ ids: Set<string>; numbers: Set<string> }> {
+  const known = await prisma.delivery.findMany({
+    where: {
+      shop,
+      OR: [{ courierOrderId: { in: [...ids] } }, { courierOrderNumber: { in: [...numbers] } }],
+    },
+    select: { courierOrderId: true, courierOrderNumber: true },
+  });
+  return {
+    ids: new Set(known.flatMap((k) => (k.courierOrderId ? [k.courierOrderId] : []))),
+    numbers: new Set(known.flatMap((k) => (k.courierOrderNumber ? [k.courierOrderNumber] : []))),
+  };
 }

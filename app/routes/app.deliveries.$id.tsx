@@ -15,7 +15,9 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
+import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
 import { cancelDelivery } from "../deliveries/cancel.server";
+import { deliveryExceptionItems } from "../deliveries/courier-exceptions.server";
 import { markDeliveryCreated } from "../deliveries/mark-created.server";
 import { retryDelivery } from "../deliveries/retry.server";
 import { Unreadable } from "../deliveries/domain/json-column";
@@ -89,6 +91,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
       message: e.message,
       courier: courierAnswerOf(e.data),
     })),
+    exceptions: await deliveryExceptionItems(session.shop, delivery.id),
   };
 };
 
@@ -174,7 +177,7 @@ const when = new Intl.DateTimeFormat("en-GB", {
 });
 
 export default function DeliveryPage() {
-  const { delivery, events } = useLoaderData<typeof loader>();
+  const { delivery, events, exceptions } = useLoaderData<typeof loader>();
   const result = useActionData<{ ok: boolean; error?: string; message?: string }>();
   const canRetry = ["rejected", "needs_review", "needs_attention"].includes(delivery.state);
   const canCancel =
@@ -211,6 +214,7 @@ export default function DeliveryPage() {
                 {delivery.stateReason}
               </Banner>
             )}
+            <CourierExceptionsCard exceptions={exceptions} />
             <InlineStack gap="300">
               {canRetry && (
                 <Form method="post">

@@ -24,6 +24,7 @@ import {
 } from "@shopify/polaris";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
 import { useDeliveriesExportAction } from "../components/deliveries/export-action";
 import { listFilters } from "../components/deliveries/list-filters";
 import { DeliveryListRow } from "../components/deliveries/list-row";
@@ -69,7 +70,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 };
 
 export default function Deliveries() {
-  const { t } = useTranslation(["deliveries"]);
+  const { t } = useTranslation(["deliveries", "exceptions"]);
   const language = useLanguage();
   const data = useLoaderData<typeof loader>();
   const exportAction = useDeliveriesExportAction();
@@ -286,6 +287,12 @@ export default function Deliveries() {
             ))}
           </IndexTable>
         </Card>
+        <CourierExceptionsCard
+          exceptions={data.exceptions}
+          showOrder
+          title={t("exceptions:attention.title")}
+          intro={t("exceptions:attention.intro")}
+        />
       </BlockStack>
       <Modal
         open={confirmCancel}

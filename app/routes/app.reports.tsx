@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link as RemixLink, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import {
   Banner,
   BlockStack,
@@ -12,43 +12,51 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
+import { exceptionItem } from "../deliveries/courier-exceptions.server";
+import { translateMessage } from "../i18n/messages";
 import { courierReports } from "../services/courier-reports.server";
 import { authenticate } from "../shopify.server";
 
+/**
+ * Courier reports (issue 16, ADR 0039): the courier's report for a period field by field, the
+ * courier's orders of the period the app does not know (listed, never imported), and the
+ * exceptions the courier reported.
+ */
 const day = (offsetDays: number) =>
   new Date(Date.now() + 3 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
-const isDay = (value: string | null): value is string =>
-  !!value && /^\d{4}-\d{2}-\d{2}$/.test(value);
+const dayOf = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null);
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const url = new URL(request.url);
-  const from = isDay(url.searchParams.get("from")) ? url.searchParams.get("from")! : day(-30);
-  const to = isDay(url.searchParams.get("to")) ? url.searchParams.get("to")! : day(0);
+  const from = dayOf(url.searchParams.get("from")) ?? day(-30);
+  const to = dayOf(url.searchParams.get("to")) ?? day(0);
   const reports = await courierReports(session.shop, from, to);
-  return {
-    from,
-    to,
-    ...reports,
-    exceptions: reports.exceptions.map((e) => ({
-      ...e,
-      firstSeenAt: e.firstSeenAt.toISOString(),
-    })),
-  };
+  return { from, to, ...reports, exceptions: reports.exceptions.map(exceptionItem) };
 };
 
+/** The courier's own words and data: read left to right or as written, never translated. */
+const Data = ({ children }: { children: string }) => (
+  <span translate="no" dir="auto">
+    {children}
+  </span>
+);
+
 export default function Reports() {
+  const { t } = useTranslation(["reports", "exceptions", "messages"]);
   const data = useLoaderData<typeof loader>();
   const [from, setFrom] = useState(data.from);
   const [to, setTo] = useState(data.to);
   return (
-    <Page title="Courier reports" subtitle="What the courier's own records say, beside the app's.">
+    <Page title={t("reports:title")} subtitle={t("reports:subtitle")}>
       <BlockStack gap="400">
         <Card>
           <Form method="get">
-            <InlineStack gap="300" blockAlign="end">
+            <InlineStack gap="300" blockAlign="end" wrap>
               <TextField
-                label="From"
+                label={t("reports:from")}
                 type="date"
                 name="from"
                 value={from}
@@ -56,33 +64,43 @@ export default function Reports() {
                 autoComplete="off"
               />
               <TextField
-                label="To"
+                label={t("reports:to")}
                 type="date"
                 name="to"
                 value={to}
                 onChange={setTo}
                 autoComplete="off"
               />
-              <Button submit>Show</Button>
+              <Button submit>{t("reports:show")}</Button>
             </InlineStack>
           </Form>
         </Card>
         {!data.connected ? (
-          <Banner tone="warning">Connect the courier in Settings to see its reports.</Banner>
+          <Banner tone="warning">{t("reports:notConnected")}</Banner>
         ) : (
           <>
             <Card>
               <BlockStack gap="300">
                 <Text as="h2" variant="headingMd">
-                  The courier&apos;s report for the period
+                  {t("reports:report.title")}
+                </Text>
+                <Text as="p" tone="subdued">
+                  {t("reports:report.intro")}
                 </Text>
                 {data.reportError ? (
-                  <Banner tone="critical">{data.reportError}</Banner>
+                  <Banner tone="critical">{translateMessage(t, data.reportError)}</Banner>
+                ) : (data.report ?? []).length === 0 ? (
+                  <Text as="p" tone="subdued">
+                    {t("reports:report.empty")}
+                  </Text>
                 ) : (
                   <DataTable
                     columnContentTypes={["text", "text"]}
-                    headings={["What", "Courier's figure"]}
-                    rows={(data.report ?? []).map((r) => [r.field, r.value])}
+                    headings={[t("reports:report.field"), t("reports:report.value")]}
+                    rows={(data.report ?? []).map((r, i) => [
+                      <Data key={`f${i}`}>{r.field}</Data>,
+                      <Data key={`v${i}`}>{r.value}</Data>,
+                    ])}
                   />
                 )}
               </BlockStack>
@@ -90,57 +108,40 @@ export default function Reports() {
             <Card>
               <BlockStack gap="300">
                 <Text as="h2" variant="headingMd">
-                  Courier orders the app does not know
+                  {t("reports:unknown.title")}
                 </Text>
                 <Text as="p" tone="subdued">
-                  Orders in the courier&apos;s records for the period that no delivery in the app
-                  matches, for example ones created in the courier&apos;s own website. They are
-                  listed only; nothing is imported.
+                  {t("reports:unknown.intro")}
                 </Text>
                 {data.historyError ? (
-                  <Banner tone="critical">{data.historyError}</Banner>
+                  <Banner tone="critical">{translateMessage(t, data.historyError)}</Banner>
                 ) : data.unknown.length === 0 ? (
-                  <Text as="p">{`All ${data.seen} courier orders of the period are deliveries in the app.`}</Text>
+                  <Text as="p">{t("reports:unknown.none", { n: data.seen })}</Text>
                 ) : (
                   <DataTable
                     columnContentTypes={["text", "text", "text"]}
-                    headings={["Courier order", "Courier status", "Created"]}
-                    rows={data.unknown.map((o) => [o.orderNumber, o.status, o.createdAt])}
+                    headings={[
+                      t("reports:unknown.order"),
+                      t("reports:unknown.status"),
+                      t("reports:unknown.created"),
+                    ]}
+                    rows={data.unknown.map((o, i) => [
+                      <Data key={`o${i}`}>{o.orderNumber}</Data>,
+                      <Data key={`s${i}`}>{o.status}</Data>,
+                      <Data key={`c${i}`}>{o.createdAt}</Data>,
+                    ])}
                   />
                 )}
               </BlockStack>
             </Card>
           </>
         )}
-        <Card>
-          <BlockStack gap="300">
-            <Text as="h2" variant="headingMd">
-              Exceptions the courier reported
-            </Text>
-            {data.exceptions.length === 0 ? (
-              <Text as="p" tone="subdued">
-                None.
-              </Text>
-            ) : (
-              <DataTable
-                columnContentTypes={["text", "text", "text", "text"]}
-                headings={["Order", "What happened", "بالعربية", "When"]}
-                rows={data.exceptions.map((e) => [
-                  e.deliveryId ? (
-                    <RemixLink key={e.id} to={`/app/deliveries/${e.deliveryId}`}>
-                      {e.orderName ?? e.courierOrderId ?? "Delivery"}
-                    </RemixLink>
-                  ) : (
-                    `${e.courierOrderId ?? "—"} (not in the app)`
-                  ),
-                  e.description ?? e.type ?? "",
-                  e.descriptionArabic ?? "",
-                  e.happenedAt ?? e.firstSeenAt.slice(0, 10),
-                ])}
-              />
-            )}
-          </BlockStack>
-        </Card>
+        <CourierExceptionsCard
+          exceptions={data.exceptions}
+          showOrder
+          title={t("exceptions:reports.title")}
+          emptyText={t("exceptions:reports.none")}
+        />
       </BlockStack>
     </Page>
   );

@@ -1,5 +1,4 @@
-import prisma from "../db.server";
-import { recentCourierExceptions } from "../models/courier-exceptions.server";
+import { knownCourierOrders, recentCourierExceptions } from "../models/courier-exceptions.server";
 import { getShopSettings } from "../models/shop.server";
 import { courierClientFor } from "./courier-connection.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
@@ -56,17 +55,13 @@ export async function courierReports(shop: string, from: string, to: string) {
       seen += result.orders.length;
       const ids = result.orders.map((o) => o.orderId).filter((id): id is string => !!id);
       const numbers = result.orders.map((o) => o.orderNumber).filter((n): n is string => !!n);
-      const known = await prisma.delivery.findMany({
-        where: {
-          shop,
-          OR: [{ courierOrderId: { in: ids } }, { courierOrderNumber: { in: numbers } }],
-        },
-        select: { courierOrderId: true, courierOrderNumber: true },
-      });
-      const knownIds = new Set(known.map((k) => k.courierOrderId));
-      const knownNumbers = new Set(known.map((k) => k.courierOrderNumber));
+      const known = await knownCourierOrders(shop, ids, numbers);
       for (const order of result.orders) {
-        if (knownIds.has(order.orderId) || knownNumbers.has(order.orderNumber)) continue;
+        if (
+          (order.orderId && known.ids.has(order.orderId)) ||
+          (order.orderNumber && known.numbers.has(order.orderNumber))
+        )
+          continue;
         unknown.push({
           orderNumber: order.orderNumber ?? order.orderId ?? "",
           status: order.status ?? "",
