@@ -45,8 +45,14 @@ const Data = ({ children }: { children: string }) => (
 );
 
 export default function Reports() {
-  const { t } = useTranslation(["reports", "exceptions", "messages"]);
+  const { t, i18n } = useTranslation(["reports", "exceptions", "messages"]);
   const data = useLoaderData<typeof loader>();
+  // The courier's fields the app knows are named in the page's language; others as the courier
+  // wrote them (kept, never dropped).
+  const fieldName = (row: { path: string[] }) =>
+    row.path.length > 0 && row.path.every((key) => i18n.exists(`reports:fields.${key}`))
+      ? row.path.map((key) => t(`reports:fields.${key}`)).join(" › ")
+      : null;
   const [from, setFrom] = useState(data.from);
   const [to, setTo] = useState(data.to);
   return (
@@ -98,7 +104,7 @@ export default function Reports() {
                     columnContentTypes={["text", "text"]}
                     headings={[t("reports:report.field"), t("reports:report.value")]}
                     rows={(data.report ?? []).map((r, i) => [
-                      <Data key={`f${i}`}>{r.field}</Data>,
+                      fieldName(r) ?? <Data key={`f${i}`}>{r.field}</Data>,
                       <Data key={`v${i}`}>{r.value}</Data>,
                     ])}
                   />

@@ -9,18 +9,32 @@ import { loadCourierApiKey } from "../models/courier-account.server";
  * history for the period compared with the app's deliveries. Orders the app does not know are
  * listed, never imported.
  */
-export function reportRows(raw: unknown, prefix = ""): { field: string; value: string }[] {
+export interface ReportRow {
+  /** The courier's keys from the top (["byStatus", "delivered"]): the page names the ones it knows. */
+  path: string[];
+  /** The keys made readable, for a key the page has no name for. */
+  field: string;
+  value: string;
+}
+
+export function reportRows(raw: unknown, path: string[] = []): ReportRow[] {
+  const field = path.map(humanise).join(" › ");
   if (raw === null || typeof raw !== "object")
-    return [{ field: prefix || "Value", value: raw === null ? "" : String(raw) }];
+    return [{ path, field: field || "Value", value: raw === null ? "" : String(raw) }];
   const entries = Array.isArray(raw)
     ? raw.map((v, i) => [String(i + 1), v] as const)
     : Object.entries(raw as Record<string, unknown>);
-  return entries.flatMap(([key, value]) => {
-    const label = prefix ? `${prefix} › ${humanise(key)}` : humanise(key);
-    return value !== null && typeof value === "object"
-      ? reportRows(value, label)
-      : [{ field: label, value: value === null || value === undefined ? "" : String(value) }];
-  });
+  return entries.flatMap(([key, value]) =>
+    value !== null && typeof value === "object"
+      ? reportRows(value, [...path, key])
+      : [
+          {
+            path: [...path, key],
+            field: [...path, key].map(humanise).join(" › "),
+            value: value === null || value === undefined ? "" : String(value),
+          },
+        ],
+  );
 }
 
 const humanise = (key: string) =>
@@ -39,7 +53,7 @@ export async function courierReports(shop: string, from: string, to: string) {
   const environment = settings.courierEnvironment === "production" ? "production" : "sandbox";
   const courier = courierClientFor(environment, stored.apiKey);
   if (!courier) return { connected: false as const, exceptions };
-  let report: { field: string; value: string }[] | null = null;
+  let report: ReportRow[] | null = null;
   let reportError: string | null = null;
   try {
     report = reportRows((await courier.corporateOrdersReport({ from, to })).raw);

@@ -404,7 +404,11 @@ export function ManualStatementCard(props: { busy: boolean; onRecord: (lines: st
         </Text>
         <TextField
           label={t("manual.label")}
-          helpText={t("manual.help")}
+          helpText={
+            <>
+              {t("manual.help")} <Data>CO-1001, 36.500</Data>
+            </>
+          }
           value={lines}
           onChange={setLines}
           multiline={5}
