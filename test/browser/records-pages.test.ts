@@ -49,6 +49,9 @@ async function openAdmin(path: string, language: "en" | "ar", width: number): Pr
   const page = await openEmbeddedPage(browser, appUrl, SHOP_NAME, url.pathname + url.search, []);
   await page.setViewportSize({ width, height: 900 });
   await page.waitForLoadState("networkidle");
+  // Polaris's drop zone measures itself after a resize (debounced): its file input spans past a
+  // narrow page until then.
+  await page.waitForTimeout(500);
   return page;
 }
 
