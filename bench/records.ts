@@ -12,6 +12,7 @@
  * Prints readable lines and ends with one JSON line: statementLines, importSeconds, exportRows,
  * exportSeconds, exportRssGrowthMb, the reference's figures, and targetsMet (exit 1 when false).
  */
+import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
@@ -95,7 +96,18 @@ const { default: prisma } = await import("../app/db.server");
 const { prepareStatement, reconcileStatement } = await import("../app/settlements");
 const { ledgerDeliveriesForNumbers } = await import("../app/models/cash-ledger.server");
 const { csvDocument, csvStream } = await import("../app/exports/csv");
-const { deliveriesExport } = await import("../app/deliveries/list-export.server");
+const { deliveriesExportRows } = await import("../app/deliveries/list-export-rows.server");
+// The English words of the export, from the catalogs (the app's i18next loads them through Vite).
+const catalog = (namespace: string) =>
+  JSON.parse(
+    fs.readFileSync(
+      path.join(import.meta.dirname, "..", "app", "i18n", "locales", "en", `${namespace}.json`),
+      "utf8",
+    ),
+  ) as Record<string, Record<string, string>>;
+const deliveriesWords = catalog("deliveries");
+const stateWords = catalog("common").states!;
+const exportWords = deliveriesWords.export!;
 await prisma.$queryRaw`SELECT 1`;
 
 // 1. Statement import and match.
@@ -129,7 +141,25 @@ let peak = baseline;
 const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 20);
 const exportStart = performance.now();
 // The list page's export with no filter: every delivery of the shop, as the route streams it.
-const csv = await deliveriesExport(SHOP, new URLSearchParams(), "en");
+const csv = await deliveriesExportRows(SHOP, new URLSearchParams(), {
+  header: [
+    exportWords.order!,
+    exportWords.customer!,
+    exportWords.area!,
+    exportWords.cash!,
+    exportWords.status!,
+    exportWords.reason!,
+    exportWords.courierNumber!,
+    exportWords.courierStatus!,
+    exportWords.trackingLink!,
+    exportWords.created!,
+    exportWords.lastChange!,
+  ],
+  state: (state) => stateWords[state] ?? state,
+  stuck: String(deliveriesWords.stuck),
+  reason: (reason) => reason,
+  areaLanguage: "en",
+});
 const reader = csvStream(csv.header, csv.batches).getReader();
 let bytes = 0;
 let lineBreaks = 0;

@@ -11,13 +11,20 @@ export interface DeliveryExportDetails {
   updatedAt: Date;
 }
 
+const CHUNK = 500;
+
 export async function deliveryExportDetails(
   shop: string,
   ids: readonly string[],
 ): Promise<Map<string, DeliveryExportDetails>> {
-  const rows = await prisma.delivery.findMany({
-    where: { shop, id: { in: [...ids] } },
-    select: { id: true, courierStatus: true, trackingUrl: true, updatedAt: true },
-  });
-  return new Map(rows.map(({ id, ...details }) => [id, details]));
+  const details = new Map<string, DeliveryExportDetails>();
+  // In chunks: Prisma refuses more bound values than SQLite allows (999) in one query.
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await prisma.delivery.findMany({
+      where: { shop, id: { in: ids.slice(i, i + CHUNK) } },
+      select: { id: true, courierStatus: true, trackingUrl: true, updatedAt: true },
+    });
+    for (const { id, ...row } of rows) details.set(id, row);
+  }
+  return details;
 }

@@ -97,6 +97,26 @@ describe(`the deliveries export (${database})`, () => {
     expect(lines[0]).not.toContain("Order");
   });
 
+  it("exports more deliveries than one query may bind values for (SQLite's 999)", async () => {
+    const bulkShop = shopDomain("export-bulk");
+    await prisma.delivery.createMany({
+      data: Array.from({ length: 1_200 }, (_, i) => ({
+        shop: bulkShop,
+        orderId: `gid://shopify/Order/bulk-${i}`,
+        orderName: `#B${i}`,
+        fulfillmentId: `gid://shopify/Fulfillment/bulk-${i}`,
+        source: "webhook",
+        state: "delivered",
+        environment: "sandbox",
+        reference: `SHPFY-bulk-${i}`,
+        createdAt: new Date(now.getTime() - i * 1_000),
+      })),
+    });
+    const csv = await deliveriesExport(bulkShop, new URLSearchParams(), "en", now);
+    const text = await new Response(csvStream(csv.header, csv.batches)).text();
+    expect(text.trimEnd().split("\r\n")).toHaveLength(1 + 1_200);
+  });
+
   it("reads every page of a long list once, in the list's order", async () => {
     for (let i = 0; i < 7; i += 1) await delivery({ cash: "1.000" });
     const seen: string[] = [];
