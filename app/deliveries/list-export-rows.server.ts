@@ -3,7 +3,6 @@ import { getCourierAccount } from "../models/courier-account.server";
 import { listQueryOf, readListParams } from "../models/delivery-list-params";
 import { isStuck, listDeliveryPages, type ListRow } from "../models/delivery-list.server";
 import { getPlaceNames } from "../models/place-names.server";
-import { deliveryExportDetails } from "../models/record-exports.server";
 import type { DeliveryState } from "./domain/states";
 
 /**
@@ -44,12 +43,7 @@ export async function deliveriesExportRows(
   const areaName = new Map(places.areas.map((a) => [a.id, a[words.areaLanguage]]));
   async function* batches(): AsyncGenerator<CsvValue[][]> {
     for await (const rows of listDeliveryPages(query)) {
-      const details = await deliveryExportDetails(
-        shop,
-        rows.map((r) => r.id),
-      );
       yield rows.map((row: ListRow) => {
-        const more = details.get(row.id);
         return [
           row.orderName,
           row.customerName,
@@ -58,10 +52,10 @@ export async function deliveriesExportRows(
           isStuck(row, now) ? words.stuck : words.state(row.state),
           row.stateReason === null ? null : words.reason(row.stateReason),
           row.courierOrderNumber,
-          more?.courierStatus ?? null,
-          more?.trackingUrl ?? null,
+          row.courierStatus,
+          row.trackingUrl,
           kuwaitTime(row.createdAt),
-          more ? kuwaitTime(more.updatedAt) : null,
+          kuwaitTime(row.updatedAt),
         ];
       });
     }

@@ -77,6 +77,10 @@ const LIST_SELECT = {
   createdAt: true,
   lastMovedAt: true,
   trackingPushedAt: true,
+  // For the CSV export, which reads the list whole by the same queries (one read a page).
+  courierStatus: true,
+  trackingUrl: true,
+  updatedAt: true,
 } satisfies Prisma.DeliverySelect;
 
 type ListRecord = Prisma.DeliveryGetPayload<{ select: typeof LIST_SELECT }>;
