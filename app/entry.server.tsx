@@ -13,6 +13,7 @@ import { startTrackingSync } from "./deliveries/tracking/runner.server";
 import { createI18n } from "./i18n/instance";
 import { languageFromMatches } from "./i18n/language";
 import { sealStoredSessions } from "./models/sessions.server";
+import { startCourierRecords } from "./records/runner.server";
 import { applyDocumentFramePolicy } from "./security/frame-policy";
 
 export const streamTimeout = 5000;
@@ -21,6 +22,7 @@ export const streamTimeout = 5000;
 // short passes so requests are not kept waiting behind one (ADR 0042).
 startDeliveryWorker({ leasesPerPass: WEB_PROCESS_LEASES_PER_PASS });
 startTrackingSync();
+startCourierRecords();
 // Tokens written in plaintext by an earlier version, or under a retired key, are sealed now.
 sealStoredSessions().catch((error: unknown) => {
   console.error("Sealing the stored Shopify tokens failed:", error);

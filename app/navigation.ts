@@ -3,6 +3,8 @@ export const NAVIGATION = [
   { to: "/app", labelKey: "nav.home" },
   { to: "/app/deliveries", labelKey: "nav.deliveries" },
   { to: "/app/send", labelKey: "nav.send" },
+  { to: "/app/cash", labelKey: "nav.cash" },
+  { to: "/app/reports", labelKey: "nav.reports" },
   { to: "/app/address-review", labelKey: "nav.addressReview" },
   { to: "/app/pickup-locations", labelKey: "nav.pickupLocations" },
   { to: "/app/settings", labelKey: "nav.settings" },

@@ -26,11 +26,13 @@ export async function bundleExtensions(): Promise<ExtensionBundle[]> {
     const tomlPath = path.join(EXTENSIONS, dir, "shopify.extension.toml");
     if (!existsSync(tomlPath)) continue;
     const toml = parse(readFileSync(tomlPath, "utf8")) as {
-      extensions: { handle: string; targeting: { module: string; target: string }[] }[];
+      extensions: { handle: string; targeting?: { module: string; target: string }[] }[];
     };
     for (const extension of toml.extensions) {
+      // Flow triggers and actions (issue 16) are configuration only: no code to bundle.
+      if (!extension.targeting) continue;
       const targetsOf = new Map<string, string[]>();
-      for (const t of extension.targeting) {
+      for (const t of extension.targeting ?? []) {
         targetsOf.set(t.module, [...(targetsOf.get(t.module) ?? []), t.target]);
       }
       const modules = [];

@@ -24,6 +24,8 @@ export const BODY_LIMITS = Object.freeze([
   { prefix: "/courier/webhooks/", bytes: 64 * KiB },
   // The login form: one shop domain.
   { prefix: "/auth/", bytes: 16 * KiB },
+  // Courier statements imported on the cash page (CSV or Excel, tens of thousands of lines).
+  { prefix: "/app/cash", bytes: 16 * MiB },
   // The admin's forms: settings, pickup locations, address review, up to 250 orders to send.
   { prefix: "/app/", bytes: 1 * MiB },
   { prefix: "/", bytes: 64 * KiB },

@@ -10,6 +10,7 @@ import { explainMatch } from "./domain/match-explanation";
 import { isFinal } from "./domain/states";
 import { courierSaid, timelineSentence } from "./domain/timeline";
 import { cancelChoicesFor } from "./cancel-page.server";
+import { deliveryExceptionItems } from "./courier-exceptions.server";
 import { isFixable } from "./fix.server";
 
 /**
@@ -156,6 +157,8 @@ export async function deliveryPage(shop: string, id: string) {
     },
     // What the cancel dialog offers: cancel, the Shopify fulfillment's fate, sending again.
     cancel: await cancelChoicesFor(delivery),
+    // What the courier reported as exceptions for this delivery (issue 16).
+    exceptions: await deliveryExceptionItems(shop, delivery.id),
   };
 }
 

@@ -5,6 +5,7 @@ import { getCourierAccount } from "../models/courier-account.server";
 import { getPlaceNames } from "../models/place-names.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { cancelDelivery } from "./cancel.server";
+import { attentionExceptionItems } from "./courier-exceptions.server";
 import { retryDelivery } from "./retry.server";
 
 /**
@@ -23,9 +24,11 @@ export async function loadDeliveryListPage(
 ) {
   const params = readListParams(search);
   const account = await getCourierAccount(shop);
-  const [page, places] = await Promise.all([
+  const [page, places, exceptions] = await Promise.all([
     listDeliveryPage(listQueryOf(shop, params, now)),
     getPlaceNames(shop, account.environment),
+    // Needs attention also lists what the courier reported (issue 16).
+    params.tab === "attention" ? attentionExceptionItems(shop, now) : [],
   ]);
   // Both languages: the page shows its own (the layout decides it).
   const areaName = new Map(places.areas.map((a) => [a.id, { en: a.en, ar: a.ar }]));
@@ -48,6 +51,7 @@ export async function loadDeliveryListPage(
     searchTruncated: page.searchTruncated,
     governorates: places.governorates,
     areas: places.areas,
+    exceptions,
   };
 }
 

@@ -9,7 +9,8 @@ import {
 import { getShopSettings, saveDeliveryOptions } from "../models/shop.server";
 import { getShopifyAccess } from "../models/shopify-access.server";
 import { readTrackingPageContact, saveTrackingPageContact } from "../models/tracking-page.server";
-import { listStatusMappings, saveMarkCodPaid, saveStatusMappings } from "../models/tracking.server";
+import { listStatusMappings, saveStatusMappings } from "../models/tracking.server";
+import { MARK_PAID_WHEN, markPaidWhen, setMarkPaidWhen } from "../models/cash-ledger.server";
 import {
   connectCourier,
   disconnectCourier,
@@ -51,7 +52,9 @@ const settingsForm = z.looseObject({
   // A checked box is sent (Polaris sends an empty value), an unchecked one is not.
   autoSend: checkbox,
   notifyCustomer: checkbox,
-  markCodPaid: checkbox,
+  // When cash-on-delivery orders are marked paid in Shopify (issue 16): on delivery, when a
+  // courier statement pays for them, or only with the Cash page's button.
+  markPaidWhen: z.enum(MARK_PAID_WHEN).catch("never"),
   paymentCodeCod: optionalText(50, "errors.paymentCode"),
   paymentCodePrepaid: optionalText(50, "errors.paymentCode"),
   preparationMinutes: z.coerce
@@ -123,7 +126,7 @@ export async function loadSettingsPage(shop: string) {
   return {
     shopifyAccessLost: shopifyAccess.lostAt ? (shopifyAccess.reason ?? "") : null,
     tracking: {
-      markCodPaid: settings?.markCodPaid ?? false,
+      markPaidWhen: settings ? markPaidWhen(settings) : ("never" as const),
       push: push
         ? {
             url: `${env().SHOPIFY_APP_URL}/courier/webhooks/${push.token}`,
@@ -206,7 +209,7 @@ export async function answerSettingsForm(
       paymentCodePrepaid: form.paymentCodePrepaid,
       preparationMinutes: form.preparationMinutes,
     });
-    await saveMarkCodPaid(shop, form.markCodPaid);
+    await setMarkPaidWhen(shop, form.markPaidWhen);
     await saveTrackingPageContact(shop, {
       shopName: form.trackingShopName,
       phone: form.trackingContactPhone,

@@ -77,6 +77,10 @@ const LIST_SELECT = {
   createdAt: true,
   lastMovedAt: true,
   trackingPushedAt: true,
+  // For the CSV export, which reads the list whole by the same queries (one read a page).
+  courierStatus: true,
+  trackingUrl: true,
+  updatedAt: true,
 } satisfies Prisma.DeliverySelect;
 
 type ListRecord = Prisma.DeliveryGetPayload<{ select: typeof LIST_SELECT }>;
@@ -222,9 +226,34 @@ async function searchIds(
 
 /** One page of the shop's deliveries, newest (or oldest) first. */
 export async function listDeliveryPage(query: ListQuery): Promise<ListPage> {
+  return readListPage(query, MAX_PAGE_SIZE);
+}
+
+/** At most this many rows a page when the list is read whole (the CSV export). */
+export const EXPORT_PAGE_SIZE = 1_000;
+
+/**
+ * Every row of the list as its filters, tab and search select them, a page at a time from the
+ * query's cursor on, by the same keyset reads as the page: an export of any size holds one page,
+ * and rows written meanwhile neither repeat nor shift it.
+ */
+export async function* listDeliveryPages(
+  query: Omit<ListQuery, "before" | "pageSize">,
+  pageSize = EXPORT_PAGE_SIZE,
+): AsyncGenerator<ListRow[]> {
+  let after = query.after;
+  for (;;) {
+    const page = await readListPage({ ...query, after, pageSize }, EXPORT_PAGE_SIZE);
+    if (page.rows.length > 0) yield page.rows;
+    if (!page.next) return;
+    after = page.next;
+  }
+}
+
+async function readListPage(query: ListQuery, maxSize: number): Promise<ListPage> {
   const now = query.now ?? new Date();
   const tab = query.tab ?? "all";
-  const size = Math.min(MAX_PAGE_SIZE, Math.max(1, query.pageSize ?? 50));
+  const size = Math.min(maxSize, Math.max(1, query.pageSize ?? 50));
   const sortDescending = (query.sort ?? "newest") === "newest";
   // Going back reads the other way from the page's first row, then turns the rows around.
   const backwards = query.before !== undefined;

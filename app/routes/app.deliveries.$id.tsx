@@ -4,6 +4,7 @@ import { Badge, BlockStack, Box, InlineGrid, Page } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import { stateTone } from "../components/delivery-state";
 import { CourierCard } from "../components/deliveries/courier-card";
+import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
 import { AddressCard, CustomerCard, ParcelCard } from "../components/deliveries/delivery-details";
 import {
   ActionOutcome,
@@ -84,6 +85,7 @@ export default function DeliveryPage() {
           </BlockStack>
           <BlockStack gap="400">
             <CourierCard courier={page.courier} />
+            <CourierExceptionsCard exceptions={page.exceptions} />
           </BlockStack>
         </InlineGrid>
         <TechnicalDetails technical={page.technical} />

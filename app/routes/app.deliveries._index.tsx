@@ -23,6 +23,8 @@ import {
 } from "@shopify/polaris";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
+import { useDeliveriesExportAction } from "../components/deliveries/export-action";
 import { listFilters } from "../components/deliveries/list-filters";
 import { CancelDialog, type FulfillmentChoice } from "../components/deliveries/cancel-dialog";
 import { DeliveryListRow } from "../components/deliveries/list-row";
@@ -70,9 +72,10 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 };
 
 export default function Deliveries() {
-  const { t } = useTranslation(["deliveries"]);
+  const { t } = useTranslation(["deliveries", "exceptions"]);
   const language = useLanguage();
   const data = useLoaderData<typeof loader>();
+  const exportAction = useDeliveriesExportAction();
   const governorates = data.governorates.map((g) => ({ id: g.id, name: g[language] }));
   const areas = data.areas
     .map((a) => ({ id: a.id, governanceId: a.governanceId, name: a[language] }))
@@ -173,7 +176,7 @@ export default function Deliveries() {
     navigation.state === "loading" && navigation.location.pathname.endsWith("/deliveries");
 
   return (
-    <Page title={t("deliveries:title")} fullWidth>
+    <Page title={t("deliveries:title")} fullWidth secondaryActions={[exportAction]}>
       <BlockStack gap="400">
         {data.searchTruncated && <Banner tone="info">{t("deliveries:truncated")}</Banner>}
         {bulk.data?.outcomes && (
@@ -287,6 +290,12 @@ export default function Deliveries() {
             ))}
           </IndexTable>
         </Card>
+        <CourierExceptionsCard
+          exceptions={data.exceptions}
+          showOrder
+          title={t("exceptions:attention.title")}
+          intro={t("exceptions:attention.intro")}
+        />
       </BlockStack>
       <CancelDialog
         open={confirmCancel}

@@ -52,7 +52,7 @@ function formValues(data: SettingsPageData): SettingsFormValues {
   return {
     ...data.deliveryOptions,
     preparationMinutes: String(data.deliveryOptions.preparationMinutes),
-    markCodPaid: data.tracking.markCodPaid,
+    markPaidWhen: data.tracking.markPaidWhen,
     trackingShopName: data.trackingPage.shopName ?? "",
     trackingContactPhone: data.trackingPage.phone ?? "",
     trackingContactEmail: data.trackingPage.email ?? "",

@@ -683,6 +683,10 @@ export function rootValue(store: ShopifyStandInStore): View {
       const outcome = store.tryCancelFulfillment(idArg(args.id, "Fulfillment") ?? -1);
       return payload(outcome, "fulfillment", (f) => views.fulfillment(f));
     },
+    flowTriggerReceive: (args: Args) => {
+      const outcome = store.tryReceiveFlowTrigger(args.handle, args.payload);
+      return { userErrors: outcome.ok ? [] : outcome.userErrors };
+    },
     orderMarkAsPaid: (args: Args) => {
       const input = args.input as { id: string };
       const outcome = store.tryMarkAsPaid(idArg(input.id, "Order") ?? -1);

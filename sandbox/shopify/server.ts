@@ -270,6 +270,7 @@ export async function startShopifyStandIn(options: ShopifyStandInOptions): Promi
         return send(200, { armed: status, count: body.count ?? 1 });
       }
       if (route === "GET /__standin/graphql") return send(200, store.graphqlLog);
+      if (route === "GET /__standin/flow-triggers") return send(200, store.flowTriggers);
       if (route === "GET /__standin/admin-url") {
         return send(200, { url: adminUrl(url.searchParams.get("path") ?? "/app") });
       }

@@ -1,3 +1,9 @@
+import {
+  checkFlowTrigger,
+  flowTriggersFromExtensions,
+  type FlowTriggerDefinition,
+  type ReceivedFlowTrigger,
+} from "./flow";
 import { gid, IdSequence, parseGid, type ResourceType } from "./ids";
 import { fromMinor, toMinor } from "./money";
 import type {
@@ -118,6 +124,9 @@ export class ShopifyStandInStore {
   };
   /** Every GraphQL call, in arrival order (filled by the GraphQL API). */
   readonly graphqlLog: GraphqlOperationRecord[] = [];
+  /** Every Flow trigger the app fired and Flow accepted, in arrival order. */
+  readonly flowTriggers: ReceivedFlowTrigger[] = [];
+  private flowTriggerDefinitions: Map<string, FlowTriggerDefinition> | undefined;
   readonly clock: () => number;
 
   private readonly ids = new IdSequence();
@@ -688,6 +697,20 @@ export class ShopifyStandInStore {
     order.updatedAt = now;
     this.emit({ topic: "fulfillments/update", at: now, order, fulfillment });
     return { ok: true, value: fulfillment };
+  }
+
+  /** flowTriggerReceive: checked against the app's trigger extensions, recorded when accepted. */
+  tryReceiveFlowTrigger(handle: unknown, payload: unknown): Outcome<ReceivedFlowTrigger> {
+    this.flowTriggerDefinitions ??= flowTriggersFromExtensions();
+    const userErrors = checkFlowTrigger(this.flowTriggerDefinitions, handle, payload);
+    if (userErrors.length > 0) return { ok: false, userErrors };
+    const received: ReceivedFlowTrigger = {
+      handle: handle as string,
+      payload: payload as Record<string, unknown>,
+      at: new Date(this.clock()),
+    };
+    this.flowTriggers.push(received);
+    return { ok: true, value: received };
   }
 
   tryMarkAsPaid(orderId: number): Outcome<StandInOrder> {

@@ -1,3 +1,4 @@
+import { seedCashRows } from "../support/cash-rows";
 import { describe, expect, it } from "vitest";
 import prisma, { databaseProvider } from "../../app/db.server";
 import { listAreaOverrides, rememberAreaSpelling } from "../../app/models/area-overrides.server";
@@ -250,6 +251,7 @@ describe(`the models (${testDatabaseName()})`, () => {
       await prisma.complianceRequest.create({
         data: { shop: s, topic: "customers/redact", webhookId: "c1" },
       });
+      await seedCashRows(prisma, s);
     }
     const before = await rowsPerTable(shop);
     // Every table with a shop column has a row to delete, so the check below means something.

@@ -1,3 +1,4 @@
+import { seedCashRows } from "../support/cash-rows";
 import { Prisma } from "@prisma/client";
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
@@ -121,6 +122,7 @@ async function seedShop(name: string) {
       nextCheckAt: new Date(),
     },
   });
+  await seedCashRows(prisma, name);
   await prisma.delivery.create({
     data: {
       shop: name,

@@ -1,13 +1,15 @@
-import { BlockStack, Card, Checkbox, FormLayout, TextField } from "@shopify/polaris";
+import { BlockStack, Card, Checkbox, FormLayout, Select, TextField } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import { AnnotatedSection } from "../annotated-section";
 
 /** Settings' sections inside the one form the save bar saves: delivery options, tracking page. */
 
+const MARK_PAID_WHEN = ["delivered", "settled", "never"] as const;
+
 export interface SettingsFormValues {
   autoSend: boolean;
   notifyCustomer: boolean;
-  markCodPaid: boolean;
+  markPaidWhen: (typeof MARK_PAID_WHEN)[number];
   paymentCodeCod: string;
   paymentCodePrepaid: string;
   preparationMinutes: string;
@@ -67,11 +69,19 @@ export function DeliveryOptionsSection(props: { values: SettingsFormValues; set:
             checked={values.notifyCustomer}
             onChange={set("notifyCustomer")}
           />
-          <Checkbox
-            label={t("deliveries.markCodPaid")}
-            name="markCodPaid"
-            checked={values.markCodPaid}
-            onChange={set("markCodPaid")}
+          <Select
+            label={t("deliveries.markPaidWhen.label")}
+            helpText={t("deliveries.markPaidWhen.help")}
+            name="markPaidWhen"
+            options={MARK_PAID_WHEN.map((when) => ({
+              label: t(`deliveries.markPaidWhen.${when}`),
+              value: when,
+            }))}
+            value={values.markPaidWhen}
+            onChange={(value) => {
+              const when = MARK_PAID_WHEN.find((w) => w === value);
+              if (when) set("markPaidWhen")(when);
+            }}
           />
         </BlockStack>
       </Card>

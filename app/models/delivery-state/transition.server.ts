@@ -7,6 +7,7 @@ import {
   NOT_COLLECTING_STATES,
   type DeliveryState,
 } from "../../deliveries/domain/states";
+import { enqueueDeliveryMoveFlowEvents } from "../flow-events.server";
 
 /** Moves through the move table, each with its timeline event, and what refuses one. */
 export class StaleDeliveryError extends Error {
@@ -109,6 +110,8 @@ export async function transition(input: TransitionInput): Promise<void> {
       },
     });
     await closeCancelRequest(tx, input.shop, input.id, input.to, at);
+    // Shopify Flow triggers the move fires, committed with it (ADR 0038).
+    await enqueueDeliveryMoveFlowEvents(tx, input.shop, input.id, input.from, input.to, at);
   });
 }
 

@@ -1,0 +1,154 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  DataTable,
+  InlineStack,
+  Page,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
+import { exceptionItem } from "../deliveries/courier-exceptions.server";
+import { translateMessage } from "../i18n/messages";
+import { courierReports } from "../services/courier-reports.server";
+import { authenticate } from "../shopify.server";
+
+/**
+ * Courier reports (issue 16, ADR 0039): the courier's report for a period field by field, the
+ * courier's orders of the period the app does not know (listed, never imported), and the
+ * exceptions the courier reported.
+ */
+const day = (offsetDays: number) =>
+  new Date(Date.now() + 3 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
+const dayOf = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null);
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const url = new URL(request.url);
+  const from = dayOf(url.searchParams.get("from")) ?? day(-30);
+  const to = dayOf(url.searchParams.get("to")) ?? day(0);
+  const reports = await courierReports(session.shop, from, to);
+  return { from, to, ...reports, exceptions: reports.exceptions.map(exceptionItem) };
+};
+
+/** The courier's own words and data: read left to right or as written, never translated. */
+const Data = ({ children }: { children: string }) => (
+  <span translate="no" dir="auto">
+    {children}
+  </span>
+);
+
+export default function Reports() {
+  const { t, i18n } = useTranslation(["reports", "exceptions", "messages"]);
+  const data = useLoaderData<typeof loader>();
+  // The courier's fields the app knows are named in the page's language; others as the courier
+  // wrote them (kept, never dropped).
+  const fieldName = (row: { path: string[] }) =>
+    row.path.length > 0 && row.path.every((key) => i18n.exists(`reports:fields.${key}`))
+      ? row.path.map((key) => t(`reports:fields.${key}`)).join(" › ")
+      : null;
+  const [from, setFrom] = useState(data.from);
+  const [to, setTo] = useState(data.to);
+  return (
+    <Page title={t("reports:title")} subtitle={t("reports:subtitle")}>
+      <BlockStack gap="400">
+        <Card>
+          <Form method="get">
+            <InlineStack gap="300" blockAlign="end" wrap>
+              <TextField
+                label={t("reports:from")}
+                type="date"
+                name="from"
+                value={from}
+                onChange={setFrom}
+                autoComplete="off"
+              />
+              <TextField
+                label={t("reports:to")}
+                type="date"
+                name="to"
+                value={to}
+                onChange={setTo}
+                autoComplete="off"
+              />
+              <Button submit>{t("reports:show")}</Button>
+            </InlineStack>
+          </Form>
+        </Card>
+        {!data.connected ? (
+          <Banner tone="warning">{t("reports:notConnected")}</Banner>
+        ) : (
+          <>
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {t("reports:report.title")}
+                </Text>
+                <Text as="p" tone="subdued">
+                  {t("reports:report.intro")}
+                </Text>
+                {data.reportError ? (
+                  <Banner tone="critical">{translateMessage(t, data.reportError)}</Banner>
+                ) : (data.report ?? []).length === 0 ? (
+                  <Text as="p" tone="subdued">
+                    {t("reports:report.empty")}
+                  </Text>
+                ) : (
+                  <DataTable
+                    columnContentTypes={["text", "text"]}
+                    headings={[t("reports:report.field"), t("reports:report.value")]}
+                    rows={(data.report ?? []).map((r, i) => [
+                      fieldName(r) ?? <Data key={`f${i}`}>{r.field}</Data>,
+                      <Data key={`v${i}`}>{r.value}</Data>,
+                    ])}
+                  />
+                )}
+              </BlockStack>
+            </Card>
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {t("reports:unknown.title")}
+                </Text>
+                <Text as="p" tone="subdued">
+                  {t("reports:unknown.intro")}
+                </Text>
+                {data.historyError ? (
+                  <Banner tone="critical">{translateMessage(t, data.historyError)}</Banner>
+                ) : data.unknown.length === 0 ? (
+                  <Text as="p">{t("reports:unknown.none", { n: data.seen })}</Text>
+                ) : (
+                  <DataTable
+                    columnContentTypes={["text", "text", "text"]}
+                    headings={[
+                      t("reports:unknown.order"),
+                      t("reports:unknown.status"),
+                      t("reports:unknown.created"),
+                    ]}
+                    rows={data.unknown.map((o, i) => [
+                      <Data key={`o${i}`}>{o.orderNumber}</Data>,
+                      <Data key={`s${i}`}>{o.status}</Data>,
+                      <Data key={`c${i}`}>{o.createdAt}</Data>,
+                    ])}
+                  />
+                )}
+              </BlockStack>
+            </Card>
+          </>
+        )}
+        <CourierExceptionsCard
+          exceptions={data.exceptions}
+          showOrder
+          title={t("exceptions:reports.title")}
+          emptyText={t("exceptions:reports.none")}
+        />
+      </BlockStack>
+    </Page>
+  );
+}

@@ -1,0 +1,31 @@
+import type { PrismaClient } from "@prisma/client";
+
+/** One row of each table the cash ledger, exceptions and Flow add, for shop-wide deletion tests. */
+export async function seedCashRows(prisma: PrismaClient, shop: string): Promise<void> {
+  await prisma.settlement.create({
+    data: {
+      shop,
+      source: "manual",
+      receivedOn: "2026-11-24",
+      lineCount: 1,
+      statementFils: 10_000n,
+      expectedFils: 10_000n,
+      differences: 0,
+      lines: { create: { shop, courierOrderNumber: "CO-1", amountFils: 10_000 } },
+    },
+  });
+  const settlement = await prisma.settlement.findFirstOrThrow({ where: { shop } });
+  await prisma.settlementGap.create({
+    data: {
+      shop,
+      settlementId: settlement.id,
+      deliveryId: "d",
+      courierOrderNumber: "CO-2",
+      expectedFils: 1,
+    },
+  });
+  await prisma.courierException.create({
+    data: { shop, environment: "sandbox", key: "e1", raw: "{}" },
+  });
+  await prisma.flowEvent.create({ data: { shop, trigger: "delivery-delivered", payload: "{}" } });
+}
