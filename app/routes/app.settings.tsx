@@ -16,6 +16,7 @@ import {
   TrackingPageSection,
   type SettingsFormValues,
 } from "../components/settings/form-sections";
+import { keepEdits } from "../components/settings/keep-edits";
 import { PushSection } from "../components/settings/push-section";
 import { StatusMappingSection } from "../components/settings/status-mapping-section";
 import { ShopifyAccessLostBanner } from "../components/shopify-access-lost-banner";
@@ -75,8 +76,14 @@ export default function Settings() {
   const busyIntent = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const saved = useMemo(() => formValues(data), [data]);
   const [values, setValues] = useState(saved);
-  // After a save (or anything else that reloads the page's data) the form shows what is stored.
-  useEffect(() => setValues(saved), [saved]);
+  // When the page's data reloads (a save, or another form such as Test connection), untouched
+  // fields show what is stored and an unsaved edit stays (components/settings/keep-edits.ts).
+  const storedBefore = useRef(saved);
+  useEffect(() => {
+    const previous = storedBefore.current;
+    storedBefore.current = saved;
+    setValues((current) => keepEdits(current, previous, saved));
+  }, [saved]);
   const dirty = JSON.stringify(values) !== JSON.stringify(saved);
   const formRef = useRef<HTMLFormElement>(null);
 

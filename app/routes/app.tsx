@@ -4,7 +4,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { boundary } from "@shopify/shopify-app-remix/server";
@@ -68,9 +68,33 @@ export default function AppLayout() {
   );
 }
 
-// Shopify needs Remix to catch thrown responses (redirects out of the iframe, re-authentication).
+/**
+ * Shopify needs Remix to catch thrown responses (redirects out of the iframe, re-authentication):
+ * those go to its boundary. Something missing inside the app (another shop's delivery, a wrong
+ * id) gets a page in the merchant's language with a way back, not the response's bare text.
+ */
 export function ErrorBoundary() {
-  return boundary.error(useRouteError());
+  const error = useRouteError();
+  const { t } = useTranslation("errors");
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <main
+        style={{
+          fontFamily: 'Inter, "Noto Sans Arabic", system-ui, sans-serif',
+          maxWidth: 560,
+          margin: "48px auto",
+          padding: "0 16px",
+        }}
+      >
+        <h1 style={{ fontSize: 22, lineHeight: 1.4, margin: "0 0 12px" }}>{t("inApp.title")}</h1>
+        <p style={{ fontSize: 16, lineHeight: 1.5, margin: "0 0 16px" }}>{t("inApp.body")}</p>
+        <p style={{ fontSize: 16, margin: 0 }}>
+          <Link to="/app/deliveries">{t("inApp.back")}</Link>
+        </p>
+      </main>
+    );
+  }
+  return boundary.error(error);
 }
 
 export const headers: HeadersFunction = (headersArgs) => boundary.headers(headersArgs);

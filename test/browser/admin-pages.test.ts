@@ -199,6 +199,37 @@ describe("the embedded admin in Chromium", () => {
     await page.close();
   });
 
+  it("keeps an edit not saved yet when another button on the page reloads its data", async () => {
+    const page = await openEmbedded("/app/settings");
+    const onShopify = (code: string) => page.locator(`select[name="shopify:${code}"]`);
+    await expect.poll(() => onShopify("assigned").count()).toBe(1);
+    await onShopify("assigned").selectOption("DELAYED");
+    await expect.poll(() => page.locator("ui-save-bar[data-shown]").count()).toBe(1);
+    // Reading the courier's areas again is a form of its own; the page's data reloads after it.
+    const reloaded = page.waitForResponse(
+      (r) => r.request().method() === "GET" && /\/app\/settings\.data/.test(r.url()),
+    );
+    await page.getByRole("button", { name: "Read the list again" }).click();
+    await expect
+      .poll(() =>
+        page.locator("[data-standin-toast]").getByText("Areas and governorates read again").count(),
+      )
+      .toBe(1);
+    await reloaded;
+    // Past the reload's render: the edit is still there and the save bar still open.
+    await page.waitForTimeout(500);
+    expect(await onShopify("assigned").inputValue()).toBe("DELAYED");
+    expect(await page.locator("ui-save-bar[data-shown]").count()).toBe(1);
+    // Nothing was saved behind the merchant's back.
+    const row = await prisma.courierStatusMapping.findFirstOrThrow({
+      where: { shop, code: "assigned" },
+    });
+    expect(row.shopifyStatus).toBeNull();
+    await page.locator("ui-save-bar button:not([variant])").click();
+    await expect.poll(() => page.locator("ui-save-bar[data-shown]").count()).toBe(0);
+    await page.close();
+  });
+
   it("lists a customer's data request and downloads what the app holds on their orders", async () => {
     await prisma.delivery.create({
       data: {

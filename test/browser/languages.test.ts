@@ -56,7 +56,12 @@ async function standIn(path: string, body?: unknown) {
 }
 
 /** An admin page as Shopify's admin opens it for a staff member using `language`. */
-async function openAdmin(path: string, language: "en" | "ar", width: number): Promise<Page> {
+async function openAdmin(
+  path: string,
+  language: "en" | "ar",
+  width: number,
+  expectedStatus = 200,
+): Promise<Page> {
   const url = new URL(path, "http://x");
   url.searchParams.set("locale", language === "ar" ? "ar" : "en-US");
   const errors: string[] = [];
@@ -66,6 +71,7 @@ async function openAdmin(path: string, language: "en" | "ar", width: number): Pr
     SHOP_NAME,
     url.pathname + url.search,
     errors,
+    expectedStatus,
   );
   await page.setViewportSize({ width, height: 900 });
   return page;
@@ -300,6 +306,26 @@ describe("pages in English and Arabic", () => {
           .count(),
       ).toBe(1);
       await wrong.close();
+    });
+  }
+
+  for (const language of ["en", "ar"] as const) {
+    it(`says in ${language} that a delivery is not in this shop, with a way back`, async () => {
+      for (const width of WIDTHS) {
+        const page = await openAdmin(
+          "/app/deliveries/not-a-delivery-of-this-shop",
+          language,
+          width,
+          404,
+        );
+        await checkPage(page, "admin-not-found", language, width);
+        expect(await page.locator("h1").innerText()).toBe(
+          language === "en" ? "Not found in this shop" : "غير موجود في هذا المتجر",
+        );
+        expect(await page.getByText("No such delivery").count()).toBe(0);
+        expect(await page.locator('a[href="/app/deliveries"]').count()).toBeGreaterThan(0);
+        await page.close();
+      }
     });
   }
 

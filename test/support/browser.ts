@@ -77,6 +77,7 @@ export async function openEmbeddedPage(
   shopName: string,
   pagePath: string,
   pageErrors: string[] = [],
+  expectedStatus = 200,
 ): Promise<Page> {
   const { getJwt, API_KEY, API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
   const { token } = await getJwt(shopName, API_KEY, API_SECRET_KEY);
@@ -91,6 +92,8 @@ export async function openEmbeddedPage(
   const page = await newAdminPage(browser);
   page.on("pageerror", (error) => pageErrors.push(error.message));
   const response = await page.goto(url.href);
-  if (response?.status() !== 200) throw new Error(`${pagePath} answered ${response?.status()}`);
+  if (response?.status() !== expectedStatus) {
+    throw new Error(`${pagePath} answered ${response?.status()}`);
+  }
   return page;
 }
