@@ -141,7 +141,7 @@ export function areaChoices(directory: CourierDirectory): AreaChoice[] {
 export type RememberChance =
   { possible: true; spelling: string } | { possible: false; why: "no_address" | "no_place_name" };
 
-function rememberChance(delivery: DeliveryRow): RememberChance {
+export function rememberChance(delivery: DeliveryRow): RememberChance {
   const match = delivery.addressMatch;
   if (!match || match instanceof Unreadable || !match.input) {
     return { possible: false, why: "no_address" };

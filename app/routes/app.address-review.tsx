@@ -16,10 +16,12 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { withData } from "../components/deliveries/sentence";
 import { useLanguage } from "../i18n/language";
 import { translateMessage } from "../i18n/messages";
 import { areaName, governorateName } from "../i18n/place-names";
 import { Unreadable } from "../deliveries/domain/json-column";
+import { rememberChance } from "../deliveries/fix.server";
 import { fixDeliveryAddress } from "../deliveries/review.server";
 import { listDeliveriesInState } from "../models/delivery-list.server";
 import { getCourierAccount } from "../models/courier-account.server";
@@ -54,6 +56,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
         unreadable,
         parts: match.parts ?? {},
         courier: match.courier ?? null,
+        // Whether an answer can be remembered for what the customer typed, said before sending.
+        remember: rememberChance(d),
       };
     }),
   };
@@ -133,7 +137,7 @@ function ReviewCard(props: {
     floor: item.parts.floor ?? "",
     apartment: item.parts.apartment ?? "",
   });
-  const [remember, setRemember] = useState(true);
+  const [remember, setRemember] = useState(item.remember.possible);
   const { t } = useTranslation("review");
   const language = useLanguage();
   const part = (name: keyof typeof parts, label: string) => (
@@ -223,12 +227,33 @@ function ReviewCard(props: {
               {part("apartment", t("apartment"))}
             </FormLayout.Group>
           </FormLayout>
-          <Checkbox
-            label={t("remember")}
-            name="remember"
-            checked={remember}
-            onChange={setRemember}
-          />
+          {item.remember.possible ? (
+            <BlockStack gap="100">
+              <Checkbox
+                label={withData(t("delivery:fix.remember", { spelling: "\u0001spelling\u0001" }), {
+                  spelling: item.remember.spelling,
+                })}
+                name="remember"
+                checked={remember}
+                onChange={setRemember}
+              />
+              <Text as="p" tone="subdued">
+                <span data-remember-sentence>
+                  {remember ? t("rememberBefore") : t("delivery:fix.rememberNo")}
+                </span>
+              </Text>
+            </BlockStack>
+          ) : (
+            <Text as="p" tone="subdued">
+              <span data-remember-sentence>
+                {t(
+                  item.remember.why === "no_address"
+                    ? "delivery:fix.rememberNoAddress"
+                    : "delivery:fix.rememberNoPlace",
+                )}
+              </span>
+            </Text>
+          )}
           <div>
             <Button submit variant="primary" loading={busy} disabled={!areaId}>
               {t("send")}

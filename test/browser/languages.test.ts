@@ -310,6 +310,26 @@ describe("pages in English and Arabic", () => {
   }
 
   for (const language of ["en", "ar"] as const) {
+    it(`says on address review in ${language}, before sending, whether the answer is remembered`, async () => {
+      const page = await openAdmin("/app/address-review", language, 1280);
+      // The waiting delivery's address names Salmiya: its spelling can be remembered.
+      const card = page.locator("form", { hasText: "#9902" });
+      const sentence = card.locator("[data-remember-sentence]");
+      expect(await sentence.innerText()).toBe(
+        language === "en"
+          ? "When you send, orders whose address is written this way will go to the area you choose, without asking."
+          : "عند الإرسال، ستذهب الطلبات التي يُكتب عنوانها بهذه الطريقة إلى المنطقة التي تختارها، دون سؤالك.",
+      );
+      await card.getByRole("checkbox").uncheck();
+      expect(await sentence.innerText()).toBe(
+        language === "en"
+          ? "Only this delivery is corrected; the next address written this way is asked about again."
+          : "تُصحَّح هذه التوصيلة فقط؛ وسيُسأل عن العنوان التالي المكتوب بهذه الطريقة مرة أخرى.",
+      );
+      await checkPage(page, "address-review-remember", language, 1280);
+      await page.close();
+    });
+
     it(`says in ${language} that a delivery is not in this shop, with a way back`, async () => {
       for (const width of WIDTHS) {
         const page = await openAdmin(
