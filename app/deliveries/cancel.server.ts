@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import prisma from "../db.server";
 import { env } from "../env.server";
-import { loadCourierApiKey } from "../models/courier-account.server";
 import {
   recordFulfillmentCancelledInShopify,
   requestCancel,
@@ -12,7 +11,7 @@ import {
   releaseLease,
   takeLease,
 } from "../models/deliveries.server";
-import { courierClientFor } from "../services/courier-connection.server";
+import { shopCourierClient } from "../services/courier-connection.server";
 import { shopifyAdminFor } from "../services/shopify-admin.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { lateCommitWaitMs } from "./domain/courier-timing";
@@ -39,10 +38,7 @@ function appActor(admin?: AdminGraphql): CancelActor {
     owner: `cancel:${randomUUID()}`,
     // The request's own Admin API client when there is one; else the shop's offline token.
     adminFor: admin ? async () => admin : shopifyAdminFor,
-    courierFor: async (shop, environment) => {
-      const stored = await loadCourierApiKey(shop);
-      return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
-    },
+    courierFor: shopCourierClient,
     leaseMs: leaseMsFor(env().COURIER_TIMEOUT_MS),
     lateCommitWaitMs: lateCommitWaitMs(env().COURIER_TIMEOUT_MS),
   };

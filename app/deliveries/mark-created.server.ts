@@ -6,19 +6,15 @@ import {
   type OrderRecord,
 } from "../courier";
 import prisma from "../db.server";
-import { loadCourierApiKey } from "../models/courier-account.server";
 import { getDelivery, type DeliveryRow } from "../models/deliveries.server";
 import { StaleDeliveryError, transition } from "../models/delivery-state";
-import { courierClientFor } from "../services/courier-connection.server";
+import { shopCourierClient } from "../services/courier-connection.server";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import { notesCarryReference } from "./domain/request";
 import type { FixOutcome } from "./review.server";
 
-export async function courierFor(delivery: DeliveryRow): Promise<CourierClient | null> {
-  const stored = await loadCourierApiKey(delivery.shop);
-  return stored.status === "readable"
-    ? courierClientFor(delivery.environment, stored.apiKey)
-    : null;
+export function courierFor(delivery: DeliveryRow): Promise<CourierClient | null> {
+  return shopCourierClient(delivery.shop, delivery.environment);
 }
 
 /** needs_review → created with the courier's order: tracking proceeds from there. */

@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { env } from "../env.server";
-import { loadCourierApiKey } from "../models/courier-account.server";
 import { closeCircuits } from "../models/courier-circuits.server";
 import { resumeWaitingDeliveries } from "../models/deliveries.server";
-import { courierClientFor } from "../services/courier-connection.server";
+import { shopCourierClient } from "../services/courier-connection.server";
 import { runDueFulfillmentChecks } from "./fulfillment-check.server";
 import { shopifyAdminFor } from "../services/shopify-admin.server";
 import { trackingLink } from "./domain/tracking-link";
@@ -26,10 +25,7 @@ export function productionDependencies(): WorkerDependencies & {
   return {
     owner: workerOwner(),
     // No key, or one that no longer decrypts (Settings then says so): no courier for now.
-    courierFor: async (shop, environment) => {
-      const stored = await loadCourierApiKey(shop);
-      return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
-    },
+    courierFor: shopCourierClient,
     // Renews the shop's expiring token once across processes when it is due (ADR 0015).
     adminFor: shopifyAdminFor,
     trackingUrl: (delivery) => trackingLink(config.SHOPIFY_APP_URL, delivery),

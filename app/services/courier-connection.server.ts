@@ -47,6 +47,19 @@ export function courierClientFor(
   return createCourierClient({ baseUrl, apiKey, timeoutMs: env().COURIER_TIMEOUT_MS });
 }
 
+/**
+ * The shop's courier client for an environment, with its stored key: null when it has no key, its
+ * key no longer decrypts (Settings says so), or the operator configured no address for it. The
+ * worker, the cancel flow and the merchant's actions all take their client here.
+ */
+export async function shopCourierClient(
+  shop: string,
+  environment: CourierEnvironment,
+): Promise<CourierClient | null> {
+  const stored = await loadCourierApiKey(shop);
+  return stored.status === "readable" ? courierClientFor(environment, stored.apiKey) : null;
+}
+
 /** What the merchant is told when the operator configured no base URL for the environment. */
 export function environmentMissing(environment: CourierEnvironment): string {
   return environment === "production"
