@@ -1,3 +1,4 @@
+// Longer than 400 lines: the cash ledger's one module of queries (collecting, settled, statements and their lines, differences), so its fils arithmetic is in one place.
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { Unreadable } from "../deliveries/domain/json-column";

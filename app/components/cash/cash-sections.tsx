@@ -1,3 +1,4 @@
+// Longer than 400 lines: the Cash page's sections (totals, days, statements, the import steps, differences) share its form state and words.
 import {
   Banner,
   BlockStack,

@@ -1,3 +1,4 @@
+// Longer than 400 lines: every state a cancellation can meet (never sent, at the courier, outcome unknown, refused, courier down) is carried out here, in one place.
 import {
   CourierAuthError,
   CourierCircuitOpenError,
