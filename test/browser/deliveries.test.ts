@@ -299,7 +299,7 @@ describe("deliveries in Chromium", () => {
     expect(hawalliName).toBeTruthy();
     expect(salmiyaName).toBeTruthy();
     await form.getByLabel("Governorate").selectOption({ label: "Hawalli" });
-    await form.getByLabel("Area").selectOption({ label: "Salmiya" });
+    await form.getByLabel("Area", { exact: true }).selectOption({ label: "Salmiya" });
     await form.getByRole("button", { name: "Send with this address" }).click();
     await page.waitForLoadState("networkidle");
     await screenshot(page, "address-review");
