@@ -49,6 +49,7 @@ export async function loadDeliveryListPage(
     next: page.next ? encodeCursor(page.next) : null,
     previous: page.previous ? encodeCursor(page.previous) : null,
     searchTruncated: page.searchTruncated,
+    finishedTruncated: page.finishedTruncated,
     governorates: places.governorates,
     areas: places.areas,
     exceptions,

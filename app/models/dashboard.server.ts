@@ -1,5 +1,7 @@
+import { Prisma } from "@prisma/client";
 import { z } from "zod";
-import prisma from "../db.server";
+import prisma, { databaseProvider } from "../db.server";
+import { TO_COLLECT_STATES } from "../settlements";
 import { parseState, type DeliveryState } from "../deliveries/domain/states";
 import { stuckWhere, TAB_STATES } from "./delivery-list.server";
 
@@ -30,17 +32,6 @@ export const TO_SEND_STATES: readonly DeliveryState[] = ["pending", "ready", "cr
 export const AT_COURIER_STATES: readonly DeliveryState[] = ["created", "picked_up", "in_transit"];
 const outcomeState = z.enum(["delivered", "failed", "returned"]);
 const OUTCOME_STATES: readonly DeliveryState[] = outcomeState.options;
-/** Still to be delivered, so their cash is still to be collected. */
-const COLLECTING_STATES: readonly DeliveryState[] = [
-  ...TO_SEND_STATES,
-  ...AT_COURIER_STATES,
-  "out_for_delivery",
-  "needs_address",
-  "needs_review",
-  "needs_attention",
-  "rejected",
-  "failed",
-];
 const STUCK_STATES: readonly DeliveryState[] = [
   "created",
   "picked_up",
@@ -82,84 +73,142 @@ export interface Dashboard {
   todayStart: Date;
 }
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+const dayRow = z.object({
+  day: z.string(),
+  state: outcomeState,
+  n: z.coerce.number(),
+  // Milliseconds; null when the group has no delivered row (PostgreSQL's FILTER).
+  medianMs: z.coerce.number().nullable(),
+});
+const sumRow = z.object({ fils: z.coerce.number().nullable() });
+
+const states = (list: readonly DeliveryState[]) =>
+  Prisma.join(list.map((state) => Prisma.sql`${state}`));
+
+/**
+ * Outcomes a Kuwait day and state since `since`, with the median time from creation to the
+ * outcome, aggregated by the database: one range of (shop, state, lastMovedAt, createdAt) per
+ * outcome state, read from the index alone, and a few dozen rows back whatever the volume.
+ */
+async function outcomesByDay(shop: string, since: Date) {
+  const rows =
+    databaseProvider() === "postgresql"
+      ? await prisma.$queryRaw<unknown[]>`
+          SELECT to_char("lastMovedAt" + interval '3 hours', 'YYYY-MM-DD') AS "day", "state",
+            COUNT(*) AS "n",
+            percentile_cont(0.5) WITHIN GROUP (
+              ORDER BY EXTRACT(EPOCH FROM ("lastMovedAt" - "createdAt")) * 1000
+            ) AS "medianMs"
+          FROM "Delivery"
+          WHERE "shop" = ${shop} AND "state" IN (${states(OUTCOME_STATES)})
+            AND "lastMovedAt" >= ${since}
+          GROUP BY 1, 2`
+      : // SQLite has no percentile: each group's middle row (or two) by a window's row number.
+        await prisma.$queryRaw<unknown[]>`
+          WITH "moved" AS (
+            SELECT date("lastMovedAt", '+3 hours') AS "day", "state",
+              ROUND((julianday("lastMovedAt") - julianday("createdAt")) * 86400000.0) AS "ms"
+            FROM "Delivery"
+            WHERE "shop" = ${shop} AND "state" IN (${states(OUTCOME_STATES)})
+              AND "lastMovedAt" >= ${since}
+          ), "ranked" AS (
+            SELECT "day", "state", "ms",
+              ROW_NUMBER() OVER (PARTITION BY "day", "state" ORDER BY "ms") AS "k",
+              COUNT(*) OVER (PARTITION BY "day", "state") AS "n"
+            FROM "moved"
+          )
+          SELECT "day", "state", MAX("n") AS "n",
+            AVG(CASE WHEN "k" IN (("n" + 1) / 2, ("n" + 2) / 2) THEN "ms" END) AS "medianMs"
+          FROM "ranked" GROUP BY "day", "state"`;
+  return z.array(dayRow).parse(rows);
+}
+
+/**
+ * The cash (fils) of the shop's deliveries in these states, moved since `since` if given, summed
+ * by the database. Amounts are decimal text with at most three decimals (ADR 0035), so scaling by
+ * 1,000 and rounding is exact; text that is not an amount counts nothing, as in `toFils`.
+ */
+async function cashSum(
+  shop: string,
+  list: readonly DeliveryState[],
+  since?: Date,
+): Promise<number> {
+  const moved = since ? Prisma.sql`AND "lastMovedAt" >= ${since}` : Prisma.empty;
+  const rows =
+    databaseProvider() === "postgresql"
+      ? await prisma.$queryRaw<unknown[]>`
+          SELECT SUM(CASE WHEN "cashToCollect" ~ '^-?[0-9]+(\.[0-9]{1,3})?$'
+            THEN ROUND(CAST("cashToCollect" AS NUMERIC) * 1000) ELSE 0 END)::bigint AS "fils"
+          FROM "Delivery"
+          WHERE "shop" = ${shop} AND "state" IN (${states(list)})
+            AND "cashToCollect" IS NOT NULL ${moved}`
+      : await prisma.$queryRaw<unknown[]>`
+          SELECT SUM(CAST(ROUND(CAST("cashToCollect" AS REAL) * 1000) AS INTEGER)) AS "fils"
+          FROM "Delivery"
+          WHERE "shop" = ${shop} AND "state" IN (${states(list)})
+            AND "cashToCollect" IS NOT NULL ${moved}`;
+  return z.array(sumRow).parse(rows)[0]?.fils ?? 0;
 }
 
 export async function getDashboard(shop: string, now = new Date()): Promise<Dashboard> {
   const todayStart = kuwaitDayStart(now);
   const seriesStart = new Date(todayStart.getTime() - (SERIES_DAYS - 1) * DAY_MS);
-  const [byState, stuck, collecting, outcomes] = await Promise.all([
+  const [byState, stuck, cashToCollect, collectedToday, outcomes] = await Promise.all([
     prisma.delivery.groupBy({
       by: ["state"],
-      where: { shop, state: { in: [...new Set([...COLLECTING_STATES, ...TO_SEND_STATES])] } },
+      where: {
+        shop,
+        state: {
+          in: [
+            ...new Set([
+              ...TO_SEND_STATES,
+              ...AT_COURIER_STATES,
+              ...TAB_STATES.attention!,
+              "out_for_delivery",
+            ]),
+          ],
+        },
+      },
       _count: { _all: true },
     }),
     prisma.delivery.count({
       where: { shop, state: { in: [...STUCK_STATES] }, ...stuckWhere(now) },
     }),
-    prisma.delivery.findMany({
-      where: { shop, state: { in: [...COLLECTING_STATES] }, cashToCollect: { not: null } },
-      select: { cashToCollect: true },
-    }),
-    prisma.delivery.findMany({
-      where: { shop, state: { in: [...OUTCOME_STATES] }, lastMovedAt: { gte: seriesStart } },
-      select: { state: true, lastMovedAt: true, createdAt: true, cashToCollect: true },
-    }),
+    cashSum(shop, TO_COLLECT_STATES),
+    cashSum(shop, ["delivered"], todayStart),
+    outcomesByDay(shop, seriesStart),
   ]);
-  const count = (states: readonly DeliveryState[]) =>
+  const count = (list: readonly DeliveryState[]) =>
     byState
-      .filter((row) => states.includes(parseState(row.state)))
+      .filter((row) => list.includes(parseState(row.state)))
       .reduce((sum, row) => sum + row._count._all, 0);
 
-  const days = new Map<string, DayOutcomes & { minutes: number[] }>();
+  const series: DayOutcomes[] = [];
   for (let i = 0; i < SERIES_DAYS; i += 1) {
     const date = kuwaitDate(new Date(seriesStart.getTime() + i * DAY_MS));
-    days.set(date, {
+    const of = (state: z.infer<typeof outcomeState>) =>
+      outcomes.find((row) => row.day === date && row.state === state);
+    const delivered = of("delivered");
+    series.push({
       date,
-      delivered: 0,
-      failed: 0,
-      returned: 0,
-      medianMinutes: null,
-      minutes: [],
+      delivered: delivered?.n ?? 0,
+      failed: of("failed")?.n ?? 0,
+      returned: of("returned")?.n ?? 0,
+      medianMinutes:
+        delivered?.medianMs == null ? null : Math.round(delivered.medianMs / 6_000) / 10,
     });
   }
-  let deliveredToday = 0;
-  let failedOrReturnedToday = 0;
-  let collectedToday = 0;
-  for (const row of outcomes) {
-    const at = row.lastMovedAt!;
-    const day = days.get(kuwaitDate(at));
-    if (!day) continue;
-    const state = outcomeState.parse(row.state);
-    day[state] += 1;
-    const today = at >= todayStart;
-    if (state === "delivered") {
-      day.minutes.push((at.getTime() - row.createdAt.getTime()) / 60_000);
-      if (today) {
-        deliveredToday += 1;
-        collectedToday += toFils(row.cashToCollect);
-      }
-    } else if (today) {
-      failedOrReturnedToday += 1;
-    }
-  }
+  const today = series[series.length - 1]!;
   return {
     toSend: count(TO_SEND_STATES),
     attention: count(TAB_STATES.attention!) + stuck,
     atCourier: count(AT_COURIER_STATES),
     outForDelivery: count(["out_for_delivery"]),
-    deliveredToday,
-    failedOrReturnedToday,
-    cashToCollect: collecting.reduce((sum, row) => sum + toFils(row.cashToCollect), 0),
+    deliveredToday: today.delivered,
+    failedOrReturnedToday: today.failed + today.returned,
+    cashToCollect,
     collectedToday,
-    series: [...days.values()].map(({ minutes, ...day }) => ({
-      ...day,
-      medianMinutes: median(minutes),
-    })),
+    series,
     todayStart,
   };
 }

@@ -29,6 +29,8 @@ const params = z.object({
   before: z.string().optional().catch(undefined),
   from: z.string().optional().catch(undefined),
   to: z.string().optional().catch(undefined),
+  /** The Kuwait day the deliveries reached their outcome (Home's "delivered today"). */
+  finished: z.string().optional().catch(undefined),
   governorate: id.optional().catch(undefined),
   area: id.optional().catch(undefined),
   cod: z.enum(["cod", "prepaid"]).optional().catch(undefined),
@@ -46,6 +48,7 @@ export function readListParams(search: URLSearchParams): ListParams {
     before: search.get("before") ?? undefined,
     from: search.get("from") ?? undefined,
     to: search.get("to") ?? undefined,
+    finished: search.get("finished") ?? undefined,
     governorate: search.get("governorate") ?? undefined,
     area: search.get("area") ?? undefined,
     cod: search.get("cod") ?? undefined,
@@ -64,9 +67,11 @@ export function listStates(text: string | undefined): DeliveryState[] {
 /** The list query for a shop from the URL's parameters. */
 export function listQueryOf(shop: string, p: ListParams, now = new Date()): ListQuery {
   const to = kuwaitDay(p.to);
+  const finished = kuwaitDay(p.finished);
   const filters: ListFilters = {
     from: kuwaitDay(p.from),
     to: to ? new Date(to.getTime() + DAY_MS) : undefined,
+    finished: finished ? { from: finished, to: new Date(finished.getTime() + DAY_MS) } : undefined,
     governanceId: p.governorate,
     areaId: p.area,
     cod: p.cod,

@@ -1,7 +1,7 @@
 import type { Delivery, Prisma } from "@prisma/client";
 import prisma from "../db.server";
 import { ACTIVE_TRACKED_STATES } from "../deliveries/domain/courier-status";
-import { parseState, type DeliveryState } from "../deliveries/domain/states";
+import { DELIVERY_STATES, parseState, type DeliveryState } from "../deliveries/domain/states";
 import { STUCK_AFTER_MS } from "../deliveries/domain/tracking-plan";
 import { deliveryRow, type DeliveryRow } from "./delivery-row.server";
 import { parseEnvironment, type CourierEnvironment } from "./shop.server";
@@ -43,6 +43,8 @@ export interface ListFilters {
   /** Created at or after / before (exclusive) these instants. */
   from?: Date;
   to?: Date;
+  /** Reached its state (its outcome, for a final one) in [from, to): lastMovedAt. */
+  finished?: { from: Date; to: Date };
   governanceId?: number;
   areaId?: number;
   /** Cash to collect on delivery, or nothing to collect. */
@@ -106,6 +108,8 @@ export interface ListPage {
   previous: Cursor | null;
   /** A search key matched more than SEARCH_LIMIT deliveries: the merchant should type more. */
   searchTruncated: boolean;
+  /** More than SEARCH_LIMIT deliveries finished on the day asked: the list shows some of them. */
+  finishedTruncated: boolean;
 }
 
 /** `column` starts with `prefix`: a range on the column's index (both databases compare bytes). */
@@ -153,6 +157,9 @@ function filtersWhere(filters: ListFilters): Prisma.DeliveryWhereInput[] {
         ...(filters.to ? { lt: filters.to } : {}),
       },
     });
+  }
+  if (filters.finished) {
+    where.push({ lastMovedAt: { gte: filters.finished.from, lt: filters.finished.to } });
   }
   if (filters.governanceId !== undefined) where.push({ governanceId: filters.governanceId });
   if (filters.areaId !== undefined) where.push({ areaId: filters.areaId });
@@ -224,6 +231,30 @@ async function searchIds(
   return { ids: [...ids], truncated };
 }
 
+/**
+ * The ids of the deliveries that reached their state in the range, in the states the page may
+ * show: one range of (shop, state, lastMovedAt) per state, at most SEARCH_LIMIT in all.
+ */
+async function finishedIds(
+  shop: string,
+  finished: { from: Date; to: Date },
+  states: readonly DeliveryState[],
+): Promise<{ ids: string[]; truncated: boolean }> {
+  const rows = await prisma.delivery.findMany({
+    where: {
+      shop,
+      state: { in: [...states] },
+      lastMovedAt: { gte: finished.from, lt: finished.to },
+    },
+    select: { id: true },
+    take: SEARCH_LIMIT + 1,
+  });
+  return {
+    ids: rows.slice(0, SEARCH_LIMIT).map((row) => row.id),
+    truncated: rows.length > SEARCH_LIMIT,
+  };
+}
+
 /** One page of the shop's deliveries, newest (or oldest) first. */
 export async function listDeliveryPage(query: ListQuery): Promise<ListPage> {
   return readListPage(query, MAX_PAGE_SIZE);
@@ -270,6 +301,7 @@ async function readListPage(query: ListQuery, maxSize: number): Promise<ListPage
 
   let rows: ListRow[];
   let searchTruncated = false;
+  let finishedTruncated = false;
   const read = async (where: Prisma.DeliveryWhereInput[]) =>
     (
       await prisma.delivery.findMany({
@@ -284,6 +316,16 @@ async function readListPage(query: ListQuery, maxSize: number): Promise<ListPage
   if (search) {
     const { ids, truncated } = await searchIds(query.shop, search);
     searchTruncated = truncated;
+    rows = ids.length === 0 ? [] : await read([...base, tabWhere(tab, now), { id: { in: ids } }]);
+  } else if (filters.finished) {
+    // The day's index range drives (a day's outcomes, whatever the shop's history); the tab, the
+    // filters and the page's cursor are checked on those rows.
+    const shown =
+      filters.states && filters.states.length > 0
+        ? filters.states
+        : [...(TAB_STATES[tab] ?? DELIVERY_STATES), ...(tab === "attention" ? STUCK_STATES : [])];
+    const { ids, truncated } = await finishedIds(query.shop, filters.finished, shown);
+    finishedTruncated = truncated;
     rows = ids.length === 0 ? [] : await read([...base, tabWhere(tab, now), { id: { in: ids } }]);
   } else if (filters.areaId !== undefined || filters.governanceId !== undefined) {
     // The place's index drives; the tab's states are checked on the rows it meets.
@@ -331,6 +373,7 @@ async function readListPage(query: ListQuery, maxSize: number): Promise<ListPage
     next: backwards ? at(last) : more ? at(last) : null,
     previous: backwards ? (more ? at(first) : null) : cursor ? at(first) : null,
     searchTruncated,
+    finishedTruncated,
   };
 }
 

@@ -14,6 +14,7 @@ import { useEffect, useRef } from "react";
 import { chartLabels, OutcomeChart } from "../components/outcome-chart";
 import { ShopifyAccessLostBanner } from "../components/shopify-access-lost-banner";
 import { getDashboard, getSetupProgress, kuwaitDate } from "../models/dashboard.server";
+import { TO_COLLECT_STATES } from "../settlements/ledger";
 import { getCourierAccount } from "../models/courier-account.server";
 import { countRecoveredFulfillments } from "../models/fulfillment-checks.server";
 import { getShopifyAccess } from "../models/shopify-access.server";
@@ -214,12 +215,12 @@ export default function Home() {
             <Figure
               label={t("home:figures.deliveredToday")}
               value={n(dashboard.deliveredToday)}
-              to={list("tab=delivered")}
+              to={list(`tab=delivered&finished=${today}`)}
             />
             <Figure
               label={t("home:figures.failedOrReturnedToday")}
               value={n(dashboard.failedOrReturnedToday)}
-              to={list("tab=failed_returned")}
+              to={list(`tab=failed_returned&finished=${today}`)}
               tone="critical"
             />
           </InlineGrid>
@@ -227,12 +228,12 @@ export default function Home() {
             <Figure
               label={t("home:figures.cashToCollect")}
               value={kwd(dashboard.cashToCollect)}
-              to={list("cod=cod&tab=in_progress")}
+              to={list(`cod=cod&state=${TO_COLLECT_STATES.join(",")}`)}
             />
             <Figure
               label={t("home:figures.collectedToday")}
               value={kwd(dashboard.collectedToday)}
-              to={list(`cod=cod&tab=delivered&from=${today}&to=${today}`)}
+              to={list(`cod=cod&tab=delivered&finished=${today}`)}
             />
           </InlineGrid>
         </BlockStack>

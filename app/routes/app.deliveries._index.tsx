@@ -179,6 +179,7 @@ export default function Deliveries() {
     <Page title={t("deliveries:title")} fullWidth secondaryActions={[exportAction]}>
       <BlockStack gap="400">
         {data.searchTruncated && <Banner tone="info">{t("deliveries:truncated")}</Banner>}
+        {data.finishedTruncated && <Banner tone="info">{t("deliveries:finishedTruncated")}</Banner>}
         {bulk.data?.outcomes && (
           <Banner
             tone={failed.length > 0 ? "warning" : "success"}

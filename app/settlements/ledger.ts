@@ -1,3 +1,4 @@
+import { DELIVERY_STATES, type DeliveryState } from "../deliveries/domain/states";
 import { sumFils, type Fils } from "../money/kwd";
 import { expectedCash, kuwaitDay, type LedgerDelivery } from "./reconcile";
 
@@ -16,7 +17,12 @@ export const CASH_STATUS_LABELS: Record<CashStatus, string> = {
   not_collected: "Not collected",
 };
 
-const NOT_COLLECTED_STATES = new Set(["returned", "cancelled", "skipped", "rejected"]);
+const NOT_COLLECTED_STATES = new Set<string>(["returned", "cancelled", "skipped", "rejected"]);
+
+/** The states whose cash is "to collect" (Home's figure and its link read the same set). */
+export const TO_COLLECT_STATES: readonly DeliveryState[] = DELIVERY_STATES.filter(
+  (state) => state !== "delivered" && !NOT_COLLECTED_STATES.has(state),
+);
 
 export function cashStatus(delivery: Pick<LedgerDelivery, "state" | "settlementId">): CashStatus {
   if (delivery.settlementId !== null) return "settled";

@@ -7,6 +7,7 @@ import {
   SEARCH_LIMIT,
   type ListQuery,
 } from "../../app/models/delivery-list.server";
+import { listQueryOf, readListParams } from "../../app/models/delivery-list-params";
 import { testDatabaseName } from "../support/database";
 import { shopDomain } from "../support/shopify";
 
@@ -153,6 +154,39 @@ describe(`the deliveries list (${database})`, () => {
       filters: { from: new Date("2026-09-30T21:00:00Z"), to: new Date("2026-10-31T21:00:00Z") },
     });
     expect(inOctober.rows.map((r) => r.id)).toEqual([old.id]);
+  });
+
+  it("lists what finished on a Kuwait day (Home's links), whatever day it was created", async () => {
+    const day = listQueryOf(shop, readListParams(new URLSearchParams("finished=2026-11-25")), now)
+      .filters!.finished!;
+    const created = new Date("2026-11-01T10:00:00Z");
+    // Delivered at 00:30 in Kuwait on the 25th (21:30 UTC on the 24th), created weeks before.
+    const early = await delivery({
+      name: "Early",
+      createdAt: created,
+      lastMovedAt: new Date("2026-11-24T21:30:00Z"),
+    });
+    const returned = await delivery({
+      name: "Back",
+      state: "returned",
+      lastMovedAt: new Date("2026-11-25T08:00:00Z"),
+    });
+    // The evening before in Kuwait, and a delivered one of another shop that same day.
+    await delivery({ name: "Before", lastMovedAt: new Date("2026-11-24T20:59:00Z") });
+    await delivery({ name: "Other", shop: other, lastMovedAt: new Date("2026-11-25T08:00:00Z") });
+    await delivery({
+      name: "Moving",
+      state: "in_transit",
+      lastMovedAt: new Date("2026-11-25T08:00:00Z"),
+    });
+
+    const delivered = await page({ tab: "delivered", filters: { finished: day } });
+    expect(delivered.rows.map((r) => r.id)).toEqual([early.id]);
+    expect(delivered.finishedTruncated).toBe(false);
+    const failedOrReturned = await page({ tab: "failed_returned", filters: { finished: day } });
+    expect(failedOrReturned.rows.map((r) => r.id)).toEqual([returned.id]);
+    const all = await page({ filters: { finished: day } });
+    expect(all.rows.map((r) => r.customerName).sort()).toEqual(["Back", "Early", "Moving"]);
   });
 
   it("finds a delivery by order number, courier number, phone, either name, in either script", async () => {
@@ -307,5 +341,48 @@ describe(`the dashboard (${database})`, () => {
       medianMinutes: 240,
     });
     expect(d.series.slice(0, -2).every((day) => day.delivered === 0)).toBe(true);
+  });
+
+  it("takes each day's median from its middle deliveries, and the cash to collect as the Cash page does", async () => {
+    const dash = shopDomain("dash");
+    // Hours after midnight in Kuwait on 24 Nov (21:00 UTC the day before).
+    const at = (hours: number) => new Date(Date.parse("2026-11-23T21:00:00Z") + hours * HOUR);
+    const delivered = (movedAt: Date, hours: number, cash: string | null = null) =>
+      delivery({
+        shop: dash,
+        state: "delivered",
+        cash,
+        lastMovedAt: movedAt,
+        createdAt: new Date(movedAt.getTime() - hours * HOUR),
+      });
+    // 24 Nov: 1, 8, 3 and 3 hours from fulfilment to delivery: the median is 3 h.
+    for (const hours of [1, 8, 3]) await delivered(at(12), hours);
+    await delivered(at(20), 3, "1.000");
+    // 23 Nov at 23:00 in Kuwait (20:00 UTC): 1 and 2 hours, the median between them.
+    for (const hours of [1, 2]) await delivered(at(-1), hours);
+    // Today (25 Nov, 06:00 in Kuwait).
+    await delivered(at(30), 1, "12.345");
+    // Cash to collect: a failed attempt's still is; a rejected, a returned or a delivered one's
+    // is not (the Cash page's "to collect"); text that is not an amount counts nothing.
+    await delivery({ shop: dash, state: "failed", cash: "7.250", lastMovedAt: at(-200) });
+    await delivery({ shop: dash, state: "out_for_delivery", cash: "0.005" });
+    await delivery({ shop: dash, state: "rejected", cash: "5.000" });
+    await delivery({ shop: dash, state: "returned", cash: "4.000", lastMovedAt: at(-300) });
+    await delivery({ shop: dash, state: "needs_address", cash: "not an amount" });
+
+    const d = await getDashboard(dash, now);
+    const on = (date: string) => d.series.find((day) => day.date === date);
+    expect(on("2026-11-24")).toEqual({
+      date: "2026-11-24",
+      delivered: 4,
+      failed: 0,
+      returned: 0,
+      medianMinutes: 180,
+    });
+    expect(on("2026-11-23")).toMatchObject({ delivered: 2, medianMinutes: 90 });
+    expect(on("2026-11-25")).toMatchObject({ delivered: 1, medianMinutes: 60 });
+    expect(d.deliveredToday).toBe(1);
+    expect(d.collectedToday).toBe(12_345);
+    expect(d.cashToCollect).toBe(7_255);
   });
 });

@@ -8,6 +8,7 @@ import {
 import type { TFunction } from "i18next";
 import { DELIVERY_STATES, type DeliveryState } from "../../deliveries/domain/states";
 import type { Language } from "../../i18n/config";
+import { formatDate } from "../../i18n/format";
 import { listStates, type ListParams } from "../../models/delivery-list-params";
 
 /** The list's filters (state, payment, place, dates) and the chips of those applied. */
@@ -24,6 +25,9 @@ export function listFilters(props: {
 } {
   const { params, governorates, areas, go, t, language } = props;
   const stateLabel = (state: DeliveryState) => t(`common:states.${state}`);
+  // A Kuwait day (YYYY-MM-DD) in the page's language; anything else as typed.
+  const day = (text: string) =>
+    /^\d{4}-\d{2}-\d{2}$/.test(text) ? formatDate(`${text}T12:00:00+03:00`, language) : text;
   const states = listStates(params.state);
   const areasOfGovernorate = areas.filter(
     (a) => params.governorate === undefined || a.governanceId === params.governorate,
@@ -109,6 +113,20 @@ export function listFilters(props: {
         </BlockStack>
       ),
     },
+    {
+      key: "finished",
+      label: t("deliveries:filters.finished"),
+      filter: (
+        <TextField
+          label={t("deliveries:filters.finished")}
+          labelHidden
+          type="date"
+          autoComplete="off"
+          value={params.finished ?? ""}
+          onChange={(value) => go({ finished: value || undefined })}
+        />
+      ),
+    },
   ];
   const governorateName = governorates.find((g) => g.id === params.governorate)?.name;
   const areaName = areas.find((a) => a.id === params.area)?.name;
@@ -148,10 +166,19 @@ export function listFilters(props: {
           {
             key: "dates",
             label: t("deliveries:filters.appliedDates", {
-              from: params.from ?? "…",
-              to: params.to ?? "…",
+              from: params.from ? day(params.from) : "…",
+              to: params.to ? day(params.to) : "…",
             }),
             onRemove: () => go({ from: undefined, to: undefined }),
+          },
+        ]
+      : []),
+    ...(params.finished
+      ? [
+          {
+            key: "finished",
+            label: t("deliveries:filters.appliedFinished", { day: day(params.finished) }),
+            onRemove: () => go({ finished: undefined }),
           },
         ]
       : []),
