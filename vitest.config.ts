@@ -36,7 +36,7 @@ export default defineConfig({
           include: ["test/browser/**/*.test.ts", "test/security/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/setup/global-db.ts", "test/browser/global-setup.ts"],
-          testTimeout: 60_000,
+          testTimeout: 120_000,
           hookTimeout: 180_000,
           // A page waits on a real server, worker and courier sandbox: on a loaded 2-core machine
           // a second is not enough for a delivery to be created and shown (the default).

@@ -18,6 +18,7 @@ import {
   Text,
   useBreakpoints,
   useIndexResourceState,
+  IndexFiltersMode,
   useSetIndexFiltersMode,
   type IndexFiltersProps,
 } from "@shopify/polaris";
@@ -99,7 +100,20 @@ export default function Deliveries() {
   const revalidator = useRevalidator();
   const bulk = useFetcher<{ intent?: string; outcomes?: BulkOutcome[]; error?: string }>();
   const { smDown } = useBreakpoints();
-  const { mode, setMode } = useSetIndexFiltersMode();
+  // Opened with filters or a search (a link from Home, a bookmark): they show, so the merchant
+  // sees why the list is what it is and can remove them.
+  const { mode, setMode } = useSetIndexFiltersMode(
+    params.q ||
+      params.state ||
+      params.cod ||
+      params.governorate !== undefined ||
+      params.area !== undefined ||
+      params.from ||
+      params.to ||
+      params.finished
+      ? IndexFiltersMode.Filtering
+      : IndexFiltersMode.Default,
+  );
 
   // Read the rows again every REFRESH_MS while the page is visible, and when it becomes visible.
   const revalidate = useRef(revalidator.revalidate);

@@ -97,7 +97,7 @@ describe(`a worker paused past its lease (${database})`, () => {
       courierOrderId: [...sandbox().orders.keys()][0],
     });
     expect(delivery!.events.map((e) => e.kind)).toContain("not_sent");
-  }, 60_000);
+  }, 150_000);
 
   it("does not send the batch of three it was about to send when it resumes", async () => {
     await readyDeliveries(3);
@@ -108,7 +108,7 @@ describe(`a worker paused past its lease (${database})`, () => {
     const rows = await deliveries();
     expect(rows.map((d) => d.state)).toEqual(["created", "created", "created"]);
     expect(new Set(rows.map((d) => d.courierOrderId)).size).toBe(3);
-  }, 60_000);
+  }, 150_000);
 
   it("cancels at the courier the order its late create made, and keeps the delivery's own", async () => {
     await readyDeliveries(1);
@@ -121,7 +121,7 @@ describe(`a worker paused past its lease (${database})`, () => {
     const told = delivery!.events.find((e) => e.kind === "duplicate_cancelled");
     expect(told?.message).toContain(duplicate.orderNumber);
     expect(told?.message).toContain(`The delivery's order is ${delivery!.courierOrderNumber}.`);
-  }, 60_000);
+  }, 150_000);
 
   it("cancels each order its late batch made, and keeps the deliveries' own", async () => {
     await readyDeliveries(3);
@@ -136,5 +136,5 @@ describe(`a worker paused past its lease (${database})`, () => {
     ).toEqual(rows.map((d) => d.courierOrderId).sort());
     for (const row of rows)
       expect(row.events.filter((e) => e.kind === "duplicate_cancelled")).toHaveLength(1);
-  }, 60_000);
+  }, 150_000);
 });

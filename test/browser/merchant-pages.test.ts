@@ -4,6 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AREAS, GOVERNORATES } from "../../app/addresses";
 import { launchBrowser, newAdminPage, openEmbeddedPage, screenshot } from "../support/browser";
+import { latinTextOnArabicPage, seriousAccessibilityViolations } from "../support/page-checks";
 
 /**
  * Home (the dashboard) and the deliveries list as a merchant sees them, at a desktop width and a
@@ -17,6 +18,8 @@ const prisma = new PrismaClient({
   adapter: new PrismaBetterSQLite3({ url: inject("appDatabaseFile") }),
 });
 const WIDTHS = [1280, 390] as const;
+/** Names that stay as they are on an Arabic page. */
+const BRAND_WORDS = ["Shopify", "English", "KWD", "CSV"];
 const LONG_REASON =
   "The courier refused the address: near the co-op, behind the mosque, the block number is missing and the street could not be found in the area's list.";
 
@@ -168,11 +171,14 @@ async function open(path: string, width: number, language: "en" | "ar" = "en") {
   const response = await page.goto(url.href);
   expect(response?.status()).toBe(200);
   await page.waitForLoadState("networkidle");
-  // Hydrated: Polaris's tabs appear once they have measured themselves in the browser.
+  // Hydrated: Polaris's tabs appear once they have measured themselves in the browser; opened
+  // with filters, the filter bar shows instead of the tabs.
   if (path.startsWith("/app/deliveries")) {
-    await page.waitForFunction(() => document.querySelectorAll('[role="tab"]').length > 0, null, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelectorAll('[role="tab"], .Polaris-Filters').length > 0,
+      null,
+      { timeout: 60_000 },
+    );
   }
   await page.waitForTimeout(500);
   return page;
@@ -249,6 +255,8 @@ describe("the merchant's pages in Chromium", () => {
       expect(await home.locator("html").getAttribute("dir")).toBe("rtl");
       await screenshot(home, `home-ar-${width}`);
       expect(await overflows(home)).toEqual([]);
+      expect(await latinTextOnArabicPage(home, BRAND_WORDS)).toEqual([]);
+      expect(await seriousAccessibilityViolations(home)).toEqual([]);
       await home.close();
       const list = await open("/app/deliveries", width, "ar");
       await expect.poll(() => list.getByText("#7700").count()).toBeGreaterThan(0);
@@ -256,9 +264,33 @@ describe("the merchant's pages in Chromium", () => {
       expect(await areaShown(list, AREAS[0]!.nameEn, width)).toBe(0);
       await screenshot(list, `deliveries-ar-${width}`);
       expect(await overflows(list)).toEqual([]);
+      expect(await latinTextOnArabicPage(list, BRAND_WORDS)).toEqual([]);
+      expect(await seriousAccessibilityViolations(list)).toEqual([]);
       await list.close();
     });
   }
+
+  it("home's figures count what their links list: delivered today, to send, cash to collect", async () => {
+    const home = await open("/app", 1280);
+    await expect
+      .poll(() => home.getByRole("heading", { name: "Today's deliveries" }).count())
+      .toBe(1);
+    for (const label of ["Delivered today", "To send", "Failed or returned today"]) {
+      const figure = home.getByRole("link", { name: new RegExp(`^${label}`) });
+      const shown = Number((await figure.innerText()).replace(/\D/g, ""));
+      const list = await open((await figure.getAttribute("href"))!, 1280);
+      const rows = await list.locator(".Polaris-IndexTable__TableRow").count();
+      expect(rows, label).toBe(shown);
+      await list.close();
+    }
+    // Delivered today: the list says which day it shows, and the merchant can take it away.
+    const delivered = home.getByRole("link", { name: /^Delivered today/ });
+    const list = await open((await delivered.getAttribute("href"))!, 1280);
+    await screenshot(list, "deliveries-finished-today-en-1280");
+    expect(await list.getByText(/^Finished on /).count()).toBeGreaterThan(0);
+    await list.close();
+    await home.close();
+  });
 
   it("finds a customer by name and by phone, and refreshes the rows without a reload", async () => {
     const page = await open("/app/deliveries?q=fatima", 1280);

@@ -73,5 +73,5 @@ describe("a worker process killed while the courier creates its delivery", () =>
     expect(delivery.events.map((e) => e.kind)).toEqual(
       expect.arrayContaining(["sending", "unknown", "reconciled", "tracking"]),
     );
-  }, 60_000);
+  }, 150_000);
 });

@@ -26,7 +26,7 @@ export function startChildWorker(owner: string, options: string[] = []) {
     output: () => output,
     signal: (signal: NodeJS.Signals) => process.kill(pid, signal),
     /** Waits until the child printed `text` (it prints "ready <pid>", "paused …", "done"). */
-    printed: (text: string, timeoutMs = 20_000) =>
+    printed: (text: string, timeoutMs = 60_000) =>
       until(
         () => output.includes(text),
         `the child worker to print "${text}"`,

@@ -43,8 +43,17 @@ export function DeliveryListRow(props: {
   condensed: boolean;
 }) {
   const { d, index } = props;
-  const { t } = useTranslation(["deliveries"]);
+  const { t, i18n } = useTranslation(["deliveries"]);
   const language = useLanguage();
+  // The service's reason where the catalog has it; on an Arabic page otherwise the state's own
+  // explanation (the delivery's page quotes the recorded one), never an English sentence.
+  const translated = d.reason ? translateMessage(t, d.reason) : null;
+  const reason =
+    translated === null || language === "en" || translated !== d.reason
+      ? translated
+      : i18n.exists(`delivery:why.${d.state}`)
+        ? t(`delivery:why.${d.state}`)
+        : null;
   const stateLabel = t(`common:states.${d.state}`);
   const when = (at: string) => formatDateTime(at, language);
   const kwd = (amount: string) => formatKwd(amount, language);
@@ -84,7 +93,7 @@ export function DeliveryListRow(props: {
       <IndexTable.Cell>
         <Box maxWidth="180px">
           <Text as="span" truncate>
-            {d.customer ?? "—"}
+            {d.customer ? <bdi translate="no">{d.customer}</bdi> : "—"}
           </Text>
         </Box>
       </IndexTable.Cell>
@@ -109,17 +118,19 @@ export function DeliveryListRow(props: {
             </InlineStack>
             {/* In its own direction: an English reason on an Arabic page is cut at
                 its end, not its start. */}
-            {d.reason && (
+            {reason && (
               <div dir="auto">
                 <Text as="span" tone="subdued" variant="bodySm" truncate>
-                  {translateMessage(t, d.reason)}
+                  {reason}
                 </Text>
               </div>
             )}
           </BlockStack>
         </Box>
       </IndexTable.Cell>
-      <IndexTable.Cell>{d.courierNumber ?? "—"}</IndexTable.Cell>
+      <IndexTable.Cell>
+        {d.courierNumber ? <bdi translate="no">{d.courierNumber}</bdi> : "—"}
+      </IndexTable.Cell>
       <IndexTable.Cell>
         <Text as="span" variant="bodySm">
           {when(d.createdAt)}
