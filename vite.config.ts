@@ -1,6 +1,9 @@
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig, type UserConfig } from "vite";
+import fs from "node:fs";
+import path from "node:path";
+import { defineConfig, type Plugin, type UserConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { precompressAssets } from "./server/compressed-assets.js";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -14,6 +17,29 @@ const hmr =
   host === "localhost"
     ? { protocol: "ws", host: "localhost", port: 64999, clientPort: 64999 }
     : { protocol: "wss", host, port: Number(process.env.FRONTEND_PORT) || 8002, clientPort: 443 };
+
+/**
+ * The browser's stylesheets and scripts compressed beside them (.br, .gz), so the server never
+ * compresses while a page waits for them (server/compressed-assets.js, issue 14). After each of
+ * Remix's two builds: the server's writes the route manifest into the browser's assets.
+ */
+function precompress(): Plugin {
+  let root = process.cwd();
+  return {
+    name: "precompress-assets",
+    apply: "build",
+    configResolved(config) {
+      root = config.root;
+    },
+    closeBundle: {
+      order: "post",
+      async handler() {
+        const assets = path.join(root, "build", "client", "assets");
+        if (fs.existsSync(assets)) await precompressAssets(assets);
+      },
+    },
+  };
+}
 
 export default defineConfig({
   server: {
@@ -36,6 +62,7 @@ export default defineConfig({
       },
     }),
     tsconfigPaths(),
+    precompress(),
   ],
   build: { assetsInlineLimit: 0 },
   optimizeDeps: { include: ["@shopify/app-bridge-react", "@shopify/polaris"] },

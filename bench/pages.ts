@@ -22,6 +22,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
 import Database from "better-sqlite3";
@@ -35,7 +36,10 @@ import { ensureBuilt, startBuiltServer, type RunningServer } from "./support/app
 import { buildBefore } from "./support/before-tree";
 import { freePort, migrateDatabase, ROOT, round, scratchDir } from "./support/scratch";
 
+// Run as `npm run bench:pages`; imported (bench/vitals.ts), only its pieces are used.
+const IS_MAIN = path.resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url);
 const { values: args } = parseArgs({
+  args: IS_MAIN ? undefined : [],
   options: {
     quick: { type: "boolean", default: false },
     against: { type: "string" },
@@ -55,7 +59,7 @@ interface ShopShape {
   rows: number;
 }
 
-function shapes(total: number, shops: number, big: number): ShopShape[] {
+export function shapes(total: number, shops: number, big: number): ShopShape[] {
   const mid = Math.min(10_000, Math.round(big / 10));
   const fixed: ShopShape[] = [
     { shop: "bench-big.myshopify.com", rows: big },
@@ -318,7 +322,7 @@ function withoutListIndexes(file: string) {
 
 const sqliteTime = (d: Date | null) => (d === null ? null : d.toISOString().replace("Z", "+00:00"));
 
-function seedSqlite(file: string, all: ShopShape[], now: number) {
+export function seedSqlite(file: string, all: ShopShape[], now: number) {
   const db = new Database(file);
   const withList = (db.prepare(`PRAGMA table_info("Delivery")`).all() as { name: string }[]).some(
     (c) => c.name === "nameKey",
@@ -440,7 +444,7 @@ async function freshPostgres(name: string): Promise<string> {
 const UA =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
-async function embeddedUrl(base: string, shop: string, pagePath: string) {
+export async function embeddedUrl(base: string, shop: string, pagePath: string) {
   const name = shop.replace(".myshopify.com", "");
   const { token } = await getJwt(name, API_KEY, API_SECRET_KEY);
   const url = new URL(pagePath, base);
@@ -474,7 +478,7 @@ interface PageSet {
   [name: string]: { shop: string | null; path: string };
 }
 
-async function pageSet(kind: "after" | "before", db: Lookup): Promise<PageSet> {
+export async function pageSet(kind: "after" | "before", db: Lookup): Promise<PageSet> {
   const big = "bench-big.myshopify.com";
   const deep = await db.deepCursor(big);
   const search = await db.someName(big);
@@ -529,7 +533,7 @@ interface Lookup {
   someId(shop: string): Promise<string>;
 }
 
-function sqliteLookup(file: string): Lookup {
+export function sqliteLookup(file: string): Lookup {
   const open = () => new Database(file, { readonly: true });
   return {
     async deepCursor(shop) {
@@ -628,7 +632,7 @@ function postgresLookup(url: string): Lookup {
   };
 }
 
-async function webVitals(base: string, pages: PageSet) {
+export async function webVitals(base: string, pages: PageSet) {
   const browser = await launchBrowser();
   const out: Record<string, { lcpMs: number; cls: number }> = {};
   try {
@@ -720,102 +724,106 @@ async function measure(
 
 // ---- run --------------------------------------------------------------------------------------
 
-const scratch = scratchDir("bench-pages");
-const load = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-console.log(
-  `Pages under a large history: built server on loopback, Node ${process.version}, ${os.cpus().length} CPUs, load ${load()}, ${SAMPLES} samples a page`,
-);
-const build = ensureBuilt(scratch.dir);
-console.log(`  build ${build.state}${build.state === "stale" ? `: ${build.reason}` : ""}`);
-const beforeRoot = args.against ? buildBefore(args.against, scratch.dir) : null;
-const now = Date.now();
-const result: Record<string, unknown> = { quick: QUICK, samples: SAMPLES, target: TARGET };
+async function main() {
+  const scratch = scratchDir("bench-pages");
+  const load = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  console.log(
+    `Pages under a large history: built server on loopback, Node ${process.version}, ${os.cpus().length} CPUs, load ${load()}, ${SAMPLES} samples a page`,
+  );
+  const build = ensureBuilt(scratch.dir);
+  console.log(`  build ${build.state}${build.state === "stale" ? `: ${build.reason}` : ""}`);
+  const beforeRoot = args.against ? buildBefore(args.against, scratch.dir) : null;
+  const now = Date.now();
+  const result: Record<string, unknown> = { quick: QUICK, samples: SAMPLES, target: TARGET };
 
-const sqliteShapes = QUICK ? shapes(20_000, 20, 10_000) : shapes(200_000, 100, 100_000);
-const sqliteTotal = sqliteShapes.reduce((s, x) => s + x.rows, 0);
-{
-  const targets: { kind: "after" | "before"; root: string; label: string }[] = [
-    ...(beforeRoot
-      ? [{ kind: "before" as const, root: beforeRoot, label: `sqlite ${args.against}` }]
-      : []),
-    { kind: "after", root: ROOT, label: "sqlite this branch" },
-  ];
-  const sqlite: Record<string, unknown> = { deliveries: sqliteTotal };
-  for (const target of targets) {
-    const file = path.join(scratch.dir, `${target.kind}.sqlite`);
-    const started = performance.now();
-    migrateDatabase(file);
-    // The before runs on this tree's Prisma client, so its database has this tree's columns, but
-    // not the list's indexes and triggers: what the before's own migrations built.
-    if (target.kind === "before") withoutListIndexes(file);
-    seq = 0;
-    seedSqlite(file, sqliteShapes, now);
-    console.log(
-      `  ${target.label}: seeded ${sqliteTotal.toLocaleString("en-US")} deliveries in ${round((performance.now() - started) / 1000, 1)} s`,
-    );
-    sqlite[target.kind] = await measure(
-      target.label,
-      target.root,
-      `file:${file}`,
-      target.kind,
-      sqliteLookup(file),
-      scratch.dir,
-      target.kind === "after" || !QUICK,
-    );
-    fs.rmSync(file, { force: true });
-  }
-  result.sqlite = sqlite;
-}
-
-if (!QUICK && !args["skip-postgres"]) {
-  const pgShapes = shapes(1_000_000, 1_000, 100_000);
-  const pgTotal = pgShapes.reduce((s, x) => s + x.rows, 0);
-  const postgres: Record<string, unknown> = { deliveries: pgTotal };
-  const targets: { kind: "after" | "before"; root: string; label: string }[] = [
-    ...(beforeRoot
-      ? [{ kind: "before" as const, root: beforeRoot, label: `postgres ${args.against}` }]
-      : []),
-    { kind: "after", root: ROOT, label: "postgres this branch" },
-  ];
-  for (const target of targets) {
-    const url = await freshPostgres(`bench_pages_${target.kind}`);
-    const started = performance.now();
-    await migratePostgres(url, readMigrations());
-    if (target.kind === "before") {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      const sql = fs.readFileSync(
-        path.join(
-          ROOT,
-          "prisma",
-          "postgresql",
-          "migrations",
-          "20261125110000_list_indexes",
-          "migration.sql",
-        ),
-        "utf8",
+  const sqliteShapes = QUICK ? shapes(20_000, 20, 10_000) : shapes(200_000, 100, 100_000);
+  const sqliteTotal = sqliteShapes.reduce((s, x) => s + x.rows, 0);
+  {
+    const targets: { kind: "after" | "before"; root: string; label: string }[] = [
+      ...(beforeRoot
+        ? [{ kind: "before" as const, root: beforeRoot, label: `sqlite ${args.against}` }]
+        : []),
+      { kind: "after", root: ROOT, label: "sqlite this branch" },
+    ];
+    const sqlite: Record<string, unknown> = { deliveries: sqliteTotal };
+    for (const target of targets) {
+      const file = path.join(scratch.dir, `${target.kind}.sqlite`);
+      const started = performance.now();
+      migrateDatabase(file);
+      // The before runs on this tree's Prisma client, so its database has this tree's columns, but
+      // not the list's indexes and triggers: what the before's own migrations built.
+      if (target.kind === "before") withoutListIndexes(file);
+      seq = 0;
+      seedSqlite(file, sqliteShapes, now);
+      console.log(
+        `  ${target.label}: seeded ${sqliteTotal.toLocaleString("en-US")} deliveries in ${round((performance.now() - started) / 1000, 1)} s`,
       );
-      for (const [, name] of sql.matchAll(/CREATE INDEX "([^"]+)"/g))
-        await client.query(`DROP INDEX "${name}"`);
-      await client.query(`DROP TRIGGER "Delivery_list_fields" ON "Delivery"`);
-      await client.end();
+      sqlite[target.kind] = await measure(
+        target.label,
+        target.root,
+        `file:${file}`,
+        target.kind,
+        sqliteLookup(file),
+        scratch.dir,
+        target.kind === "after" || !QUICK,
+      );
+      fs.rmSync(file, { force: true });
     }
-    seq = 0;
-    await seedPostgres(url, pgShapes, now);
-    console.log(
-      `  ${target.label}: seeded ${pgTotal.toLocaleString("en-US")} deliveries in ${round((performance.now() - started) / 1000, 1)} s`,
-    );
-    postgres[target.kind] = await measure(
-      target.label,
-      target.root,
-      url,
-      target.kind,
-      postgresLookup(url),
-      scratch.dir,
-      target.kind === "after",
-    );
+    result.sqlite = sqlite;
   }
-  result.postgres = postgres;
+
+  if (!QUICK && !args["skip-postgres"]) {
+    const pgShapes = shapes(1_000_000, 1_000, 100_000);
+    const pgTotal = pgShapes.reduce((s, x) => s + x.rows, 0);
+    const postgres: Record<string, unknown> = { deliveries: pgTotal };
+    const targets: { kind: "after" | "before"; root: string; label: string }[] = [
+      ...(beforeRoot
+        ? [{ kind: "before" as const, root: beforeRoot, label: `postgres ${args.against}` }]
+        : []),
+      { kind: "after", root: ROOT, label: "postgres this branch" },
+    ];
+    for (const target of targets) {
+      const url = await freshPostgres(`bench_pages_${target.kind}`);
+      const started = performance.now();
+      await migratePostgres(url, readMigrations());
+      if (target.kind === "before") {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        const sql = fs.readFileSync(
+          path.join(
+            ROOT,
+            "prisma",
+            "postgresql",
+            "migrations",
+            "20261125110000_list_indexes",
+            "migration.sql",
+          ),
+          "utf8",
+        );
+        for (const [, name] of sql.matchAll(/CREATE INDEX "([^"]+)"/g))
+          await client.query(`DROP INDEX "${name}"`);
+        await client.query(`DROP TRIGGER "Delivery_list_fields" ON "Delivery"`);
+        await client.end();
+      }
+      seq = 0;
+      await seedPostgres(url, pgShapes, now);
+      console.log(
+        `  ${target.label}: seeded ${pgTotal.toLocaleString("en-US")} deliveries in ${round((performance.now() - started) / 1000, 1)} s`,
+      );
+      postgres[target.kind] = await measure(
+        target.label,
+        target.root,
+        url,
+        target.kind,
+        postgresLookup(url),
+        scratch.dir,
+        target.kind === "after",
+      );
+    }
+    result.postgres = postgres;
+  }
+
+  console.log(JSON.stringify({ bench: "pages", ...result }));
 }
 
-console.log(JSON.stringify({ bench: "pages", ...result }));
+if (IS_MAIN) await main();
