@@ -10,7 +10,7 @@ import {
 } from "../../courier";
 import prisma from "../../db.server";
 import { env } from "../../env.server";
-import { courierUnavailableReason } from "../../models/courier-account.server";
+import { courierUnavailableReason, loadCourierApiKey } from "../../models/courier-account.server";
 import { recordShopifyFulfillmentCancelled } from "../../models/cancel-requests.server";
 import {
   addDeliveryEvent,
@@ -101,7 +101,9 @@ export async function carryOutCancel(
   }
   const client = await actor.courierFor(delivery.shop, delivery.environment);
   if (!client)
-    return waitForCourier(delivery, actor, await courierUnavailableReason(delivery.shop));
+    return waitForCourier(delivery, actor, await courierUnavailableReason(delivery.shop), {
+      said: await noCourierNotice(delivery.shop),
+    });
   if (delivery.courierOrderId) {
     return cancelAtCourier(delivery, actor, client, {
       orderId: delivery.courierOrderId,
@@ -117,12 +119,9 @@ export async function carryOutCancel(
   } catch (error) {
     if (!isCourierError(error)) throw error;
     return isOutage(error)
-      ? waitForCourier(
-          delivery,
-          actor,
-          error.message,
-          error instanceof CourierCircuitOpenError ? error.retryAt : undefined,
-        )
+      ? waitForCourier(delivery, actor, error.message, {
+          until: error instanceof CourierCircuitOpenError ? error.retryAt : undefined,
+        })
       : tryLater(delivery, actor, error.message);
   }
   if (answer.outcome === "undetermined") {
@@ -145,8 +144,10 @@ export async function carryOutCancel(
         delivery,
         actor,
         "Not in the courier's history yet; it is looked for again before it is believed never created.",
-        believedAt,
-        { notInHistorySince: delivery.notInHistorySince ?? clock(actor) },
+        {
+          until: believedAt,
+          data: { notInHistorySince: delivery.notInHistorySince ?? clock(actor) },
+        },
       );
     }
     return cancelHere(
@@ -406,8 +407,11 @@ async function waitForCourier(
   delivery: DeliveryRow,
   actor: CancelActor,
   message: string,
-  until?: Date,
-  data: { notInHistorySince?: Date } = {},
+  {
+    until,
+    data = {},
+    said = notice("cancel_waits_for_courier"),
+  }: { until?: Date; data?: { notInHistorySince?: Date }; said?: Notice } = {},
 ): Promise<CancelOutcome> {
   const now = clock(actor).getTime();
   const waited = now - (delivery.cancelRequestedAt ?? clock(actor)).getTime();
@@ -418,7 +422,15 @@ async function waitForCourier(
     lastError: message.slice(0, 500),
     nextAttemptAt: next,
   });
-  return { ok: true, state: "requested", message: notice("cancel_waits_for_courier") };
+  return { ok: true, state: "requested", message: said };
+}
+
+/** Why there is no courier to ask, as the merchant is told it: what to fix in Settings. */
+async function noCourierNotice(shop: string): Promise<Notice> {
+  const stored = await loadCourierApiKey(shop);
+  if (stored.status === "unreadable") return notice("courier_key_unreadable");
+  if (stored.status === "none") return notice("connect_courier_first");
+  return notice("environment_not_configured");
 }
 
 /**
