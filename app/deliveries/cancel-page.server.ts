@@ -3,6 +3,7 @@ import prisma from "../db.server";
 import { findDelivery, type DeliveryRow } from "../models/deliveries.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { cancelDelivery } from "./cancel.server";
+import { notice, type Notice } from "./domain/notices";
 import { FINAL } from "./steps/cancel.server";
 import { sendOrdersToCourier } from "./send.server";
 
@@ -70,9 +71,7 @@ const cancelForm = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("cancel"),
     /** "cancel": the Shopify fulfillment too; "keep": the order stays fulfilled in Shopify. */
-    fulfillment: z.enum(["cancel", "keep"], {
-      error: "Choose whether the Shopify fulfillment is cancelled too.",
-    }),
+    fulfillment: z.enum(["cancel", "keep"], { error: "choose_fulfillment" }),
   }),
   z.object({ intent: z.literal("cancel_fulfillment") }),
   z.object({ intent: z.literal("send_again") }),
@@ -85,11 +84,11 @@ export type CancelPageResult =
       state: "cancelled" | "requested";
       /** What became of the Shopify fulfillment. */
       fulfillment: "cancelled" | "kept" | "not_cancelled" | "later";
-      /** Why the fulfillment was not cancelled, or why the cancellation waits (English). */
-      message: string | null;
+      /** Why the fulfillment was not cancelled, or why the cancellation waits. */
+      message: Notice | null;
     }
   | { ok: true; intent: "send_again"; deliveryId: string }
-  | { ok: false; error: string };
+  | { ok: false; error: Notice };
 
 /** Merchant-facing reason (the delivery page's cancel dialog). */
 const REASON = "cancelled by the merchant in the app";
@@ -109,13 +108,18 @@ export async function cancelPageAction(
   if (!delivery) return null;
   const parsed = cancelForm.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
-    return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid form." };
+    // The schema's messages are notice codes; anything else reads as a form that was not read.
+    const code = parsed.error.issues[0]?.message;
+    return {
+      ok: false,
+      error: notice(code === "choose_fulfillment" ? "choose_fulfillment" : "invalid_form"),
+    };
   }
   const form = parsed.data;
   if (form.intent === "send_again") return sendCancelledOrderAgain(shop, admin, delivery);
   const cancelFulfillment = form.intent === "cancel_fulfillment" || form.fulfillment === "cancel";
   if (form.intent === "cancel_fulfillment" && delivery.state !== "cancelled") {
-    return { ok: false, error: "Cancel the delivery first." };
+    return { ok: false, error: notice("cancel_delivery_first") };
   }
   const outcome = await cancelDelivery(shop, id, REASON, { admin, cancelFulfillment });
   if (!outcome.ok) return outcome;
@@ -153,17 +157,13 @@ export async function sendCancelledOrderAgain(
   delivery: DeliveryRow,
 ): Promise<CancelPageResult> {
   if (delivery.state !== "cancelled") {
-    return { ok: false, error: "Only a cancelled delivery can be sent again this way." };
+    return { ok: false, error: notice("only_cancelled_send_again") };
   }
   if (!delivery.shopifyCancelledAt) {
-    return {
-      ok: false,
-      error:
-        "The order is still fulfilled in Shopify: cancel the Shopify fulfillment first, then send it again.",
-    };
+    return { ok: false, error: notice("still_fulfilled_in_shopify") };
   }
   const [outcome] = await sendOrdersToCourier(shop, admin, [delivery.orderId], "manual");
-  if (!outcome) return { ok: false, error: "The order is not open and unfulfilled any more." };
+  if (!outcome) return { ok: false, error: notice("order_not_open") };
   return outcome.ok
     ? { ok: true, intent: "send_again", deliveryId: outcome.deliveryId }
     : { ok: false, error: outcome.error };

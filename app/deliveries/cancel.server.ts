@@ -16,7 +16,9 @@ import { shopifyAdminFor } from "../services/shopify-admin.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { lateCommitWaitMs } from "./domain/courier-timing";
 import { leaseMsFor } from "./domain/lease-policy";
+import { notice } from "./domain/notices";
 import { kickDeliveryWorker } from "./drain-loop.server";
+import { noticeInEnglish } from "./notice-english.server";
 import {
   cancelShopifyFulfillment,
   carryOutCancel,
@@ -68,7 +70,7 @@ export async function cancelDelivery(
   { admin, cancelFulfillment = false, actor = appActor(admin) }: CancelOptions = {},
 ): Promise<CancelOutcome> {
   const delivery = await findDelivery(shop, deliveryId);
-  if (!delivery) return { ok: false, error: "No such delivery." };
+  if (!delivery) return { ok: false, error: notice("no_such_delivery") };
   const state = delivery.state;
   if (state === "cancelled") {
     if (!cancelFulfillment || !delivery.fulfillmentId || delivery.shopifyCancelledAt) {
@@ -81,19 +83,19 @@ export async function cancelDelivery(
     FINAL.includes(state) ||
     !(await requestCancel(shop, deliveryId, why, clock(actor), { cancelFulfillment }))
   ) {
-    const error = `A delivery that is ${state.replaceAll("_", " ")} can no longer be cancelled.`;
-    await addDeliveryEvent(shop, deliveryId, "cancel_refused", `Not cancelled (${why}): ${error}`);
+    const error = notice("cancel_not_possible", { state });
+    await addDeliveryEvent(
+      shop,
+      deliveryId,
+      "cancel_refused",
+      `Not cancelled (${why}): ${await noticeInEnglish(error)}`,
+    );
     return { ok: false, error };
   }
   const leased = await takeLease(shop, deliveryId, actor.owner, actor.leaseMs, clock(actor));
   if (!leased) {
     kickDeliveryWorker();
-    return {
-      ok: true,
-      state: "requested",
-      message:
-        "A step is under way for this delivery: it will be cancelled as soon as that step ends (at the courier too, if it was being sent).",
-    };
+    return { ok: true, state: "requested", message: notice("cancel_waits_for_step") };
   }
   try {
     return await carryOutCancel(leased, actor);

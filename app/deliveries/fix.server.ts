@@ -13,6 +13,7 @@ import { kickDeliveryWorker } from "./drain-loop.server";
 import { historyDecides } from "./retry.server";
 import { partsFrom, rebuildContext, rememberable } from "./review.server";
 import { buildAndQueue } from "./steps/prepare.server";
+import { notice, type Notice } from "./domain/notices";
 
 /**
  * "Fix and send again": a delivery the courier rejected, or that waits for its address or for the
@@ -83,8 +84,8 @@ export type CorrectionOutcome =
       ok: false;
       /** A catalog key of `delivery` per field that needs fixing. */
       fieldErrors: Partial<Record<CorrectionField, string>>;
-      /** A sentence for the whole form: a `delivery` catalog key or a service's sentence. */
-      error?: string;
+      /** For the whole form: a `delivery` catalog key, or a service's notice (ADR 0045). */
+      error?: string | Notice;
       /** What was typed, so the form keeps it. */
       values: CorrectionValues;
     };
@@ -219,7 +220,7 @@ export async function correctAndResend(
   if (!delivery) return null;
   const values = formValues(form);
   const refuse = (
-    error: string | undefined,
+    error: string | Notice | undefined,
     fieldErrors: Partial<Record<CorrectionField, string>> = {},
   ): CorrectionOutcome => ({ ok: false, error, fieldErrors, values });
 
@@ -236,7 +237,7 @@ export async function correctAndResend(
   const fix = parsed.data;
   if (!isFixable(delivery.state)) return refuse("fix.errors.notFixable");
   const directory = await loadCourierDirectory(shop, delivery.environment);
-  if (!directory) return refuse("Connect the courier in Settings first.");
+  if (!directory) return refuse(notice("connect_courier_first"));
   const area = directory.areas.find((a) => a.id === fix.areaId);
   if (!area) return refuse("fix.errors.form", { areaId: "fix.errors.areaUnknown" });
 
@@ -290,8 +291,7 @@ export async function correctAndResend(
       matchRecord: { ...previous, fixedByMerchant: true, contactPhone: fix.contactPhone },
     },
   );
-  if (queued?.state !== "ready")
-    return refuse(queued?.stateReason ?? "The request could not be built.");
+  if (queued?.state !== "ready") return refuse(notice("request_not_built"));
   kickDeliveryWorker();
   return { ok: true, remembered };
 }

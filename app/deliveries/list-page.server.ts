@@ -7,6 +7,7 @@ import type { AdminGraphql } from "../shopify/graphql";
 import { cancelDelivery } from "./cancel.server";
 import { attentionExceptionItems } from "./courier-exceptions.server";
 import { retryDelivery } from "./retry.server";
+import type { Notice } from "./domain/notices";
 
 /**
  * The deliveries list's page (app/routes/app.deliveries._index.tsx): one keyset page of rows as
@@ -59,7 +60,7 @@ export async function loadDeliveryListPage(
 export type ListPageData = Awaited<ReturnType<typeof loadDeliveryListPage>>;
 export type ListPageRow = ListPageData["rows"][number];
 
-export type BulkOutcome = { id: string; ok: boolean; message: string };
+export type BulkOutcome = { id: string; ok: boolean; message: Notice | null };
 
 /** Bulk "Send again" and "Cancel": the same functions as the delivery's page, one by one. */
 export async function retryOrCancelDeliveries(
@@ -81,7 +82,7 @@ export async function retryOrCancelDeliveries(
     outcomes.push({
       id,
       ok: outcome.ok,
-      message: outcome.ok ? ("message" in outcome && outcome.message) || "" : outcome.error,
+      message: outcome.ok ? ("message" in outcome && outcome.message) || null : outcome.error,
     });
   }
   return outcomes;

@@ -12,6 +12,7 @@ import { shopCourierClient } from "../services/courier-connection.server";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import { notesCarryReference } from "./domain/request";
 import type { FixOutcome } from "./review.server";
+import { notice, type Notice } from "./domain/notices";
 
 export function courierFor(delivery: DeliveryRow): Promise<CourierClient | null> {
   return shopCourierClient(delivery.shop, delivery.environment);
@@ -22,6 +23,7 @@ export async function markCreatedWith(
   delivery: DeliveryRow,
   order: Pick<OrderRecord, "orderNumber" | "status"> & { orderId: string },
   message: string,
+  said: Notice,
 ): Promise<FixOutcome> {
   const orderId = order.orderId;
   const taken = await prisma.delivery.findFirst({
@@ -31,7 +33,9 @@ export async function markCreatedWith(
   if (taken) {
     return {
       ok: false,
-      error: `That courier order is already linked to another delivery (${taken.orderName ?? taken.reference}).`,
+      error: notice("courier_order_linked_elsewhere", {
+        other: taken.orderName ?? taken.reference,
+      }),
     };
   }
   try {
@@ -60,19 +64,15 @@ export async function markCreatedWith(
     });
   } catch (error) {
     if (error instanceof StaleDeliveryError)
-      return { ok: false, error: "This delivery has just changed; reload the page." };
+      return { ok: false, error: notice("delivery_changed") };
     throw error;
   }
   kickDeliveryWorker();
-  return { ok: true, message };
+  return { ok: true, message: said };
 }
 
 export const markCreatedForm = z.object({
-  courierOrder: z
-    .string()
-    .trim()
-    .min(1, "Enter the courier's order number.")
-    .max(100, "That is not a courier order number."),
+  courierOrder: z.string().trim().min(1, "enter_courier_number").max(100, "not_courier_number"),
 });
 
 /**
@@ -87,37 +87,49 @@ export async function markDeliveryCreated(
   form: Record<string, unknown>,
 ): Promise<FixOutcome> {
   const parsed = markCreatedForm.safeParse(form);
-  if (!parsed.success)
-    return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid form." };
+  if (!parsed.success) {
+    // The schema's messages are notice codes.
+    const code = parsed.error.issues[0]?.message;
+    return {
+      ok: false,
+      error: notice(code === "not_courier_number" ? code : "enter_courier_number"),
+    };
+  }
   const wanted = parsed.data.courierOrder;
   const delivery = await getDelivery(shop, deliveryId);
   if (delivery?.state !== "needs_review") {
-    return { ok: false, error: "Only a delivery waiting for your decision can be marked created." };
+    return { ok: false, error: notice("only_review_mark_created") };
   }
   const client = await courierFor(delivery);
-  if (!client) return { ok: false, error: "Connect the courier in Settings first." };
+  if (!client) return { ok: false, error: notice("connect_courier_first") };
   let order: OrderRecord | null;
   try {
     order = await lookUpCourierOrder(client, wanted);
   } catch (error) {
     if (!isCourierError(error)) throw error;
-    return { ok: false, error: `The courier could not be asked about ${wanted}: ${error.message}` };
+    console.warn(`The courier could not be asked about ${wanted}: ${error.message}`);
+    return { ok: false, error: notice("courier_lookup_failed", { number: wanted }) };
   }
   if (!order?.orderId) {
-    return { ok: false, error: `The courier has no order ${wanted} for this account.` };
+    return { ok: false, error: notice("courier_has_no_order", { number: wanted }) };
   }
   const notes = typeof order.raw.notes === "string" ? order.raw.notes : "";
   const otherReference = /SHPFY-[A-Za-z0-9-]+/.exec(notes)?.[0];
   if (otherReference && !notesCarryReference(notes, delivery.reference)) {
     return {
       ok: false,
-      error: `Courier order ${wanted} was made for another delivery (${otherReference}), not this one (${delivery.reference}).`,
+      error: notice("order_for_other_delivery", {
+        number: wanted,
+        other: otherReference,
+        reference: delivery.reference,
+      }),
     };
   }
   return markCreatedWith(
     delivery,
     { ...order, orderId: order.orderId },
     `Marked created by the merchant: courier order ${order.orderNumber ?? order.orderId}, confirmed by the courier (status ${order.status ?? "unknown"}).`,
+    notice("marked_created", { number: order.orderNumber ?? order.orderId }),
   );
 }
 

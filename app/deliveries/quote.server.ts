@@ -1,5 +1,13 @@
 import { matchAddress, resolveCourierIds } from "../addresses";
-import { isCourierError } from "../courier";
+import {
+  CourierAuthError,
+  CourierCircuitOpenError,
+  CourierTimeoutError,
+  CourierUnavailableError,
+  CourierValidationError,
+  isCourierError,
+  type CourierError,
+} from "../courier";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
 import { findBalanceCollector } from "../models/deliveries.server";
@@ -9,6 +17,7 @@ import { loadCourierDirectory } from "../services/courier-directory.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { fetchOrdersByIds } from "../shopify/orders";
 import { fetchFulfillmentOrderParcel } from "../shopify/sending";
+import { notice, type Notice } from "./domain/notices";
 import { packageWeightKg, parcelCharge } from "./domain/request";
 import { chooseFulfillmentOrder } from "./sendable-orders.server";
 
@@ -27,7 +36,7 @@ export interface QuoteBasis {
 
 export type QuoteOutcome =
   | { ok: true; price: number | null; currency: string | null; basis: QuoteBasis }
-  | { ok: false; error: string };
+  | { ok: false; error: Notice };
 
 /**
  * The courier's price for an order before sending it by hand, for the delivery sending it would
@@ -45,12 +54,12 @@ export async function quoteOrder(
     loadCourierApiKey(shop),
   ]);
   const order = orders.find((o) => o.id === orderId);
-  if (stored.status === "unreadable") return { ok: false, error: stored.error };
+  if (stored.status === "unreadable") return { ok: false, error: notice("courier_key_unreadable") };
   if (!settings || stored.status === "none")
-    return { ok: false, error: "Connect the courier in Settings first." };
-  if (!order?.shippingAddress) return { ok: false, error: "The order has no shipping address." };
+    return { ok: false, error: notice("connect_courier_first") };
+  if (!order?.shippingAddress) return { ok: false, error: notice("no_shipping_address") };
   if (order.shippingAddress.countryCodeV2 !== "KW")
-    return { ok: false, error: "The order does not ship to Kuwait." };
+    return { ok: false, error: notice("not_kuwait") };
   const chosen = await chooseFulfillmentOrder(shop, order);
   if (!chosen.ok) return { ok: false, error: chosen.error };
   const environment = settings.courierEnvironment;
@@ -59,31 +68,28 @@ export async function quoteOrder(
     loadCourierDirectory(shop, environment),
     listAreaOverrides(shop),
   ]);
-  if (!directory)
-    return {
-      ok: false,
-      error: "The courier's areas are not loaded: test the connection in Settings.",
-    };
+  if (!directory) return { ok: false, error: notice("areas_not_loaded") };
   if (!parcel || parcel.items.length === 0)
-    return { ok: false, error: "The order has nothing left to fulfil." };
+    return { ok: false, error: notice("nothing_to_fulfil") };
   const match = matchAddress(
     { ...order.shippingAddress, countryCode: order.shippingAddress.countryCodeV2 },
     { overrides },
   );
   const resolution = match.area ? resolveCourierIds(match.area, directory.index) : null;
   if (!match.area || !match.confident || resolution?.status !== "resolved") {
-    return {
-      ok: false,
-      error:
-        "The shipping address cannot be placed with confidence; send it and fix it in Address review.",
-    };
+    return { ok: false, error: notice("address_not_confident") };
   }
   // As buildDeliveryRequest: the items' weight, and the amount to collect (if no other delivery
   // of the order collects it) or the parcel's own value, in KWD.
   const weightKg = packageWeightKg(parcel.items);
   const collector = await findBalanceCollector(shop, orderId, "");
   const charge = parcelCharge(parcel, collector === null);
-  if (!charge.ok) return { ok: false, error: charge.problem };
+  // Its one refusal: amounts in a currency other than KWD.
+  if (!charge.ok)
+    return {
+      ok: false,
+      error: notice("not_kwd", { currency: parcel.presentment.currencyCode }),
+    };
   const { cashOnDelivery, value } = charge;
   const pickupArea = directory.areas.find((a) => a.id === chosen.pickup.areaId)?.name;
   const basis: QuoteBasis = {
@@ -95,7 +101,7 @@ export async function quoteOrder(
     to: `${match.area.nameEn} (${resolution.courierAreaName})`,
   };
   const client = courierClientFor(environment, stored.apiKey);
-  if (!client) return { ok: false, error: "This courier environment is not configured." };
+  if (!client) return { ok: false, error: notice("environment_not_configured") };
   try {
     const quote = await client.calculatePrice({
       pickupAddress: { governanceId: chosen.pickup.governanceId, areaId: chosen.pickup.areaId },
@@ -105,6 +111,21 @@ export async function quoteOrder(
     return { ok: true, price: quote.price, currency: quote.currency, basis };
   } catch (error) {
     if (!isCourierError(error)) throw error;
-    return { ok: false, error: error.message };
+    return { ok: false, error: courierNotice(error) };
   }
+}
+
+/** A courier failure as the merchant is told it: the courier's own words, when it gave some, as data. */
+function courierNotice(error: CourierError): Notice {
+  console.warn(`Courier price quote failed: ${error.message}`);
+  if (error instanceof CourierAuthError) return notice("courier_key_refused");
+  if (
+    error instanceof CourierUnavailableError ||
+    error instanceof CourierTimeoutError ||
+    error instanceof CourierCircuitOpenError
+  )
+    return notice("courier_not_answering");
+  if (error instanceof CourierValidationError && error.courierMessage)
+    return notice("courier_said", { detail: error.courierMessage.slice(0, 300) });
+  return notice("courier_answer_unusable");
 }

@@ -5,6 +5,7 @@ import type { AdminGraphql } from "../shopify/graphql";
 import { searchHistory, type HistoryAnswer } from "./history";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import { Unreadable } from "./domain/json-column";
+import { notice } from "./domain/notices";
 import { eventText } from "./domain/timeline-text";
 import { buildAndQueue } from "./steps/prepare.server";
 import { courierFor, markCreatedWith } from "./mark-created.server";
@@ -33,7 +34,7 @@ async function resumeDelivery(delivery: DeliveryRow): Promise<FixOutcome> {
     });
   } catch (error) {
     if (error instanceof StaleDeliveryError)
-      return { ok: false, error: "This delivery has just changed; reload the page." };
+      return { ok: false, error: notice("delivery_changed") };
     throw error;
   }
   kickDeliveryWorker();
@@ -61,10 +62,10 @@ async function askForAddress(delivery: DeliveryRow, reason: string): Promise<Fix
     });
   } catch (error) {
     if (error instanceof StaleDeliveryError)
-      return { ok: false, error: "This delivery has just changed; reload the page." };
+      return { ok: false, error: notice("delivery_changed") };
     throw error;
   }
-  return { ok: true, message: reason };
+  return { ok: true, message: notice("place_unreadable") };
 }
 
 /**
@@ -74,21 +75,20 @@ async function askForAddress(delivery: DeliveryRow, reason: string): Promise<Fix
  */
 export async function historyDecides(delivery: DeliveryRow): Promise<FixOutcome | null> {
   const client = await courierFor(delivery);
-  if (!client) return { ok: false, error: "Connect the courier in Settings first." };
+  if (!client) return { ok: false, error: notice("connect_courier_first") };
   let answer: HistoryAnswer;
   try {
     answer = await searchHistory(client, delivery.reference, delivery.createdAt);
   } catch (error) {
     if (!isCourierError(error)) throw error;
-    return {
-      ok: false,
-      error: `The courier's history cannot be read right now, so it is not known whether the order exists: nothing was sent. Try again in a few minutes. (${error.message})`,
-    };
+    console.warn(`History search for ${delivery.reference} failed: ${error.message}`);
+    return { ok: false, error: notice("history_unreadable") };
   }
   if (answer.outcome === "undetermined") {
+    console.warn(`History of ${delivery.reference} undetermined: ${answer.reason}`);
     return {
       ok: false,
-      error: `The courier's history cannot tell whether the order exists (${answer.reason}): nothing was sent. Look for reference ${delivery.reference} with the courier, then mark it created or cancel it.`,
+      error: notice("history_undetermined", { reference: delivery.reference }),
     };
   }
   if (answer.outcome === "found") {
@@ -97,6 +97,7 @@ export async function historyDecides(delivery: DeliveryRow): Promise<FixOutcome 
       delivery,
       { ...found, orderId: found.orderId },
       `Found in the courier's history as order ${found.orderNumber ?? found.orderId}: it had been created, so it was not sent again.`,
+      notice("found_in_history", { number: found.orderNumber ?? found.orderId }),
     );
   }
   return null;
@@ -115,11 +116,7 @@ export async function retryDelivery(
   const delivery = await getDelivery(shop, deliveryId);
   if (delivery?.state === "needs_attention") return resumeDelivery(delivery);
   if (!delivery || !["rejected", "needs_review"].includes(delivery.state)) {
-    return {
-      ok: false,
-      error:
-        "Only a rejected delivery, or one waiting for your decision or attention, can be sent again.",
-    };
+    return { ok: false, error: notice("only_rejected_send_again") };
   }
   if (delivery.state === "needs_review") {
     const decided = await historyDecides(delivery);
@@ -132,7 +129,7 @@ export async function retryDelivery(
     );
   }
   const previous = delivery.addressMatch ?? {};
-  if (!previous.courier) return { ok: false, error: "Place the delivery address first." };
+  if (!previous.courier) return { ok: false, error: notice("place_address_first") };
   const context = await rebuildContext(shop, admin, delivery);
   if (!context.ok) return { ok: false, error: context.error };
   const queued = await buildAndQueue(
@@ -150,8 +147,8 @@ export async function retryDelivery(
       matchRecord: previous,
     },
   );
-  if (queued?.state !== "ready")
-    return { ok: false, error: queued?.stateReason ?? "The request could not be built." };
+  // Why (the built request's refusal) is on the delivery's timeline, in its kind's sentence.
+  if (queued?.state !== "ready") return { ok: false, error: notice("request_not_built") };
   kickDeliveryWorker();
   return { ok: true };
 }

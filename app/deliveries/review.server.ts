@@ -14,6 +14,7 @@ import { fetchDeliveryFulfillment } from "../shopify/fulfillments";
 import type { AdminGraphql } from "../shopify/graphql";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import { Unreadable } from "./domain/json-column";
+import { notice, type Notice } from "./domain/notices";
 import { buildAndQueue } from "./steps/prepare.server";
 
 /**
@@ -24,8 +25,8 @@ import { buildAndQueue } from "./steps/prepare.server";
 const text = z.string().trim().max(100).default("");
 export const addressFix = z.object({
   deliveryId: z.string().min(1),
-  governanceId: z.coerce.number({ error: "Choose the governance." }).int("Choose the governance."),
-  areaId: z.coerce.number({ error: "Choose the area." }).int("Choose the area."),
+  governanceId: z.coerce.number({ error: "choose_governorate" }).int("choose_governorate"),
+  areaId: z.coerce.number({ error: "choose_area" }).int("choose_area"),
   block: text,
   street: text,
   avenue: text,
@@ -49,16 +50,13 @@ export async function rebuildContext(
   const fulfillment = delivery.fulfillmentId
     ? await fetchDeliveryFulfillment(admin, delivery.fulfillmentId)
     : null;
-  if (!fulfillment) return { ok: false, error: "Shopify no longer has this fulfillment." } as const;
+  if (!fulfillment) return { ok: false, error: notice("shopify_fulfillment_gone") } as const;
   const [settings, pickup] = await Promise.all([
     getShopSettings(shop),
     getPickupLocation(shop, fulfillment.locationId ?? delivery.locationId ?? ""),
   ]);
   if (!settings || !pickup) {
-    return {
-      ok: false,
-      error: "Confirm the pickup address of the location this order ships from first.",
-    } as const;
+    return { ok: false, error: notice("confirm_pickup_first") } as const;
   }
   return { ok: true, fulfillment, settings, pickup } as const;
 }
@@ -86,7 +84,7 @@ export function partsFrom(
 
 /** `notRemembered` says why "Remember this spelling" was asked for and could not be done. */
 export type FixOutcome =
-  { ok: true; notRemembered?: string; message?: string } | { ok: false; error: string };
+  { ok: true; notRemembered?: Notice; message?: Notice } | { ok: false; error: Notice };
 
 /**
  * The key and gazetteer area to remember for the merchant's answer, or why it cannot be. The key
@@ -96,14 +94,14 @@ export function rememberable(
   typed: AddressInput | Unreadable | undefined,
   courierAreaId: number,
   index: CourierIndex,
-): { key: string; governorate: string; area: string } | { why: string } {
-  if (typed instanceof Unreadable)
-    return { why: "the customer's address as stored can no longer be read" };
-  if (!typed) return { why: "the customer's address is no longer stored" };
+): { key: string; governorate: string; area: string } | { why: Notice; detail?: string } {
+  if (typed instanceof Unreadable) return { why: notice("not_remembered_unreadable") };
+  if (!typed) return { why: notice("not_remembered_not_stored") };
   const key = overrideKeyFor(typed);
-  if (key.key === null) return { why: key.refusal };
+  if (key.key === null) return { why: notice("not_remembered_no_place_name"), detail: key.refusal };
   const place = gazetteerAreaFor(courierAreaId, index);
-  if (place.status !== "found") return { why: place.reason };
+  if (place.status !== "found")
+    return { why: notice("not_remembered_no_gazetteer_area"), detail: place.reason };
   return { key: key.key, governorate: place.area.governorateCode, area: place.area.nameEn };
 }
 
@@ -113,24 +111,32 @@ export async function fixDeliveryAddress(
   form: Record<string, unknown>,
 ): Promise<FixOutcome> {
   const parsed = addressFix.safeParse(form);
-  if (!parsed.success)
-    return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid form." };
+  if (!parsed.success) {
+    // The schema's messages are notice codes; anything else reads as a form that was not read.
+    const code = parsed.error.issues[0]?.message;
+    return {
+      ok: false,
+      error: notice(
+        code === "choose_governorate" || code === "choose_area" ? code : "invalid_form",
+      ),
+    };
+  }
   const fix = parsed.data;
   const delivery = await getDelivery(shop, fix.deliveryId);
   if (!delivery || delivery.state !== "needs_address") {
-    return { ok: false, error: "This delivery is no longer waiting for an address." };
+    return { ok: false, error: notice("no_longer_waiting_address") };
   }
   const directory = await loadCourierDirectory(shop, delivery.environment);
   const area = directory?.areas.find((a) => a.id === fix.areaId);
   if (!directory || !area || area.governanceId !== fix.governanceId) {
-    return { ok: false, error: "Choose an area of the chosen governance from the courier's list." };
+    return { ok: false, error: notice("choose_area_of_governorate") };
   }
   const context = await rebuildContext(shop, admin, delivery);
   if (!context.ok) return { ok: false, error: context.error };
 
   // An unreadable record is replaced by the merchant's answer.
   const previous = delivery.addressMatch instanceof Unreadable ? {} : (delivery.addressMatch ?? {});
-  let notRemembered: string | undefined;
+  let notRemembered: Notice | undefined;
   if (fix.remember) {
     const typed =
       delivery.addressMatch instanceof Unreadable ? delivery.addressMatch : previous.input;
@@ -159,8 +165,7 @@ export async function fixDeliveryAddress(
       matchRecord: { ...previous, fixedByMerchant: true },
     },
   );
-  if (queued?.state !== "ready")
-    return { ok: false, error: queued?.stateReason ?? "The request could not be built." };
+  if (queued?.state !== "ready") return { ok: false, error: notice("request_not_built") };
   kickDeliveryWorker();
   return notRemembered === undefined ? { ok: true } : { ok: true, notRemembered };
 }

@@ -4,6 +4,7 @@ import { fetchSendableOrderPage, ORDER_PAGE_SIZE } from "../shopify/sending";
 import { BULK_LIMIT, SEND_BATCH } from "./domain/limits";
 import { quoteOrder, type QuoteOutcome } from "./quote.server";
 import { sendOrdersToCourier, type SendOutcome } from "./send.server";
+import { notice, type Notice } from "./domain/notices";
 
 /**
  * "Send to courier"'s data (the route app/routes/app.send.tsx is its frame, the page is
@@ -129,23 +130,25 @@ const sendForm = z.discriminatedUnion("intent", [
     /** Which batch of the page's selection this is, echoed back. */
     batch: z.coerce.number().int().min(0).max(BULK_LIMIT).optional(),
     /** How many orders the merchant selected in all (this request carries a batch of them). */
-    selected: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(BULK_LIMIT, `Select at most ${BULK_LIMIT} orders at a time.`)
-      .optional(),
+    selected: z.coerce.number().int().min(1).max(BULK_LIMIT, "select_too_many").optional(),
     orderIds: z
       .array(orderGid)
-      .min(1, "Select at least one order.")
-      .max(SEND_BATCH, `Send at most ${SEND_BATCH} orders per request.`),
+      .min(1, "select_at_least_one")
+      .max(SEND_BATCH, "send_batch_too_large"),
   }),
 ]);
 
 export type SendActionResult =
   | { intent: "quote"; orderId: string; quote: QuoteOutcome }
   | { intent: "send"; batch: number | null; outcomes: SendOutcome[] }
-  | { intent: "invalid"; batch: number | null; error: string };
+  | { intent: "invalid"; batch: number | null; error: Notice };
+
+/** The form's refusal: the schema's messages are notice codes, with the limit they name. */
+function formNotice(message: string | undefined): Notice {
+  if (message === "select_too_many") return notice(message, { count: BULK_LIMIT });
+  if (message === "send_batch_too_large") return notice(message, { count: SEND_BATCH });
+  return notice(message === "select_at_least_one" ? message : "invalid_form");
+}
 
 /** The page's actions: a quote for one order, or one batch of the selection sent. */
 export async function sendPageAction(
@@ -167,7 +170,7 @@ export async function sendPageAction(
       body: {
         intent: "invalid",
         batch: Number.isInteger(batch) ? batch : null,
-        error: parsed.error.issues[0]?.message ?? "Invalid form.",
+        error: formNotice(parsed.error.issues[0]?.message),
       },
     };
   }

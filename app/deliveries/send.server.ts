@@ -12,7 +12,8 @@ import {
 } from "../shopify/sending";
 import { SEND_BATCH } from "./domain/limits";
 import { currencyCodesProblem } from "./domain/request";
-import { STATE_LABELS, type DeliveryState } from "./domain/states";
+import { notice, type Notice } from "./domain/notices";
+import { type DeliveryState } from "./domain/states";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import { chooseFulfillmentOrder, type ChosenFulfillmentOrder } from "./sendable-orders.server";
 
@@ -31,7 +32,7 @@ export type SendOutcome =
       orderId: string;
       orderName: string | null;
       ok: false;
-      error: string;
+      error: Notice;
       /** The intent that was written and then given up, when there was one. */
       deliveryId: string | null;
     };
@@ -54,17 +55,19 @@ export async function sendOrdersToCourier(
   source: "manual" | "bulk" = "manual",
 ): Promise<SendOutcome[]> {
   const ids = [...new Set(orderIds)];
-  const refuseAll = (error: string): SendOutcome[] =>
+  const refuseAll = (error: Notice): SendOutcome[] =>
     ids.map((orderId) => ({ orderId, orderName: null, ok: false, error, deliveryId: null }));
   if (ids.length === 0) return [];
-  if (ids.length > SEND_BATCH) return refuseAll(`Send at most ${SEND_BATCH} orders per request.`);
+  if (ids.length > SEND_BATCH)
+    return refuseAll(notice("send_batch_too_large", { count: SEND_BATCH }));
   const settings = await getShopSettings(shop);
-  if (!settings?.courierApiKeySealed) return refuseAll("Connect the courier in Settings first.");
+  if (!settings?.courierApiKeySealed) return refuseAll(notice("connect_courier_first"));
   let orders: SendableOrder[];
   try {
     orders = await whenShopifyAllows(() => fetchOrdersByIds(admin, ids));
   } catch (error) {
-    return refuseAll(`Shopify did not give the orders: ${messageOf(error)}`);
+    console.warn(`Shopify did not give the orders: ${messageOf(error)}`);
+    return refuseAll(notice("shopify_orders_unavailable"));
   }
   const outcomes = await inParallel(ids, SEND_CONCURRENCY, async (orderId) => {
     const order = orders.find((o) => o.id === orderId);
@@ -73,7 +76,7 @@ export async function sendOrdersToCourier(
         orderId,
         orderName: null,
         ok: false as const,
-        error: "The order is not open and unfulfilled any more.",
+        error: notice("order_not_open"),
         deliveryId: null,
       };
     }
@@ -90,7 +93,7 @@ async function sendOne(
   environment: string,
   source: "manual" | "bulk",
 ): Promise<SendOutcome> {
-  const fail = (error: string, deliveryId: string | null = null): SendOutcome => ({
+  const fail = (error: Notice, deliveryId: string | null = null): SendOutcome => ({
     orderId: order.id,
     orderName: order.name,
     ok: false,
@@ -103,11 +106,10 @@ async function sendOne(
     ok: true,
     deliveryId,
   });
-  if (order.shippingAddress?.countryCodeV2 !== "KW")
-    return fail("The order does not ship to Kuwait.");
+  if (order.shippingAddress?.countryCodeV2 !== "KW") return fail(notice("not_kuwait"));
   // The worker would park it in needs_attention for this, after the order is fulfilled in Shopify.
   const currency = currencyCodesProblem(order.currencyCode, order.presentmentCurrencyCode);
-  if (currency) return fail(currency);
+  if (currency) return fail(notice("not_kwd", { currency: order.presentmentCurrencyCode }));
   const chosen = await chooseFulfillmentOrder(shop, order);
   if (!chosen.ok) return fail(chosen.error);
 
@@ -144,7 +146,8 @@ async function sendOne(
     if (outcome) {
       // Nothing was fulfilled: the intent is given up, so the order can be sent again.
       await skipIntent(shop, deliveryId, message);
-      return fail(message, deliveryId);
+      // Shopify's own words, quoted as data (ADR 0045).
+      return fail(notice("shopify_said", { detail: message.slice(0, 300) }), deliveryId);
     }
     // Kept, not given up: if Shopify did fulfil the order, its fulfillments/create webhook
     // attaches here (whether or not automatic sending is on) and the delivery goes on.
@@ -175,7 +178,7 @@ async function writeIntent(
   environment: string,
   source: "manual" | "bulk",
   now = new Date(),
-): Promise<{ ok: true; deliveryId: string } | { ok: false; error: string }> {
+): Promise<{ ok: true; deliveryId: string } | { ok: false; error: Notice }> {
   const base = intentReference(shop, chosen.fulfillmentOrderId);
   const earlier = await findByReference(shop, base);
   for (const row of earlier) {
@@ -198,8 +201,8 @@ async function writeIntent(
     return {
       ok: false,
       error: isWaitingForShopify(row)
-        ? "This order is already being sent."
-        : `This order was already sent to the courier (${STATE_LABELS[row.state]}).`,
+        ? notice("already_being_sent")
+        : notice("already_sent", { state: row.state }),
     };
   }
   try {
@@ -216,7 +219,7 @@ async function writeIntent(
   } catch (error) {
     // Another request wrote the same intent a moment ago.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      return { ok: false, error: "This order is already being sent." };
+      return { ok: false, error: notice("already_being_sent") };
     }
     throw error;
   }

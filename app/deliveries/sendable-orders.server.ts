@@ -1,5 +1,6 @@
 import { getPickupLocation } from "../models/pickup-locations.server";
 import type { SendableOrder } from "../shopify/orders";
+import { notice, type Notice } from "./domain/notices";
 
 /** Which of an order's fulfillment orders "Send to courier" takes (the page's orders: send-page.server.ts). */
 
@@ -18,7 +19,7 @@ export type ChosenFulfillmentOrder = {
 export async function chooseFulfillmentOrder(
   shop: string,
   order: SendableOrder,
-): Promise<ChosenFulfillmentOrder | { ok: false; error: string }> {
+): Promise<ChosenFulfillmentOrder | { ok: false; error: Notice }> {
   const open = order.fulfillmentOrders.nodes.flatMap((fo) =>
     fo.status === "OPEN" && fo.assignedLocation.location
       ? [{ id: fo.id, locationId: fo.assignedLocation.location.id }]
@@ -30,9 +31,6 @@ export async function chooseFulfillmentOrder(
   }
   return {
     ok: false,
-    error:
-      open.length === 0
-        ? "The order has nothing left to fulfil."
-        : "The location it ships from has no confirmed pickup address (Pickup locations).",
+    error: notice(open.length === 0 ? "nothing_to_fulfil" : "no_pickup_address"),
   };
 }

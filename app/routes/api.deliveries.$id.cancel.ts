@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { cancelRequest, deliveryIdParam, type CancelResponse } from "../api-contract";
 import { cancelDelivery } from "../deliveries/cancel.server";
+import { outcomeInEnglish } from "../deliveries/notice-english.server";
 import { apiError, authenticateExtension, json } from "../extension-api/http.server";
 import prisma from "../db.server";
 
@@ -26,7 +27,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       cancelFulfillment: body.data.fulfillment === "cancel",
     },
   );
-  return json<CancelResponse>(cors, outcome, outcome.ok ? 200 : 409);
+  return json<CancelResponse>(cors, await outcomeInEnglish(outcome), outcome.ok ? 200 : 409);
 };
 
 function safeJson(text: string): unknown {

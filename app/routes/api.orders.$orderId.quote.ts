@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { orderIdParam, type QuoteResponse } from "../api-contract";
+import { outcomeInEnglish } from "../deliveries/notice-english.server";
 import { quoteOrder } from "../deliveries/quote.server";
 import {
   apiError,
@@ -14,7 +15,10 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { shop, admin, cors } = await authenticateExtension(request);
   const orderId = orderIdParam.safeParse(params.orderId);
   if (!orderId.success) return apiError(cors, 400, firstIssue(orderId.error));
-  return json<QuoteResponse>(cors, await quoteOrder(shop, admin, orderId.data));
+  return json<QuoteResponse>(
+    cors,
+    await outcomeInEnglish(await quoteOrder(shop, admin, orderId.data)),
+  );
 };
 
 export const action = preflightOnly;

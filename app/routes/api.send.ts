@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { sendRequest, type SendResponse } from "../api-contract";
+import { outcomeInEnglish } from "../deliveries/notice-english.server";
 import { sendOrdersToCourier } from "../deliveries/send.server";
 import { apiError, authenticateExtension, firstIssue, json } from "../extension-api/http.server";
 
@@ -11,5 +12,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (!body.success) return apiError(cors, 400, firstIssue(body.error));
   const source = body.data.orderIds.length > 1 ? "bulk" : "manual";
   const outcomes = await sendOrdersToCourier(shop, admin, body.data.orderIds, source);
-  return json<SendResponse>(cors, { outcomes });
+  // The extensions have their own locales; the app's words reach them in English (ADR 0045).
+  return json<SendResponse>(cors, { outcomes: await Promise.all(outcomes.map(outcomeInEnglish)) });
 };

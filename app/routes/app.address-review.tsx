@@ -19,6 +19,8 @@ import { useTranslation } from "react-i18next";
 import { withData } from "../components/deliveries/sentence";
 import { useLanguage } from "../i18n/language";
 import { translateMessage } from "../i18n/messages";
+import type { Notice } from "../deliveries/domain/notices";
+import { useNotice } from "../components/notice";
 import { areaName, governorateName } from "../i18n/place-names";
 import { Unreadable } from "../deliveries/domain/json-column";
 import { rememberChance } from "../deliveries/fix.server";
@@ -79,18 +81,19 @@ export default function AddressReview() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<{
     ok: boolean;
-    error?: string;
+    error?: Notice;
     deliveryId?: string;
-    notRemembered?: string;
+    notRemembered?: Notice;
   }>();
   const { t } = useTranslation("review");
+  const say = useNotice();
   return (
     <Page title={t("title")}>
       <BlockStack gap="400">
         {result?.ok && <Banner tone="success">{t("placed")}</Banner>}
         {result?.ok && result.notRemembered && (
           <Banner tone="warning" title={t("notRemembered")}>
-            <span dir="auto">{translateMessage(t, result.notRemembered)}</span>
+            <span dir="auto">{say(result.notRemembered)}</span>
           </Banner>
         )}
         {data.queue.length === 0 ? (
@@ -119,9 +122,10 @@ function ReviewCard(props: {
   item: Data["queue"][number];
   governances: Data["governances"];
   areas: Data["areas"];
-  error?: string;
+  error?: Notice;
 }) {
   const { item, governances, areas } = props;
+  const say = useNotice();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("deliveryId") === item.id;
   const [governanceId, setGovernanceId] = useState(
@@ -180,7 +184,7 @@ function ReviewCard(props: {
           )}
           {props.error && (
             <Banner tone="critical">
-              <span dir="auto">{translateMessage(t, props.error)}</span>
+              <span dir="auto">{say(props.error)}</span>
             </Banner>
           )}
           <FormLayout>

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import type { Notice } from "../deliveries/domain/notices";
 import { Badge, BlockStack, Box, InlineGrid, Page } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import { stateTone } from "../components/delivery-state";
@@ -48,7 +49,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 
 export default function DeliveryPage() {
   const page = useLoaderData<typeof loader>();
-  const result = useActionData<{ ok: boolean; error?: string; message?: string }>();
+  const result = useActionData<{ ok: boolean; error?: Notice; message?: Notice }>();
   const { t } = useTranslation(["delivery", "common"]);
   const { delivery } = page;
   return (

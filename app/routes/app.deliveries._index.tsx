@@ -34,8 +34,8 @@ import {
   retryOrCancelDeliveries,
   type BulkOutcome,
 } from "../deliveries/list-page.server";
+import { useNotice } from "../components/notice";
 import { useLanguage } from "../i18n/language";
-import { translateMessage } from "../i18n/messages";
 import { LIST_TABS } from "../models/delivery-list";
 import { authenticate } from "../shopify.server";
 
@@ -75,6 +75,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 export default function Deliveries() {
   const { t } = useTranslation(["deliveries", "exceptions"]);
   const language = useLanguage();
+  const say = useNotice();
   const data = useLoaderData<typeof loader>();
   const exportAction = useDeliveriesExportAction();
   const governorates = data.governorates.map((g) => ({ id: g.id, name: g[language] }));
@@ -214,7 +215,7 @@ export default function Deliveries() {
                 {failed.map((o) => (
                   <Text as="p" key={o.id}>
                     <bdi translate="no">{orderOf(o.id)}</bdi>:{" "}
-                    <span dir="auto">{translateMessage(t, o.message)}</span>
+                    <span dir="auto">{say(o.message)}</span>
                   </Text>
                 ))}
               </BlockStack>

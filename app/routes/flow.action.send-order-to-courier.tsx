@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
+import { noticeInEnglish } from "../deliveries/notice-english.server";
 import { sendOrdersToCourier } from "../deliveries/send.server";
 import { authenticate } from "../shopify.server";
 
@@ -28,7 +29,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const [outcome] = await sendOrdersToCourier(session.shop, admin, [orderId], "manual");
   if (!outcome) return Response.json({ error: "Nothing was sent." }, { status: 400 });
   if (outcome.ok) return Response.json({ deliveryId: outcome.deliveryId });
-  if (/already sent to the courier/.test(outcome.error))
-    return Response.json({ message: outcome.error });
-  return Response.json({ error: outcome.error }, { status: 422 });
+  const said = await noticeInEnglish(outcome.error);
+  if (outcome.error.code === "already_sent") return Response.json({ message: said });
+  return Response.json({ error: said }, { status: 422 });
 };

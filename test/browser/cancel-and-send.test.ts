@@ -335,6 +335,54 @@ describe("Send to courier and cancelling, in English and Arabic", () => {
     await page.close();
   }, 300_000);
 
+  it("says in the page's language why a delivery can no longer be cancelled (ADR 0045), at 1280 and 390 px", async () => {
+    const order = await newOrder("Amna");
+    const send = await open("/app/send", "en", 1280);
+    await selectOrders(send, [order], "en");
+    await send.getByRole("button", { name: "Send 1 to courier" }).click();
+    await send.getByRole("button", { name: "Send now" }).click();
+    await expect.poll(() => send.getByText("1 of 1 done").count(), { timeout: 30_000 }).toBe(1);
+    await send.close();
+    const delivery = await waitForDelivery({ orderName: order.name }, "created");
+    const refusal = {
+      en: "A delivery that is “Delivered” can no longer be cancelled.",
+      ar: "لم يعد ممكنًا إلغاء توصيل حالته «تم التوصيل».",
+    };
+    for (const language of LANGUAGES) {
+      for (const width of WIDTHS) {
+        const name = `cancel-refused-${language}-${width}`;
+        await prisma.delivery.update({ where: { id: delivery.id }, data: { state: "created" } });
+        const page = await open(`/app/deliveries/${delivery.id}`, language, width);
+        await page
+          .getByRole("button", { name: language === "en" ? "Cancel delivery" : "ألغِ التوصيل" })
+          .click();
+        const dialog = page.locator('[role="dialog"] .Polaris-Modal-Dialog__Modal');
+        await dialog.waitFor();
+        await dialog
+          .getByText(
+            language === "en"
+              ? "Keep the order fulfilled in Shopify"
+              : "أبقِ الطلب مُنفَّذًا في Shopify",
+            { exact: true },
+          )
+          .click();
+        // Delivered while the dialog was open: the server refuses, and says so in words.
+        await prisma.delivery.update({ where: { id: delivery.id }, data: { state: "delivered" } });
+        await dialog
+          .getByRole("button", { name: language === "en" ? "Cancel delivery" : "ألغِ التوصيل" })
+          .click();
+        await expect
+          .poll(() => page.getByText(refusal[language], { exact: true }).count(), {
+            timeout: 15_000,
+          })
+          .toBe(1);
+        await screenshot(page, name);
+        await checkWholePage(page, name, language);
+        await page.close();
+      }
+    }
+  }, 300_000);
+
   it("cancels a delivery with its Shopify fulfillment after saying what happens, then sends it again", async () => {
     const order = await newOrder("Fatima", "cod");
     const send = await open("/app/send", "en", 1280);

@@ -143,7 +143,7 @@ describe("a stored courier key that can no longer be decrypted", () => {
     expect(await cancelDelivery(shop, delivery.id, "testing")).toEqual({
       ok: true,
       state: "requested",
-      message: `${PLAIN} The app keeps trying and shows the outcome here.`,
+      message: { code: "courier_key_unreadable", params: {} },
     });
     expect(sandbox().requestLog.filter((r) => r.endpoint === "cancel")).toHaveLength(0);
     const kept = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
@@ -205,7 +205,7 @@ describe("a stored courier key that can no longer be decrypted", () => {
     const admin = { graphql: async () => Response.json({ data: { nodes: [] } }) };
     expect(await quoteOrder(shop, admin, "gid://shopify/Order/1")).toEqual({
       ok: false,
-      error: PLAIN,
+      error: { code: "courier_key_unreadable", params: {} },
     });
   });
 

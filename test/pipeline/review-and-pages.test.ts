@@ -187,7 +187,7 @@ describe("the address review queue", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.ok).toBe(true);
-    expect(body.notRemembered).toMatch(/no place name/);
+    expect(body.notRemembered).toEqual({ code: "not_remembered_no_place_name", params: {} });
     expect(await prisma.areaOverride.count({ where: { shop } })).toBe(0);
     await testWorker().drain();
     expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("created");
@@ -212,7 +212,10 @@ describe("the address review queue", () => {
       }),
     );
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toMatch(/chosen governance/);
+    expect((await response.json()).error).toEqual({
+      code: "choose_area_of_governorate",
+      params: {},
+    });
     expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe(
       "needs_address",
     );
@@ -442,7 +445,7 @@ describe("a delivery whose outcome nobody could confirm", () => {
     const waiting = await waitingForDecision(true);
     const response = await post(waiting.id, { intent: "retry" });
     expect(response.status).toBe(200);
-    expect((await response.json()).message).toMatch(/Found in the courier's history/);
+    expect((await response.json()).message).toMatchObject({ code: "found_in_history" });
     await testWorker().drain();
     const delivery = await prisma.delivery.findFirstOrThrow({ where: { shop } });
     expect(delivery.state).toBe("created");
@@ -465,7 +468,7 @@ describe("a delivery whose outcome nobody could confirm", () => {
     sandbox().faults.add({ endpoint: "history", kind: "error", status: 503, times: 10 });
     const response = await post(waiting.id, { intent: "retry" });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toMatch(/history cannot be read.*nothing was sent/);
+    expect((await response.json()).error).toEqual({ code: "history_unreadable", params: {} });
     await testWorker().drain();
     expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe(
       "needs_review",
@@ -510,7 +513,10 @@ describe("a delivery whose outcome nobody could confirm", () => {
     const waiting = await waitingForDecision(false);
     const response = await post(waiting.id, { intent: "mark_created", courierOrder: "999999" });
     expect(response.status).toBe(400);
-    expect((await response.json()).error).toBe("The courier has no order 999999 for this account.");
+    expect((await response.json()).error).toEqual({
+      code: "courier_has_no_order",
+      params: { number: "999999" },
+    });
     expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe(
       "needs_review",
     );

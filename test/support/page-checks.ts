@@ -62,34 +62,43 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
 }
 
 /**
- * Visible text in Latin letters on an Arabic page: every text node not inside an element that
- * says it is data (translate="no": order numbers, what a customer typed) or another language
- * (lang="en"), minus brand and unit names that stay as they are.
+ * What an Arabic page may leave in Latin letters (ADR 0045): data, marked translate="no" (order
+ * and courier numbers, names, addresses, what a customer typed, a third party's own words), and
+ * the delivery page's technical record (data-technical-record), shown only on request. An element
+ * that says it is English (lang="en") is not data, whatever else it says: a sentence of the app
+ * left in English is a missing translation, not an exemption.
+ */
+export const NOT_PAGE_TEXT = "script, style, ui-nav-menu, ui-save-bar, [data-technical-record]";
+export const DATA = "[translate=no]:not([lang=en]):not([lang=en] *)";
+
+/**
+ * Visible text in Latin letters on an Arabic page: every text node that is neither data nor
+ * outside the page's text ({@link DATA}, {@link NOT_PAGE_TEXT}), minus brand and unit names
+ * that stay as they are.
  */
 export async function latinTextOnArabicPage(
   page: Page,
   allowed: readonly string[],
 ): Promise<string[]> {
-  return page.evaluate((allowedWords) => {
-    const found: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (
-        !parent ||
-        parent.closest("script, style, ui-nav-menu, ui-save-bar, [translate=no], [lang=en]")
-      )
-        continue;
-      if (parent.closest("[aria-hidden=true]")) continue;
-      const style = getComputedStyle(parent);
-      if (style.display === "none" || style.visibility === "hidden") continue;
-      let text = node.textContent ?? "";
-      for (const word of allowedWords) text = text.split(word).join("");
-      const latin = text.match(/[A-Za-z]{2,}/g);
-      if (latin) found.push(`${(node.textContent ?? "").trim().slice(0, 60)}`);
-    }
-    return found;
-  }, allowed);
+  return page.evaluate(
+    ({ allowedWords, exempt }) => {
+      const found: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (!parent || parent.closest(exempt)) continue;
+        if (parent.closest("[aria-hidden=true]")) continue;
+        const style = getComputedStyle(parent);
+        if (style.display === "none" || style.visibility === "hidden") continue;
+        let text = node.textContent ?? "";
+        for (const word of allowedWords) text = text.split(word).join("");
+        const latin = text.match(/[A-Za-z]{2,}/g);
+        if (latin) found.push(`${(node.textContent ?? "").trim().slice(0, 60)}`);
+      }
+      return found;
+    },
+    { allowedWords: allowed, exempt: `${NOT_PAGE_TEXT}, ${DATA}` },
+  );
 }
 
 /** Visible strings of the English catalogs (four letters or more) found on the page. */
@@ -98,12 +107,11 @@ export async function englishCatalogStrings(
   english: readonly string[],
 ): Promise<string[]> {
   // Data (translate="no": a location's address, an order number) may contain such words.
-  const text = await page.evaluate(() => {
+  const text = await page.evaluate((exempt) => {
     const copy = document.body.cloneNode(true) as HTMLElement;
-    for (const data of copy.querySelectorAll("[translate=no], [lang=en], script, style"))
-      data.remove();
+    for (const data of copy.querySelectorAll(exempt)) data.remove();
     return copy.textContent ?? "";
-  });
+  }, `${NOT_PAGE_TEXT}, ${DATA}`);
   return english.filter((phrase) => text.includes(phrase));
 }
 

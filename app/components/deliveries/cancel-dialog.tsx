@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { CancelChoices, CancelPageResult } from "../../deliveries/cancel-page.server";
 import { formatKwd } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
-import { translateMessage } from "../../i18n/messages";
+import { useNotice } from "../notice";
 
 export type FulfillmentChoice = "cancel" | "keep";
 
@@ -204,10 +204,11 @@ export function CancelDelivery({
 
 function CancelResultBanner({ result }: { result: CancelPageResult }) {
   const { t } = useTranslation(["cancel"]);
+  const say = useNotice();
   if (!result.ok) {
     return (
       <Banner tone="critical" title={t("cancel:result.failed")}>
-        <span dir="auto">{translateMessage(t, result.error)}</span>
+        <span dir="auto">{say(result.error)}</span>
       </Banner>
     );
   }
@@ -242,9 +243,9 @@ function CancelResultBanner({ result }: { result: CancelPageResult }) {
     <Banner tone={tone} title={title}>
       <BlockStack gap="100">
         <Text as="p">{body}</Text>
-        {result.fulfillment === "not_cancelled" && result.message && (
+        {result.message && (
           <Text as="p" tone="subdued">
-            <span dir="auto">{translateMessage(t, result.message)}</span>
+            <span dir="auto">{say(result.message)}</span>
           </Text>
         )}
       </BlockStack>

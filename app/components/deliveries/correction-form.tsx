@@ -21,6 +21,8 @@ import type {
 } from "../../deliveries/fix.server";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";
+import type { Notice } from "../../deliveries/domain/notices";
+import { useNotice } from "../notice";
 import { AreaPicker, choiceName } from "./area-picker";
 import { withData } from "./sentence";
 
@@ -199,13 +201,20 @@ export function CorrectionForm(props: {
 /** The outcome of a submission: what was done, or what to fix. */
 export function CorrectionOutcome(props: {
   deliveryId: string;
-  result: { ok: true; remembered: boolean; message?: string } | { ok: false; error?: string };
+  result:
+    { ok: true; remembered: boolean; message?: string } | { ok: false; error?: string | Notice };
 }) {
   const { t } = useTranslation("delivery");
   const formError = useFormError();
+  const say = useNotice();
   const { result } = props;
   if (!result.ok) {
-    return result.error ? <Banner tone="critical">{formError(result.error)}</Banner> : null;
+    if (!result.error) return null;
+    return (
+      <Banner tone="critical">
+        {typeof result.error === "string" ? formError(result.error) : say(result.error)}
+      </Banner>
+    );
   }
   return (
     <Banner

@@ -8,6 +8,8 @@ import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";
 import { stateTone } from "../delivery-state";
+import type { Notice } from "../../deliveries/domain/notices";
+import { useNotice } from "../notice";
 import { useSentence } from "./sentence";
 
 /** States whose page says why the delivery waits or ended, and what the merchant can do. */
@@ -30,17 +32,16 @@ const GENERAL = new Set([
   "timeline.kind.needs_address",
 ]);
 
-/** A service's sentence through the `messages` catalog; English where it has none (ADR 0040). */
+/**
+ * A service's sentence through the `messages` catalog (ADR 0040). One it has no translation for
+ * is shown as written and not marked as data or as English: the Arabic page check finds it
+ * (ADR 0045).
+ */
 function Recorded(props: { text: string }) {
   const { t } = useTranslation("delivery");
-  const language = useLanguage();
-  const translated = translateMessage(t, props.text);
-  const untranslated = language !== "en" && translated === props.text;
   return (
     <Text as="p">
-      <span dir="auto" {...(untranslated ? { lang: "en", translate: "no" as const } : {})}>
-        {translated}
-      </span>
+      <span dir="auto">{translateMessage(t, props.text)}</span>
     </Text>
   );
 }
@@ -123,22 +124,31 @@ function MarkCreatedForm() {
 
 /** What the last action on the page did: its error or its outcome, in the page's language. */
 export function ActionOutcome(props: {
-  result: { ok: boolean; error?: string; message?: string } | undefined;
+  result: { ok: boolean; error?: Notice; message?: Notice } | undefined;
 }) {
   const { t } = useTranslation("delivery");
+  const say = useNotice();
   const { result } = props;
   if (!result) return null;
   if (!result.ok && result.error) {
     return (
       <Banner tone="critical">
-        <Recorded text={result.error} />
+        <Text as="p">
+          <span dir="auto">{say(result.error)}</span>
+        </Text>
       </Banner>
     );
   }
   if (!result.ok) return null;
   return (
     <Banner tone={result.message ? "info" : "success"}>
-      {result.message ? <Recorded text={result.message} /> : t("outcome.done")}
+      {result.message ? (
+        <Text as="p">
+          <span dir="auto">{say(result.message)}</span>
+        </Text>
+      ) : (
+        t("outcome.done")
+      )}
     </Banner>
   );
 }

@@ -35,79 +35,82 @@ export function TechnicalDetails(props: { technical: DeliveryPageData["technical
             {open ? t("technical.hide") : t("technical.show")}
           </Button>
         </div>
+        {/* A record, in English as written; the Arabic check leaves it out (ADR 0043, 0045). */}
         <Collapsible id="technical-details" open={open}>
-          <BlockStack gap="200">
-            <Text as="h2" variant="headingSm">
-              {t("technical.title")}
-            </Text>
-            {row(t("technical.reference"), technical.reference)}
-            {row(
-              t("technical.environment"),
-              technical.environment === "production"
-                ? t("technical.production")
-                : t("technical.sandbox"),
-            )}
-            {row(t("technical.attempts"), String(technical.attempts))}
-            {row(t("technical.courierOrderId"), technical.courierOrderId)}
-            {row(t("technical.courierStatus"), technical.courierStatus)}
-            {row(t("technical.reason"), technical.stateReason)}
-            {row(t("technical.lastError"), technical.lastError)}
-            {technical.matchNotes.length > 0 && (
+          <div data-technical-record="">
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingSm">
+                {t("technical.title")}
+              </Text>
+              {row(t("technical.reference"), technical.reference)}
+              {row(
+                t("technical.environment"),
+                technical.environment === "production"
+                  ? t("technical.production")
+                  : t("technical.sandbox"),
+              )}
+              {row(t("technical.attempts"), String(technical.attempts))}
+              {row(t("technical.courierOrderId"), technical.courierOrderId)}
+              {row(t("technical.courierStatus"), technical.courierStatus)}
+              {row(t("technical.reason"), technical.stateReason)}
+              {row(t("technical.lastError"), technical.lastError)}
+              {technical.matchNotes.length > 0 && (
+                <BlockStack gap="100">
+                  <Text as="h3" variant="headingXs">
+                    {t("technical.notes")}
+                  </Text>
+                  <ul translate="no" lang="en" dir="ltr" style={{ margin: 0 }}>
+                    {technical.matchNotes.map((note, i) => (
+                      <li key={i}>{note}</li>
+                    ))}
+                  </ul>
+                </BlockStack>
+              )}
               <BlockStack gap="100">
                 <Text as="h3" variant="headingXs">
-                  {t("technical.notes")}
+                  {t("technical.request")}
+                </Text>
+                {technical.request ? (
+                  <Box overflowX="scroll">
+                    <pre
+                      translate="no"
+                      lang="en"
+                      dir="ltr"
+                      style={{
+                        whiteSpace: "pre-wrap",
+                        fontSize: 12,
+                        margin: 0,
+                        wordBreak: "break-word",
+                      }}
+                    >
+                      {JSON.stringify(technical.request, null, 2)}
+                    </pre>
+                  </Box>
+                ) : technical.requestProblem ? (
+                  <Text as="p" tone="caution">
+                    {t("technical.requestUnreadable")}{" "}
+                    <bdi translate="no" lang="en">
+                      {technical.requestProblem}
+                    </bdi>
+                  </Text>
+                ) : (
+                  <Text as="p">—</Text>
+                )}
+              </BlockStack>
+              <BlockStack gap="100">
+                <Text as="h3" variant="headingXs">
+                  {t("technical.log")}
                 </Text>
                 <ul translate="no" lang="en" dir="ltr" style={{ margin: 0 }}>
-                  {technical.matchNotes.map((note, i) => (
-                    <li key={i}>{note}</li>
+                  {technical.timeline.map((entry) => (
+                    <li key={entry.id}>
+                      <code>{entry.kind}</code> {entry.message}
+                    </li>
                   ))}
                 </ul>
               </BlockStack>
-            )}
-            <BlockStack gap="100">
-              <Text as="h3" variant="headingXs">
-                {t("technical.request")}
-              </Text>
-              {technical.request ? (
-                <Box overflowX="scroll">
-                  <pre
-                    translate="no"
-                    lang="en"
-                    dir="ltr"
-                    style={{
-                      whiteSpace: "pre-wrap",
-                      fontSize: 12,
-                      margin: 0,
-                      wordBreak: "break-word",
-                    }}
-                  >
-                    {JSON.stringify(technical.request, null, 2)}
-                  </pre>
-                </Box>
-              ) : technical.requestProblem ? (
-                <Text as="p" tone="caution">
-                  {t("technical.requestUnreadable")}{" "}
-                  <bdi translate="no" lang="en">
-                    {technical.requestProblem}
-                  </bdi>
-                </Text>
-              ) : (
-                <Text as="p">—</Text>
-              )}
             </BlockStack>
-            <BlockStack gap="100">
-              <Text as="h3" variant="headingXs">
-                {t("technical.log")}
-              </Text>
-              <ul translate="no" lang="en" dir="ltr" style={{ margin: 0 }}>
-                {technical.timeline.map((entry) => (
-                  <li key={entry.id}>
-                    <code>{entry.kind}</code> {entry.message}
-                  </li>
-                ))}
-              </ul>
-            </BlockStack>
-          </BlockStack>
+          </div>
         </Collapsible>
       </BlockStack>
     </Card>

@@ -16,6 +16,7 @@ import type { SendProgress, SendStatus } from "../../deliveries/send-status.serv
 import { formatDateTime, formatKwd } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";
+import { useNotice } from "../notice";
 import { progressOf, type RowOutcome } from "./use-send-run";
 
 const TONE: Record<SendProgress, "success" | "critical" | "warning" | "info" | undefined> = {
@@ -154,6 +155,7 @@ export function SendOrderRow({
 /** "Get price": the courier's price for this order, shown in its row. */
 function Quote({ order }: { order: SendPageOrder }) {
   const { t } = useTranslation(["send"]);
+  const say = useNotice();
   const language = useLanguage();
   const quoter = useFetcher<SendActionResult>({ key: `quote-${order.id}` });
   const answer = quoter.data?.intent === "quote" ? quoter.data.quote : null;
@@ -197,7 +199,7 @@ function Quote({ order }: { order: SendPageOrder }) {
           </>
         ) : (
           <Text as="span" tone="caution" variant="bodySm">
-            <span dir="auto">{translateMessage(t, answer.error)}</span>
+            <span dir="auto">{say(answer.error)}</span>
           </Text>
         )}
         <InlineStack>{button}</InlineStack>
@@ -226,6 +228,7 @@ function Wraps({ children }: { children: React.ReactNode }) {
 /** What became of an order once sent, in words that wrap inside the row. */
 export function OrderOutcome({ outcome }: { outcome: RowOutcome | undefined }) {
   const { t } = useTranslation(["send"]);
+  const say = useNotice();
   if (!outcome) return null;
   if (outcome.phase === "queued")
     return (
@@ -243,7 +246,7 @@ export function OrderOutcome({ outcome }: { outcome: RowOutcome | undefined }) {
   const progress = progressOf(outcome);
   const { text, number, reason } =
     outcome.phase === "refused"
-      ? { text: null, number: null, reason: outcome.message }
+      ? { text: null, number: null, reason: say(outcome.message) }
       : outcomeWords(t, outcome.status);
   // The courier's number is data: it stays as written, in its own direction.
   const words = number ? (
@@ -272,7 +275,9 @@ export function OrderOutcome({ outcome }: { outcome: RowOutcome | undefined }) {
         ))}
       {reason && (
         <Text as="span" tone="subdued" variant="bodySm" breakWord>
-          <span dir="auto">{translateMessage(t, reason)}</span>
+          <span dir="auto">
+            {typeof reason === "string" ? translateMessage(t, reason) : reason}
+          </span>
         </Text>
       )}
       {!text && outcome.deliveryId && (

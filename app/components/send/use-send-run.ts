@@ -3,12 +3,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SEND_BATCH } from "../../deliveries/domain/limits";
 import type { SendActionResult } from "../../deliveries/send-page.server";
 import type { SendProgress, SendStatus } from "../../deliveries/send-status.server";
+import { notice, type Notice } from "../../deliveries/domain/notices";
 
 /** What the page knows of one selected order. */
 export type RowOutcome =
   | { phase: "queued" }
   | { phase: "sending" }
-  | { phase: "refused"; message: string; deliveryId: string | null }
+  | { phase: "refused"; message: Notice; deliveryId: string | null }
   | { phase: "following"; deliveryId: string; status: SendStatus | null };
 
 interface SendRun {
@@ -75,8 +76,7 @@ export function useSendRun() {
           next[orderId] = !outcome
             ? {
                 phase: "refused",
-                message:
-                  answered?.intent === "invalid" ? answered.error : "The app did not answer.",
+                message: answered?.intent === "invalid" ? answered.error : notice("no_answer"),
                 deliveryId: null,
               }
             : outcome.ok

@@ -10,7 +10,7 @@ import {
 } from "../../courier";
 import prisma from "../../db.server";
 import { env } from "../../env.server";
-import { courierUnavailableReason } from "../../models/courier-account.server";
+import { courierUnavailableReason, loadCourierApiKey } from "../../models/courier-account.server";
 import { recordShopifyFulfillmentCancelled } from "../../models/cancel-requests.server";
 import {
   addDeliveryEvent,
@@ -26,6 +26,7 @@ import { courierFailure, courierReply, type CourierAnswer } from "../domain/cour
 import { lateCommitWaitMs, notCreatedBelievedAt } from "../domain/courier-timing";
 import { LONGEST_STEP_WAIT_MS, MAX_STEP_FAILURES, stepBackoffMs } from "../domain/lease-policy";
 import { type DeliveryState } from "../domain/states";
+import { notice, type Notice } from "../domain/notices";
 import { searchHistory, type HistoryAnswer } from "../history";
 
 /**
@@ -47,8 +48,8 @@ export type CancelOutcome =
       shopify?: ShopifyFulfillmentOutcome;
     }
   /** Recorded; the worker carries it out (a step under way, or the courier did not answer). */
-  | { ok: true; state: "requested"; message: string }
-  | { ok: false; error: string };
+  | { ok: true; state: "requested"; message: Notice }
+  | { ok: false; error: Notice };
 
 /** Who carries a cancellation out: a worker holding the row's lease, or the app for a click. */
 export interface CancelActor {
@@ -100,7 +101,9 @@ export async function carryOutCancel(
   }
   const client = await actor.courierFor(delivery.shop, delivery.environment);
   if (!client)
-    return waitForCourier(delivery, actor, await courierUnavailableReason(delivery.shop));
+    return waitForCourier(delivery, actor, await courierUnavailableReason(delivery.shop), {
+      said: await noCourierNotice(delivery.shop),
+    });
   if (delivery.courierOrderId) {
     return cancelAtCourier(delivery, actor, client, {
       orderId: delivery.courierOrderId,
@@ -116,12 +119,9 @@ export async function carryOutCancel(
   } catch (error) {
     if (!isCourierError(error)) throw error;
     return isOutage(error)
-      ? waitForCourier(
-          delivery,
-          actor,
-          error.message,
-          error instanceof CourierCircuitOpenError ? error.retryAt : undefined,
-        )
+      ? waitForCourier(delivery, actor, error.message, {
+          until: error instanceof CourierCircuitOpenError ? error.retryAt : undefined,
+        })
       : tryLater(delivery, actor, error.message);
   }
   if (answer.outcome === "undetermined") {
@@ -144,8 +144,10 @@ export async function carryOutCancel(
         delivery,
         actor,
         "Not in the courier's history yet; it is looked for again before it is believed never created.",
-        believedAt,
-        { notInHistorySince: delivery.notInHistorySince ?? clock(actor) },
+        {
+          until: believedAt,
+          data: { notInHistorySince: delivery.notInHistorySince ?? clock(actor) },
+        },
       );
     }
     return cancelHere(
@@ -251,7 +253,7 @@ async function cancelHere(
 }
 
 export type ShopifyFulfillmentOutcome =
-  { fulfillment: "cancelled" } | { fulfillment: "not_cancelled"; error: string };
+  { fulfillment: "cancelled" } | { fulfillment: "not_cancelled"; error: Notice };
 
 /**
  * The delivery is cancelled; when the merchant asked for it, its Shopify fulfillment is cancelled
@@ -282,18 +284,23 @@ export async function cancelShopifyFulfillment(
   adminFor: CancelActor["adminFor"],
   at = new Date(),
 ): Promise<ShopifyFulfillmentOutcome> {
-  const notCancelled = async (why: string): Promise<ShopifyFulfillmentOutcome> => {
-    const error = `The Shopify fulfillment was not cancelled: ${why}`.slice(0, 500);
-    await addDeliveryEvent(delivery.shop, delivery.id, "shopify_refused", error);
+  const notCancelled = async (why: string, error: Notice): Promise<ShopifyFulfillmentOutcome> => {
+    const message = `The Shopify fulfillment was not cancelled: ${why}`.slice(0, 500);
+    await addDeliveryEvent(delivery.shop, delivery.id, "shopify_refused", message);
     return { fulfillment: "not_cancelled", error };
   };
-  if (!delivery.fulfillmentId) return notCancelled("the delivery has no Shopify fulfillment.");
-  if (!adminFor) return notCancelled("the app could not reach Shopify.");
+  if (!delivery.fulfillmentId)
+    return notCancelled("the delivery has no Shopify fulfillment.", notice("no_fulfillment"));
+  if (!adminFor)
+    return notCancelled("the app could not reach Shopify.", notice("shopify_unreachable"));
   try {
     const admin = await adminFor(delivery.shop);
     await cancelFulfillment(admin, delivery.fulfillmentId);
   } catch (error) {
-    return notCancelled(error instanceof Error ? error.message : "Shopify did not answer.");
+    // Shopify's own words are quoted to the merchant as data (ADR 0045).
+    return error instanceof Error
+      ? notCancelled(error.message, notice("shopify_said", { detail: error.message.slice(0, 300) }))
+      : notCancelled("Shopify did not answer.", notice("shopify_unreachable"));
   }
   await recordShopifyFulfillmentCancelled(
     delivery.shop,
@@ -373,7 +380,7 @@ async function refuse(
       data: answer,
     },
   });
-  return { ok: false, error: message };
+  return { ok: false, error: notice("cancel_refused") };
 }
 
 /**
@@ -400,8 +407,11 @@ async function waitForCourier(
   delivery: DeliveryRow,
   actor: CancelActor,
   message: string,
-  until?: Date,
-  data: { notInHistorySince?: Date } = {},
+  {
+    until,
+    data = {},
+    said = notice("cancel_waits_for_courier"),
+  }: { until?: Date; data?: { notInHistorySince?: Date }; said?: Notice } = {},
 ): Promise<CancelOutcome> {
   const now = clock(actor).getTime();
   const waited = now - (delivery.cancelRequestedAt ?? clock(actor)).getTime();
@@ -412,11 +422,15 @@ async function waitForCourier(
     lastError: message.slice(0, 500),
     nextAttemptAt: next,
   });
-  return {
-    ok: true,
-    state: "requested",
-    message: `${message} The app keeps trying and shows the outcome here.`,
-  };
+  return { ok: true, state: "requested", message: said };
+}
+
+/** Why there is no courier to ask, as the merchant is told it: what to fix in Settings. */
+async function noCourierNotice(shop: string): Promise<Notice> {
+  const stored = await loadCourierApiKey(shop);
+  if (stored.status === "unreadable") return notice("courier_key_unreadable");
+  if (stored.status === "none") return notice("connect_courier_first");
+  return notice("environment_not_configured");
 }
 
 /**
@@ -442,9 +456,5 @@ async function tryLater(
     lastError: message.slice(0, 500),
     nextAttemptAt: new Date(clock(actor).getTime() + stepBackoffMs(failures)),
   });
-  return {
-    ok: true,
-    state: "requested",
-    message: `${message} The app keeps trying and shows the outcome here.`,
-  };
+  return { ok: true, state: "requested", message: notice("cancel_waits_for_courier") };
 }
