@@ -115,7 +115,9 @@ function createPostgresClient(connectionString: string): AppDatabase {
       "DATABASE_URL is PostgreSQL but its Prisma client is not generated: run `npm run setup`.",
     );
   }
-  const pool = new pg.Pool({ connectionString });
+  // No JIT: it compiled each of Home's aggregates (20–60 ms a query, more than running them took)
+  // and an OLTP app's queries are too short to repay it (ADR 0046).
+  const pool = new pg.Pool({ connectionString, options: "-c jit=off" });
   // Idle clients that lose the server (a restart) must not crash the process; the next query
   // reconnects. Errors of queries in flight reach their callers.
   pool.on("error", (error) => {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import type { Notice } from "../deliveries/domain/notices";
+import { notice, type Notice } from "../deliveries/domain/notices";
 import { Badge, BlockStack, Box, InlineGrid, Page } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import { stateTone } from "../components/delivery-state";
@@ -14,7 +14,6 @@ import {
 } from "../components/deliveries/delivery-state-banner";
 import { DeliveryTimeline } from "../components/deliveries/delivery-timeline";
 import { TechnicalDetails } from "../components/deliveries/technical-details";
-import { cancelDelivery } from "../deliveries/cancel.server";
 import { deliveryPage } from "../deliveries/delivery-page.server";
 import { CancelDelivery } from "../components/deliveries/cancel-dialog";
 import { markDeliveryCreated } from "../deliveries/mark-created.server";
@@ -38,12 +37,14 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session, admin } = await authenticate.admin(request);
   const form = Object.fromEntries(await request.formData());
   const id = params.id ?? "";
+  // Cancelling has its own route (the cancel dialog, app.deliveries.$id.cancel.ts); a form
+  // that names no move here is refused rather than taken for "Send again".
   const outcome =
-    form.intent === "cancel"
-      ? await cancelDelivery(session.shop, id, "cancelled by the merchant in the app")
+    form.intent === "retry"
+      ? await retryDelivery(session.shop, admin, id)
       : form.intent === "mark_created"
         ? await markDeliveryCreated(session.shop, id, form)
-        : await retryDelivery(session.shop, admin, id);
+        : { ok: false as const, error: notice("invalid_form") };
   return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
 };
 

@@ -3,7 +3,7 @@ import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import { leaseMsFor, MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
-import { action as deliveryAction } from "../../app/routes/app.deliveries.$id";
+import { action as cancelAction } from "../../app/routes/app.deliveries.$id.cancel";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { action as fulfillmentsUpdate } from "../../app/routes/webhooks.fulfillments.update";
 import { action as ordersCancelled } from "../../app/routes/webhooks.orders.cancelled";
@@ -61,14 +61,21 @@ async function receive() {
   );
 }
 
-const cancelFromApp = async (id: string) =>
-  (
+/** The cancel dialog's "Cancel delivery", keeping the Shopify fulfillment. */
+const cancelFromApp = async (id: string) => {
+  const answer = await (
     await callRoute(
-      deliveryAction,
-      await adminFetchRequest(shop, `/app/deliveries/${id}`, { form: { intent: "cancel" } }),
+      cancelAction,
+      await adminFetchRequest(shop, `/app/deliveries/${id}/cancel`, {
+        form: { intent: "cancel", fulfillment: "keep" },
+      }),
       { id },
     )
   ).json();
+  return answer.ok
+    ? { ok: true, state: answer.state, ...(answer.message ? { message: answer.message } : {}) }
+    : answer;
+};
 
 describe("cancelling deliveries", () => {
   it("cancels at the courier from the app while it has not been picked up", async () => {

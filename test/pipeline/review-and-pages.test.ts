@@ -73,7 +73,7 @@ async function rejectedDelivery() {
 }
 
 /** The delivery page's action, as the merchant's browser posts it. */
-const post = async (id: string, form: Record<string, string> = {}) =>
+const post = async (id: string, form: Record<string, string> = { intent: "retry" }) =>
   callRoute(deliveryAction, await adminFetchRequest(shop, `/app/deliveries/${id}`, { form }), {
     id,
   });

@@ -75,7 +75,7 @@ async function readyDeliveries(orders: FakeOrder[]) {
 const creates = () =>
   sandbox().requestLog.filter((r) => r.endpoint === "createOrder" || r.endpoint === "createBulk");
 
-const post = async (id: string, form: Record<string, string> = {}) =>
+const post = async (id: string, form: Record<string, string> = { intent: "retry" }) =>
   callRoute(deliveryAction, await adminFetchRequest(shop, `/app/deliveries/${id}`, { form }), {
     id,
   });
@@ -278,7 +278,7 @@ describe("an address match that no longer reads", () => {
     );
     expect(await response.json()).toMatchObject({
       ok: true,
-      notRemembered: "the customer's address as stored can no longer be read",
+      notRemembered: { code: "not_remembered_unreadable", params: {} },
     });
     const ready = await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } });
     expect(ready.state).toBe("ready");
@@ -303,7 +303,10 @@ describe("an address match that no longer reads", () => {
     expect(response.status).toBe(200);
     const reason =
       "The place chosen for this delivery's address can no longer be read (not JSON): choose it again on the address review page.";
-    expect(await response.json()).toEqual({ ok: true, message: reason });
+    expect(await response.json()).toEqual({
+      ok: true,
+      message: { code: "place_unreadable", params: {} },
+    });
     const waiting = await prisma.delivery.findUniqueOrThrow({ where: { id: rejected.id } });
     expect(waiting).toMatchObject({ state: "needs_address", stateReason: reason });
     expect(sandbox().orders.size).toBe(0);
