@@ -11,6 +11,7 @@ import {
 } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useChangeLanguage } from "remix-i18next/react";
+import { ArabicFont } from "./i18n/arabic-font";
 import { directionOf } from "./i18n/config";
 import { errorPageFor } from "./i18n/error-pages";
 import { visitorLanguage } from "./i18n/i18next.server";
@@ -32,6 +33,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width,initial-scale=1" />
         <link rel="preconnect" href="https://cdn.shopify.com/" />
         <link rel="stylesheet" href="https://cdn.shopify.com/static/fonts/inter/v4/styles.css" />
+        {language === "ar" && <ArabicFont />}
         <Meta />
         <Links />
       </head>
