@@ -19,7 +19,9 @@ export function ArabicFont() {
   return (
     <>
       <link rel="preload" href={regular} as="font" type="font/woff2" crossOrigin="anonymous" />
-      <style>{CSS}</style>
+      {/* As markup, not a text child: React would escape its quotes, which a style element
+          does not unescape, and the browser's text would differ from the client's (hydration). */}
+      <style dangerouslySetInnerHTML={{ __html: CSS }} />
     </>
   );
 }
