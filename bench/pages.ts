@@ -632,6 +632,21 @@ function postgresLookup(url: string): Lookup {
   };
 }
 
+/** The built server's environment for a page bench: production mode, no worker, no courier. */
+export function benchServerEnv(port: number, databaseUrl: string) {
+  return {
+    NODE_ENV: undefined,
+    DATABASE_URL: databaseUrl,
+    SHOPIFY_API_KEY: API_KEY,
+    SHOPIFY_API_SECRET: API_SECRET_KEY,
+    SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
+    SCOPES: TEST_SCOPES,
+    ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    COURIER_SANDBOX_URL: "http://127.0.0.1:9",
+    DELIVERY_WORKER: "off",
+  };
+}
+
 export async function webVitals(base: string, pages: PageSet) {
   const browser = await launchBrowser();
   const out: Record<string, { lcpMs: number; cls: number }> = {};
@@ -686,17 +701,7 @@ async function measure(
     port,
     startTimeoutMs: 120_000,
     logFile: path.join(logDir, `${label.replace(/\W+/g, "-")}.log`),
-    env: {
-      NODE_ENV: undefined,
-      DATABASE_URL: databaseUrl,
-      SHOPIFY_API_KEY: API_KEY,
-      SHOPIFY_API_SECRET: API_SECRET_KEY,
-      SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
-      SCOPES: TEST_SCOPES,
-      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
-      COURIER_SANDBOX_URL: "http://127.0.0.1:9",
-      DELIVERY_WORKER: "off",
-    },
+    env: benchServerEnv(port, databaseUrl),
   });
   try {
     const pages = await pageSet(kind, lookup);

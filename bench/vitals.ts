@@ -12,10 +12,16 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { API_KEY, API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import { launchBrowser, newAdminPage } from "../test/support/browser";
-import { TEST_ENCRYPTION_KEYS, TEST_SCOPES } from "../test/support/test-env";
-import { embeddedUrl, pageSet, seedSqlite, shapes, sqliteLookup, webVitals } from "./pages";
+import {
+  benchServerEnv,
+  embeddedUrl,
+  pageSet,
+  seedSqlite,
+  shapes,
+  sqliteLookup,
+  webVitals,
+} from "./pages";
 import { ensureBuilt, startBuiltServer } from "./support/app-server";
 import { buildBefore } from "./support/before-tree";
 import { freePort, migrateDatabase, ROOT, scratchDir } from "./support/scratch";
@@ -53,17 +59,7 @@ async function withServer<T>(root: string, run: (url: string) => Promise<T>): Pr
     port,
     startTimeoutMs: 120_000,
     logFile: path.join(scratch.dir, "server.log"),
-    env: {
-      NODE_ENV: undefined,
-      DATABASE_URL: `file:${file}`,
-      SHOPIFY_API_KEY: API_KEY,
-      SHOPIFY_API_SECRET: API_SECRET_KEY,
-      SHOPIFY_APP_URL: `http://127.0.0.1:${port}`,
-      SCOPES: TEST_SCOPES,
-      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
-      COURIER_SANDBOX_URL: "http://127.0.0.1:9",
-      DELIVERY_WORKER: "off",
-    },
+    env: benchServerEnv(port, `file:${file}`),
   });
   try {
     return await run(server.url);

@@ -238,6 +238,16 @@ async function selectOrders(page: Page, orders: { name: string }[], language: "e
   }
 }
 
+/** The delivery page's "Cancel delivery" pressed, and its dialog once it is open. */
+async function openCancelDialog(page: Page, language: "en" | "ar") {
+  await page
+    .getByRole("button", { name: language === "en" ? "Cancel delivery" : "ألغِ التوصيل" })
+    .click();
+  const dialog = page.locator('[role="dialog"] .Polaris-Modal-Dialog__Modal');
+  await dialog.waitFor();
+  return dialog;
+}
+
 describe("Send to courier and cancelling, in English and Arabic", () => {
   it("shows the Send page with a quote in its row, payment in words, and its search, at 1280 and 390 px", async () => {
     const cod = await newOrder("Hessa", "cod");
@@ -353,11 +363,7 @@ describe("Send to courier and cancelling, in English and Arabic", () => {
         const name = `cancel-refused-${language}-${width}`;
         await prisma.delivery.update({ where: { id: delivery.id }, data: { state: "created" } });
         const page = await open(`/app/deliveries/${delivery.id}`, language, width);
-        await page
-          .getByRole("button", { name: language === "en" ? "Cancel delivery" : "ألغِ التوصيل" })
-          .click();
-        const dialog = page.locator('[role="dialog"] .Polaris-Modal-Dialog__Modal');
-        await dialog.waitFor();
+        const dialog = await openCancelDialog(page, language);
         await dialog
           .getByText(
             language === "en"
@@ -397,11 +403,7 @@ describe("Send to courier and cancelling, in English and Arabic", () => {
       for (const width of WIDTHS) {
         const name = `cancel-dialog-${language}-${width}`;
         const page = await open(`/app/deliveries/${delivery.id}`, language, width);
-        await page
-          .getByRole("button", { name: language === "en" ? "Cancel delivery" : "ألغِ التوصيل" })
-          .click();
-        const dialog = page.locator('[role="dialog"] .Polaris-Modal-Dialog__Modal');
-        await dialog.waitFor();
+        const dialog = await openCancelDialog(page, language);
         const text = await dialog.innerText();
         expect(text).toContain(
           language === "en" ? "The courier is asked to cancel it" : "يُطلب من شركة التوصيل إلغاؤه",
