@@ -82,6 +82,8 @@ for (let round = 0; round < ROUNDS; round += 1) {
     for (const [name, figures] of Object.entries(v)) {
       ((lcp[label] ??= {})[name] ??= []).push(figures.lcpMs);
       ((cls[label] ??= {})[name] ??= []).push(figures.cls);
+      if (args.explain)
+        for (const shift of figures.shifts) console.log(`${label} ${name} shift ${shift}`);
     }
   }
 }

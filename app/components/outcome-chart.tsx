@@ -1,6 +1,7 @@
-import { BlockStack, InlineStack, Text, useBreakpoints } from "@shopify/polaris";
+import { BlockStack, InlineStack, Text } from "@shopify/polaris";
 import type { TFunction } from "i18next";
 import type { Language } from "../i18n/config";
+import { useSmallScreen } from "./small-screen";
 
 export interface ChartDay {
   date: string;
@@ -66,7 +67,7 @@ export function OutcomeChart({ days, labels }: { days: ChartDay[]; labels: Chart
   // The SVG scales to its card: on a phone (about half the width) its day labels are drawn
   // twice as large, every fourth day from the third (none cut at the edges), so they stay
   // readable (12 px text would be 6 px there).
-  const { smDown } = useBreakpoints();
+  const smDown = useSmallScreen();
   const fontSize = smDown ? 24 : 12;
   const labelled = (i: number) => (smDown ? i % 4 === 2 : i % 2 === 0);
   const pad = { top: 12, bottom: fontSize + 12, left: 4, right: 4 };

@@ -16,7 +16,6 @@ import {
   IndexTable,
   Page,
   Text,
-  useBreakpoints,
   useIndexResourceState,
   IndexFiltersMode,
   useSetIndexFiltersMode,
@@ -28,6 +27,7 @@ import { CourierExceptionsCard } from "../components/deliveries/courier-exceptio
 import { useDeliveriesExportAction } from "../components/deliveries/export-action";
 import { listFilters } from "../components/deliveries/list-filters";
 import { CancelDialog, type FulfillmentChoice } from "../components/deliveries/cancel-dialog";
+import { DeliveryListColumns } from "../components/deliveries/list-columns";
 import { DeliveryListRow } from "../components/deliveries/list-row";
 import {
   loadDeliveryListPage,
@@ -38,6 +38,7 @@ import { useNotice } from "../components/notice";
 import { useLanguage } from "../i18n/language";
 import { LIST_TABS } from "../models/delivery-list";
 import { authenticate } from "../shopify.server";
+import { useSmallScreen } from "../components/small-screen";
 
 /**
  * The deliveries list (ADR 0041): tabs, filters, search and keyset pages over the shop's
@@ -100,7 +101,7 @@ export default function Deliveries() {
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const bulk = useFetcher<{ intent?: string; outcomes?: BulkOutcome[]; error?: string }>();
-  const { smDown } = useBreakpoints();
+  const smDown = useSmallScreen();
   // Opened with filters or a search (a link from Home, a bookmark): they show, so the merchant
   // sees why the list is what it is and can remove them.
   const { mode, setMode } = useSetIndexFiltersMode(
@@ -255,56 +256,58 @@ export default function Deliveries() {
             loading={loading}
             cancelAction={{ onAction: () => undefined, disabled: false, loading: false }}
           />
-          <IndexTable
-            condensed={smDown}
-            resourceName={{
-              singular: t("deliveries:resource.singular"),
-              plural: t("deliveries:resource.plural"),
-            }}
-            itemCount={rows.length}
-            selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
-            onSelectionChange={handleSelectionChange}
-            promotedBulkActions={[
-              { content: t("deliveries:bulk.retry"), onAction: () => submitBulk("retry") },
-              { content: t("deliveries:bulk.cancel"), onAction: () => setConfirmCancel(true) },
-            ]}
-            emptyState={
-              <EmptySearchResult
-                title={t("deliveries:empty.title")}
-                description={
-                  params.q || appliedFilters.length > 0
-                    ? t("deliveries:empty.filtered")
-                    : t("deliveries:empty.none")
-                }
-                withIllustration
-              />
-            }
-            headings={[
-              { title: t("deliveries:columns.order") },
-              { title: t("deliveries:columns.customer") },
-              { title: t("deliveries:columns.area") },
-              { title: t("deliveries:columns.cod"), alignment: "end" },
-              { title: t("deliveries:columns.state") },
-              { title: t("deliveries:columns.courierNumber") },
-              { title: t("deliveries:columns.created") },
-            ]}
-            pagination={{
-              hasNext: data.next !== null,
-              hasPrevious: data.previous !== null,
-              onNext: () => go({ after: data.next ?? undefined, before: undefined }),
-              onPrevious: () => go({ before: data.previous ?? undefined, after: undefined }),
-            }}
-          >
-            {rows.map((d, index) => (
-              <DeliveryListRow
-                key={d.id}
-                d={d}
-                index={index}
-                selected={selectedResources.includes(d.id)}
-                condensed={smDown}
-              />
-            ))}
-          </IndexTable>
+          <DeliveryListColumns>
+            <IndexTable
+              condensed={smDown}
+              resourceName={{
+                singular: t("deliveries:resource.singular"),
+                plural: t("deliveries:resource.plural"),
+              }}
+              itemCount={rows.length}
+              selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
+              onSelectionChange={handleSelectionChange}
+              promotedBulkActions={[
+                { content: t("deliveries:bulk.retry"), onAction: () => submitBulk("retry") },
+                { content: t("deliveries:bulk.cancel"), onAction: () => setConfirmCancel(true) },
+              ]}
+              emptyState={
+                <EmptySearchResult
+                  title={t("deliveries:empty.title")}
+                  description={
+                    params.q || appliedFilters.length > 0
+                      ? t("deliveries:empty.filtered")
+                      : t("deliveries:empty.none")
+                  }
+                  withIllustration
+                />
+              }
+              headings={[
+                { title: t("deliveries:columns.order") },
+                { title: t("deliveries:columns.customer") },
+                { title: t("deliveries:columns.area") },
+                { title: t("deliveries:columns.cod"), alignment: "end" },
+                { title: t("deliveries:columns.state") },
+                { title: t("deliveries:columns.courierNumber") },
+                { title: t("deliveries:columns.created") },
+              ]}
+              pagination={{
+                hasNext: data.next !== null,
+                hasPrevious: data.previous !== null,
+                onNext: () => go({ after: data.next ?? undefined, before: undefined }),
+                onPrevious: () => go({ before: data.previous ?? undefined, after: undefined }),
+              }}
+            >
+              {rows.map((d, index) => (
+                <DeliveryListRow
+                  key={d.id}
+                  d={d}
+                  index={index}
+                  selected={selectedResources.includes(d.id)}
+                  condensed={smDown}
+                />
+              ))}
+            </IndexTable>
+          </DeliveryListColumns>
         </Card>
         <CourierExceptionsCard
           exceptions={data.exceptions}

@@ -10,6 +10,8 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { useTranslation } from "react-i18next";
+import { FirstPaintLayout } from "../components/first-paint";
+import { requestFromPhone } from "../components/small-screen";
 import { env } from "../env.server";
 import { tFor } from "../i18n/instance";
 import { languageFromMatches } from "../i18n/language";
@@ -36,7 +38,13 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   });
   // Framed by the admin of the shop the session token names, never the one `?shop=` names.
   return data(
-    { apiKey: env().SHOPIFY_API_KEY, appBridgeUrl: env().APP_BRIDGE_URL ?? null, locale },
+    {
+      apiKey: env().SHOPIFY_API_KEY,
+      appBridgeUrl: env().APP_BRIDGE_URL ?? null,
+      locale,
+      // The server renders a phone's layout for a phone (useSmallScreen).
+      phone: requestFromPhone(request.headers),
+    },
     { headers: embeddedPageHeaders(session.shop) },
   );
 };
@@ -56,6 +64,7 @@ export default function AppLayout() {
       i18n={POLARIS_TRANSLATIONS[locale]}
       {...(appBridgeUrl ? { __APP_BRIDGE_URL: appBridgeUrl } : {})}
     >
+      <FirstPaintLayout />
       <NavMenu>
         {NAVIGATION.map((item) => (
           <Link key={item.to} to={item.to} rel={item.to === "/app" ? "home" : undefined}>

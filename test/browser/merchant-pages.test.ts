@@ -153,7 +153,12 @@ async function areaShown(page: Page, name: string, width: number): Promise<numbe
   return page.getByText(new RegExp(`· ${name}$`)).count();
 }
 
-async function open(path: string, width: number, language: "en" | "ar" = "en") {
+async function open(
+  path: string,
+  width: number,
+  language: "en" | "ar" = "en",
+  device: "desktop" | "phone" = "desktop",
+) {
   const { getJwt, API_KEY, API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
   const { token } = await getJwt(SHOP_NAME, API_KEY, API_SECRET_KEY);
   const url = new URL(path, appUrl);
@@ -165,8 +170,8 @@ async function open(path: string, width: number, language: "en" | "ar" = "en") {
   );
   url.searchParams.set("id_token", token);
   url.searchParams.set("locale", language);
-  const page = await newAdminPage(browser);
-  await page.setViewportSize({ width, height: 900 });
+  const page = await newAdminPage(browser, device);
+  if (device === "desktop") await page.setViewportSize({ width, height: 900 });
   page.on("pageerror", (error) => pageErrors.push(error.message));
   const response = await page.goto(url.href);
   expect(response?.status()).toBe(200);
@@ -270,6 +275,55 @@ describe("the merchant's pages in Chromium", () => {
       await list.close();
     });
   }
+
+  it("keeps the list's columns where they are whatever the rows hold, so nothing moves as it loads", async () => {
+    // A table laid out by its content widened its columns as longer rows were parsed (a layout
+    // shift while the page loaded) and between tabs; its widths now come from the columns alone.
+    const widths = async (path: string) => {
+      const page = await open(path, 1280);
+      await expect
+        .poll(() => page.locator(".Polaris-IndexTable__TableRow").count())
+        .toBeGreaterThan(0);
+      const found = await page
+        .locator("table.Polaris-IndexTable__Table thead th")
+        .evaluateAll((cells) =>
+          cells.map((cell) => Math.round(cell.getBoundingClientRect().width)),
+        );
+      await page.close();
+      return found;
+    };
+    const all = await widths("/app/deliveries");
+    expect(all).toHaveLength(8);
+    // Rejected rows with a long reason on one, only short "Delivered" states on the other.
+    expect(await widths("/app/deliveries?tab=delivered")).toEqual(all);
+    expect(await widths("/app/deliveries?tab=cancelled")).toEqual(all);
+  });
+
+  it("gives a phone its layout in the first paint: the list and home do not move as they load", async () => {
+    // Polaris assumes a wide screen until it has measured the window: a phone was sent the wide
+    // table, replaced by the condensed rows once the page ran (CLS far above 0.02).
+    for (const path of ["/app/deliveries", "/app"]) {
+      const page = await open(path, 390, "en", "phone");
+      const cls = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            let sum = 0;
+            new PerformanceObserver((list) => {
+              for (const e of list.getEntries() as (PerformanceEntry & { value: number })[])
+                sum += e.value;
+            }).observe({ type: "layout-shift", buffered: true });
+            setTimeout(() => resolve(sum), 300);
+          }),
+      );
+      expect(cls, path).toBeLessThanOrEqual(0.02);
+      await page.close();
+    }
+    const list = await open("/app/deliveries", 390, "en", "phone");
+    expect(await list.locator("table.Polaris-IndexTable__Table thead").count()).toBe(0);
+    await screenshot(list, "deliveries-phone-en-390");
+    expect(await overflows(list)).toEqual([]);
+    await list.close();
+  });
 
   it("home's figures count what their links list: delivered today, to send, cash to collect", async () => {
     const home = await open("/app", 1280);

@@ -5,6 +5,8 @@ import { ARTIFACTS_DIR, ROOT } from "./paths";
 
 const HUMAN_USER_AGENT =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+const PHONE_USER_AGENT =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const APP_BRIDGE_STANDIN = fs.readFileSync(
@@ -36,15 +38,20 @@ export async function launchBrowser(): Promise<Browser> {
 
 /**
  * A page whose App Bridge script is the local stand-in and whose other off-machine requests
- * (fonts) are answered empty, as if the admin's CDN were slow to load nothing.
+ * (fonts) are answered empty, as if the admin's CDN were slow to load nothing. A "phone" is a
+ * 390 px Android Chrome (its user agent says Mobile).
  */
-export async function newAdminPage(browser: Browser): Promise<Page> {
+export async function newAdminPage(
+  browser: Browser,
+  device: "desktop" | "phone" = "desktop",
+): Promise<Page> {
   // Shopify's library answers "HeadlessChrome" as a bot (410), so the page says it is Chrome.
   // A context of its own (closed with the page), as axe-core's Playwright runner requires.
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    userAgent: HUMAN_USER_AGENT,
-  });
+  const context = await browser.newContext(
+    device === "phone"
+      ? { viewport: { width: 390, height: 844 }, userAgent: PHONE_USER_AGENT, isMobile: true }
+      : { viewport: { width: 1280, height: 900 }, userAgent: HUMAN_USER_AGENT },
+  );
   const page = await context.newPage();
   // Closing the page closes its context; when the browser itself is closing meanwhile (the end
   // of a file), that close fails and there is nothing left to close.

@@ -21,7 +21,6 @@ import {
   ProgressBar,
   Text,
   TextField,
-  useBreakpoints,
   useIndexResourceState,
 } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
@@ -31,6 +30,7 @@ import type { SendPageData } from "../../deliveries/send-page.server";
 import type { SendProgress } from "../../deliveries/send-status.server";
 import { SendOrderRow } from "./order-row";
 import { progressOf, useSendRun, type RowOutcome } from "./use-send-run";
+import { useSmallScreen } from "../small-screen";
 
 /**
  * "Send to courier": the unfulfilled orders in Shopify's table, searched and filtered by day;
@@ -45,7 +45,7 @@ export function SendPage() {
   const pager = useFetcher<SendPageData>();
   const { outcomes, run, start, sending, done, finished, stalled } = useSendRun();
   const [confirming, setConfirming] = useState(false);
-  const { smDown } = useBreakpoints();
+  const smDown = useSmallScreen();
   const navigation = useNavigation();
 
   // A new search or filter: its first page replaces the list.
