@@ -20,6 +20,7 @@
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,7 +31,8 @@ import pg from "pg";
 import { AREAS, GOVERNORATES } from "../app/addresses";
 import { foldName } from "../app/models/delivery-list";
 import { migratePostgres, readMigrations } from "../scripts/pg-migrate";
-import { launchBrowser, newAdminPage } from "../test/support/browser";
+import type { Browser } from "playwright-core";
+import { HUMAN_USER_AGENT, launchBrowser } from "../test/support/browser";
 import { TEST_ENCRYPTION_KEYS, TEST_SCOPES } from "../test/support/test-env";
 import { ensureBuilt, startBuiltServer, type RunningServer } from "./support/app-server";
 import { buildBefore } from "./support/before-tree";
@@ -635,8 +637,9 @@ function postgresLookup(url: string): Lookup {
 }
 
 /** The built server's environment for a page bench: production mode, no worker, no courier. */
-export function benchServerEnv(port: number, databaseUrl: string) {
+export function benchServerEnv(port: number, databaseUrl: string, appBridgeUrl?: string) {
   return {
+    ...(appBridgeUrl ? { APP_BRIDGE_URL: appBridgeUrl } : {}),
     NODE_ENV: undefined,
     DATABASE_URL: databaseUrl,
     SHOPIFY_API_KEY: API_KEY,
@@ -649,15 +652,54 @@ export function benchServerEnv(port: number, databaseUrl: string) {
   };
 }
 
+/**
+ * The App Bridge stand-in served on loopback, for pages measured without request interception
+ * (Playwright's routes send every request of the page through this process; a merchant's browser
+ * has no such detour). Started once; its URL goes in the server's APP_BRIDGE_URL.
+ */
+let bridgeUrl: Promise<string> | null = null;
+export function appBridgeStandIn(): Promise<string> {
+  bridgeUrl ??= (async () => {
+    const script = fs.readFileSync(path.join(ROOT, "sandbox", "shopify", "app-bridge-standin.js"));
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/javascript", "cache-control": "max-age=3600" });
+      res.end(script);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    server.unref();
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}/app-bridge.js`;
+  })();
+  return bridgeUrl;
+}
+
+/**
+ * Chromium as a merchant's browser loads the pages, without request interception (the tests'
+ * newAdminPage routes every request of a page through Playwright: 100-350 ms more LCP on a list
+ * page on this machine). App Bridge comes from the loopback stand-in (APP_BRIDGE_URL,
+ * appBridgeStandIn); off-machine hosts (the Inter stylesheet on Shopify's CDN) fail at once, as
+ * offline, where the tests answer them empty.
+ */
+export function launchVitalsBrowser() {
+  return launchBrowser(["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]);
+}
+
+/** A page in a context of its own (nothing cached from the page before); close its context. */
+export async function newVitalsPage(browser: Browser) {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    userAgent: HUMAN_USER_AGENT,
+  });
+  return context.newPage();
+}
+
 export async function webVitals(base: string, pages: PageSet) {
-  const browser = await launchBrowser();
+  const browser = await launchVitalsBrowser();
   const out: Record<string, { lcpMs: number; cls: number; shifts: string[] }> = {};
   try {
     for (const name of ["home", "list", "tab:delivered", "search:name", "deep", "delivery"]) {
       const page = pages[name];
       if (!page?.shop) continue;
-      const tab = await newAdminPage(browser);
-      // The stylesheet is the app's own (newAdminPage answers off-machine .css empty).
+      const tab = await newVitalsPage(browser);
       await tab.goto(await embeddedUrl(base, page.shop, page.path), { waitUntil: "load" });
       await tab.waitForTimeout(1000);
       const vitals = await tab.evaluate(
@@ -700,7 +742,7 @@ export async function webVitals(base: string, pages: PageSet) {
         cls: round(vitals.cls, 3),
         shifts: vitals.shifts,
       };
-      await tab.close();
+      await tab.context().close();
     }
   } finally {
     await browser.close();
@@ -723,7 +765,7 @@ async function measure(
     port,
     startTimeoutMs: 120_000,
     logFile: path.join(logDir, `${label.replace(/\W+/g, "-")}.log`),
-    env: benchServerEnv(port, databaseUrl),
+    env: benchServerEnv(port, databaseUrl, await appBridgeStandIn()),
   });
   try {
     const pages = await pageSet(kind, lookup);

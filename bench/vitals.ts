@@ -12,10 +12,12 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { launchBrowser, newAdminPage } from "../test/support/browser";
 import {
+  appBridgeStandIn,
   benchServerEnv,
   embeddedUrl,
+  launchVitalsBrowser,
+  newVitalsPage,
   pageSet,
   seedSqlite,
   shapes,
@@ -59,7 +61,7 @@ async function withServer<T>(root: string, run: (url: string) => Promise<T>): Pr
     port,
     startTimeoutMs: 120_000,
     logFile: path.join(scratch.dir, "server.log"),
-    env: benchServerEnv(port, `file:${file}`),
+    env: benchServerEnv(port, `file:${file}`, await appBridgeStandIn()),
   });
   try {
     return await run(server.url);
@@ -100,11 +102,11 @@ for (const label of Object.keys(trees)) {
 console.log(JSON.stringify({ bench: "vitals", rows: ROWS, rounds: ROUNDS, lcp, cls }));
 
 async function explain(base: string) {
-  const browser = await launchBrowser();
+  const browser = await launchVitalsBrowser();
   try {
     for (const name of PAGES) {
       const page = pages[name]!;
-      const tab = await newAdminPage(browser);
+      const tab = await newVitalsPage(browser);
       await tab.goto(await embeddedUrl(base, page.shop!, page.path), { waitUntil: "load" });
       await tab.waitForTimeout(1000);
       // A plain function (no named inner functions: tsx's __name helper is not in the page).
@@ -146,7 +148,7 @@ async function explain(base: string) {
           }),
       );
       console.log(`${name} ${page.path.slice(0, 60)}\n${report.join("\n")}`);
-      await tab.close();
+      await tab.context().close();
     }
   } finally {
     await browser.close();
