@@ -13,3 +13,22 @@ export function translateMessage(t: TFunction, message: string): string {
     defaultValue: message,
   });
 }
+
+/**
+ * A delivery's recorded reason on a page: the catalog's sentence where it has one; on an Arabic
+ * page otherwise the state's own explanation (`delivery:why.<state>`), never an English sentence
+ * (the delivery's page quotes the recorded one), or nothing.
+ */
+export function reasonOnPage(
+  t: TFunction,
+  exists: (key: string) => boolean,
+  language: string,
+  state: string,
+  reason: string | null,
+): string | null {
+  if (!reason) return null;
+  const translated = translateMessage(t, reason);
+  if (language === "en" || translated !== reason) return translated;
+  const why = `delivery:why.${state}`;
+  return exists(why) ? t(why) : null;
+}

@@ -18,7 +18,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { withData } from "../components/deliveries/sentence";
 import { useLanguage } from "../i18n/language";
-import { translateMessage } from "../i18n/messages";
+import { reasonOnPage } from "../i18n/messages";
 import type { Notice } from "../deliveries/domain/notices";
 import { useNotice } from "../components/notice";
 import { areaName, governorateName } from "../i18n/place-names";
@@ -142,8 +142,11 @@ function ReviewCard(props: {
     apartment: item.parts.apartment ?? "",
   });
   const [remember, setRemember] = useState(item.remember.possible);
-  const { t } = useTranslation("review");
+  const { t, i18n } = useTranslation("review");
   const language = useLanguage();
+  // Every card of the queue waits for its address (listDeliveriesInState("needs_address")).
+  const reason = (text: string | null) =>
+    reasonOnPage(t, (key) => i18n.exists(key), language, "needs_address", text);
   const part = (name: keyof typeof parts, label: string) => (
     <TextField
       label={label}
@@ -169,9 +172,9 @@ function ReviewCard(props: {
               {item.typed || t("noAddress")}
             </strong>
           </Text>
-          {item.reason && (
+          {reason(item.reason) && (
             <Text as="p" tone="subdued">
-              <span dir="auto">{translateMessage(t, item.reason)}</span>
+              <span dir="auto">{reason(item.reason)}</span>
             </Text>
           )}
           {item.unreadable && (

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { ListPageRow } from "../../deliveries/list-page.server";
 import { formatDateTime, formatKwd } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
-import { translateMessage } from "../../i18n/messages";
+import { reasonOnPage } from "../../i18n/messages";
 import { stateTone } from "../delivery-state";
 
 /**
@@ -45,15 +45,7 @@ export function DeliveryListRow(props: {
   const { d, index } = props;
   const { t, i18n } = useTranslation(["deliveries"]);
   const language = useLanguage();
-  // The service's reason where the catalog has it; on an Arabic page otherwise the state's own
-  // explanation (the delivery's page quotes the recorded one), never an English sentence.
-  const translated = d.reason ? translateMessage(t, d.reason) : null;
-  const reason =
-    translated === null || language === "en" || translated !== d.reason
-      ? translated
-      : i18n.exists(`delivery:why.${d.state}`)
-        ? t(`delivery:why.${d.state}`)
-        : null;
+  const reason = reasonOnPage(t, (key) => i18n.exists(key), language, d.state, d.reason);
   const stateLabel = t(`common:states.${d.state}`);
   const when = (at: string) => formatDateTime(at, language);
   const kwd = (amount: string) => formatKwd(amount, language);

@@ -15,7 +15,7 @@ import type { SendActionResult, SendPageOrder } from "../../deliveries/send-page
 import type { SendProgress, SendStatus } from "../../deliveries/send-status.server";
 import { formatDateTime, formatKwd } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
-import { translateMessage } from "../../i18n/messages";
+import { reasonOnPage, translateMessage } from "../../i18n/messages";
 import { useNotice } from "../notice";
 import { progressOf, type RowOutcome } from "./use-send-run";
 
@@ -227,7 +227,8 @@ function Wraps({ children }: { children: React.ReactNode }) {
 
 /** What became of an order once sent, in words that wrap inside the row. */
 export function OrderOutcome({ outcome }: { outcome: RowOutcome | undefined }) {
-  const { t } = useTranslation(["send"]);
+  const { t, i18n } = useTranslation(["send"]);
+  const language = useLanguage();
   const say = useNotice();
   if (!outcome) return null;
   if (outcome.phase === "queued")
@@ -248,6 +249,13 @@ export function OrderOutcome({ outcome }: { outcome: RowOutcome | undefined }) {
     outcome.phase === "refused"
       ? { text: null, number: null, reason: say(outcome.message) }
       : outcomeWords(t, outcome.status);
+  // A recorded reason in the page's language (reasonOnPage); a refusal's notice as it is.
+  const shownReason =
+    typeof reason === "string" && outcome.phase !== "refused"
+      ? reasonOnPage(t, (key) => i18n.exists(key), language, outcome.status?.state ?? "", reason)
+      : typeof reason === "string"
+        ? translateMessage(t, reason)
+        : reason;
   // The courier's number is data: it stays as written, in its own direction.
   const words = number ? (
     <>
@@ -273,11 +281,9 @@ export function OrderOutcome({ outcome }: { outcome: RowOutcome | undefined }) {
             {words}
           </Text>
         ))}
-      {reason && (
+      {shownReason && (
         <Text as="span" tone="subdued" variant="bodySm" breakWord>
-          <span dir="auto">
-            {typeof reason === "string" ? translateMessage(t, reason) : reason}
-          </span>
+          <span dir="auto">{shownReason}</span>
         </Text>
       )}
       {!text && outcome.deliveryId && (
