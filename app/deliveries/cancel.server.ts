@@ -11,6 +11,7 @@ import {
   releaseLease,
   takeLease,
 } from "../models/deliveries.server";
+import { merchantCourierCalls } from "../services/courier-breaker.server";
 import { shopCourierClient } from "../services/courier-connection.server";
 import { shopifyAdminFor } from "../services/shopify-admin.server";
 import type { AdminGraphql } from "../shopify/graphql";
@@ -40,7 +41,10 @@ function appActor(admin?: AdminGraphql): CancelActor {
     owner: `cancel:${randomUUID()}`,
     // The request's own Admin API client when there is one; else the shop's offline token.
     adminFor: admin ? async () => admin : shopifyAdminFor,
-    courierFor: shopCourierClient,
+    courierFor: async (shop, environment) => {
+      const client = await shopCourierClient(shop, environment);
+      return client && merchantCourierCalls(client, { shop, environment });
+    },
     leaseMs: leaseMsFor(env().COURIER_TIMEOUT_MS),
     lateCommitWaitMs: lateCommitWaitMs(env().COURIER_TIMEOUT_MS),
   };

@@ -8,14 +8,20 @@ import {
 import prisma from "../db.server";
 import { getDelivery, type DeliveryRow } from "../models/deliveries.server";
 import { StaleDeliveryError, transition } from "../models/delivery-state";
+import { merchantCourierCalls } from "../services/courier-breaker.server";
 import { shopCourierClient } from "../services/courier-connection.server";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import { notesCarryReference } from "./domain/request";
 import type { FixOutcome } from "./review.server";
 import { notice, type Notice } from "./domain/notices";
 
-export function courierFor(delivery: DeliveryRow): Promise<CourierClient | null> {
-  return shopCourierClient(delivery.shop, delivery.environment);
+/** The shop's courier, through its account's circuit (merchantCourierCalls). */
+export async function courierFor(delivery: DeliveryRow): Promise<CourierClient | null> {
+  const client = await shopCourierClient(delivery.shop, delivery.environment);
+  return (
+    client &&
+    merchantCourierCalls(client, { shop: delivery.shop, environment: delivery.environment })
+  );
 }
 
 /** needs_review → created with the courier's order: tracking proceeds from there. */

@@ -1,23 +1,16 @@
 import { matchAddress, resolveCourierIds } from "../addresses";
-import {
-  CourierAuthError,
-  CourierCircuitOpenError,
-  CourierTimeoutError,
-  CourierUnavailableError,
-  CourierValidationError,
-  isCourierError,
-  type CourierError,
-} from "../courier";
+import { isCourierError } from "../courier";
 import { listAreaOverrides } from "../models/area-overrides.server";
 import { loadCourierApiKey } from "../models/courier-account.server";
 import { findBalanceCollector } from "../models/deliveries.server";
 import { getShopSettings } from "../models/shop.server";
+import { merchantCourierCalls } from "../services/courier-breaker.server";
 import { courierClientFor } from "../services/courier-connection.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { fetchOrdersByIds } from "../shopify/orders";
 import { fetchFulfillmentOrderParcel } from "../shopify/sending";
-import { notice, type Notice } from "./domain/notices";
+import { courierFailureNotice, notice, type Notice } from "./domain/notices";
 import { packageWeightKg, parcelCharge } from "./domain/request";
 import { chooseFulfillmentOrder } from "./sendable-orders.server";
 
@@ -100,8 +93,9 @@ export async function quoteOrder(
     from: pickupArea ? `${chosen.pickup.name} (${pickupArea})` : chosen.pickup.name,
     to: `${match.area.nameEn} (${resolution.courierAreaName})`,
   };
-  const client = courierClientFor(environment, stored.apiKey);
-  if (!client) return { ok: false, error: notice("environment_not_configured") };
+  const direct = courierClientFor(environment, stored.apiKey);
+  if (!direct) return { ok: false, error: notice("environment_not_configured") };
+  const client = merchantCourierCalls(direct, { shop, environment });
   try {
     const quote = await client.calculatePrice({
       pickupAddress: { governanceId: chosen.pickup.governanceId, areaId: chosen.pickup.areaId },
@@ -111,21 +105,7 @@ export async function quoteOrder(
     return { ok: true, price: quote.price, currency: quote.currency, basis };
   } catch (error) {
     if (!isCourierError(error)) throw error;
-    return { ok: false, error: courierNotice(error) };
+    console.warn(`Courier price quote failed: ${error.message}`);
+    return { ok: false, error: courierFailureNotice(error) };
   }
-}
-
-/** A courier failure as the merchant is told it: the courier's own words, when it gave some, as data. */
-function courierNotice(error: CourierError): Notice {
-  console.warn(`Courier price quote failed: ${error.message}`);
-  if (error instanceof CourierAuthError) return notice("courier_key_refused");
-  if (
-    error instanceof CourierUnavailableError ||
-    error instanceof CourierTimeoutError ||
-    error instanceof CourierCircuitOpenError
-  )
-    return notice("courier_not_answering");
-  if (error instanceof CourierValidationError && error.courierMessage)
-    return notice("courier_said", { detail: error.courierMessage.slice(0, 300) });
-  return notice("courier_answer_unusable");
 }

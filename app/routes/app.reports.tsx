@@ -15,7 +15,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
 import { exceptionItem } from "../deliveries/courier-exceptions.server";
-import { translateMessage } from "../i18n/messages";
+import { useNotice } from "../components/notice";
 import { courierReports } from "../services/courier-reports.server";
 import { authenticate } from "../shopify.server";
 
@@ -46,6 +46,7 @@ const Data = ({ children }: { children: string }) => (
 
 export default function Reports() {
   const { t, i18n } = useTranslation(["reports", "exceptions", "messages"]);
+  const say = useNotice();
   const data = useLoaderData<typeof loader>();
   // The courier's fields the app knows are named in the page's language; others as the courier
   // wrote them (kept, never dropped).
@@ -94,7 +95,7 @@ export default function Reports() {
                   {t("reports:report.intro")}
                 </Text>
                 {data.reportError ? (
-                  <Banner tone="critical">{translateMessage(t, data.reportError)}</Banner>
+                  <Banner tone="critical">{say(data.reportError)}</Banner>
                 ) : (data.report ?? []).length === 0 ? (
                   <Text as="p" tone="subdued">
                     {t("reports:report.empty")}
@@ -120,7 +121,7 @@ export default function Reports() {
                   {t("reports:unknown.intro")}
                 </Text>
                 {data.historyError ? (
-                  <Banner tone="critical">{translateMessage(t, data.historyError)}</Banner>
+                  <Banner tone="critical">{say(data.historyError)}</Banner>
                 ) : data.unknown.length === 0 ? (
                   <Text as="p">{t("reports:unknown.none", { n: data.seen })}</Text>
                 ) : (

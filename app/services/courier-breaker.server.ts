@@ -15,6 +15,8 @@ import {
   startTrial,
   type CircuitName,
 } from "../courier/circuit";
+import { longestCourierCallMs } from "../deliveries/domain/lease-policy";
+import { env } from "../env.server";
 import { changeCircuit, readCircuit } from "../models/courier-circuits.server";
 
 /**
@@ -103,4 +105,21 @@ export function withCircuitBreaker(
     guarded[endpoint] = (...args: unknown[]) => through(endpoint, () => method.apply(client, args));
   }
   return guarded as unknown as CourierClient;
+}
+
+/**
+ * The merchant's own courier calls (a quote, a cancel, "mark created", the reports) through the
+ * account's circuit, as the worker's are (ADR 0019, 0049): while the courier is known not to
+ * answer they are refused at once ("the courier is not answering") instead of each waiting out
+ * its timeout, and a call that gets no answer counts toward opening it. Testing a key in
+ * Settings does not go through it: that call asks whether this key and address work now.
+ */
+export function merchantCourierCalls(
+  client: CourierClient,
+  account: CourierAccountRef,
+): CourierClient {
+  return withCircuitBreaker(client, account, {
+    now: () => new Date(),
+    trialMs: longestCourierCallMs(env().COURIER_TIMEOUT_MS),
+  });
 }

@@ -1,7 +1,10 @@
 import { knownCourierOrders, recentCourierExceptions } from "../models/courier-exceptions.server";
 import { getShopSettings } from "../models/shop.server";
-import { courierClientFor } from "./courier-connection.server";
+import { isCourierError } from "../courier";
+import { courierFailureNotice, notice, type Notice } from "../deliveries/domain/notices";
 import { loadCourierApiKey } from "../models/courier-account.server";
+import { merchantCourierCalls } from "./courier-breaker.server";
+import { courierClientFor } from "./courier-connection.server";
 
 /**
  * The reports page: the courier's corporate report for a period as rows of label and value
@@ -45,23 +48,31 @@ const humanise = (key: string) =>
 
 const MAX_HISTORY_PAGES = 20;
 
+/** What the page says when a part of it could not be read: a code, in the page's language. */
+function failed(error: unknown): Notice {
+  if (isCourierError(error)) return courierFailureNotice(error);
+  console.error("Courier reports failed", error);
+  return notice("failed");
+}
+
 export async function courierReports(shop: string, from: string, to: string) {
   const settings = await getShopSettings(shop);
   const stored = await loadCourierApiKey(shop);
   const exceptions = await recentCourierExceptions(shop, 50);
   if (!settings || stored.status !== "readable") return { connected: false as const, exceptions };
   const environment = settings.courierEnvironment === "production" ? "production" : "sandbox";
-  const courier = courierClientFor(environment, stored.apiKey);
-  if (!courier) return { connected: false as const, exceptions };
+  const direct = courierClientFor(environment, stored.apiKey);
+  if (!direct) return { connected: false as const, exceptions };
+  const courier = merchantCourierCalls(direct, { shop, environment });
   let report: ReportRow[] | null = null;
-  let reportError: string | null = null;
+  let reportError: Notice | null = null;
   try {
     report = reportRows((await courier.corporateOrdersReport({ from, to })).raw);
   } catch (error) {
-    reportError = error instanceof Error ? error.message : "The courier did not answer.";
+    reportError = failed(error);
   }
   const unknown: { orderNumber: string; status: string; createdAt: string }[] = [];
-  let historyError: string | null = null;
+  let historyError: Notice | null = null;
   let seen = 0;
   try {
     for (let page = 1; page <= MAX_HISTORY_PAGES; page++) {
@@ -85,7 +96,7 @@ export async function courierReports(shop: string, from: string, to: string) {
       if (result.orders.length < (result.pageSize ?? 100)) break;
     }
   } catch (error) {
-    historyError = error instanceof Error ? error.message : "The courier did not answer.";
+    historyError = failed(error);
   }
   return { connected: true as const, report, reportError, unknown, seen, historyError, exceptions };
 }

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { courierReports } from "../../app/services/courier-reports.server";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { startChildWorker } from "../support/child-worker";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
@@ -134,4 +135,39 @@ describe(`a courier that does not answer (${database})`, () => {
       );
     }
   }, 30_000);
+
+  it("answers the merchant's own calls at once while the circuit is open, and counts theirs", async () => {
+    // The merchant's report, cancel and "send again" went straight to a courier the worker had
+    // stopped calling, and each waited out its timeout (ADR 0049).
+    await readyShop(shop);
+    const account = { shop, environment: "sandbox" };
+    await prisma.courierCircuit.deleteMany({ where: account });
+    await prisma.courierCircuit.create({
+      data: {
+        ...account,
+        circuit: "other",
+        state: "open",
+        failures: 5,
+        opens: 1,
+        openUntil: new Date(Date.now() + 10 * MINUTE),
+      },
+    });
+    const before = sandbox().requestLog.length;
+    const day = new Date().toISOString().slice(0, 10);
+    const reports = await courierReports(shop, day, day);
+    expect(reports.connected && reports.reportError?.code).toBe("courier_not_answering");
+    expect(reports.connected && reports.historyError?.code).toBe("courier_not_answering");
+    expect(sandbox().requestLog.length).toBe(before);
+
+    // Closed again: a merchant's call the courier does not answer counts toward opening it.
+    await prisma.courierCircuit.deleteMany({ where: account });
+    sandbox().faults.add({ endpoint: "*", kind: "error", status: 503, probability: 1 });
+    const failing = await courierReports(shop, day, day);
+    expect(failing.connected && failing.reportError?.code).toBe("courier_not_answering");
+    const counted = await prisma.courierCircuit.findFirst({
+      where: { ...account, circuit: "other" },
+    });
+    expect(counted?.failures).toBeGreaterThan(0);
+    sandbox().faults.clear();
+  });
 });

@@ -1,4 +1,12 @@
 import { z } from "zod";
+import {
+  CourierAuthError,
+  CourierCircuitOpenError,
+  CourierTimeoutError,
+  CourierUnavailableError,
+  CourierValidationError,
+  type CourierError,
+} from "../../courier/errors";
 import type { SentenceParams } from "./timeline-text";
 
 /**
@@ -101,4 +109,22 @@ export const NOTICE_DATA_PARAMS = ["reference", "other", "detail", "number", "cu
 export function readNotice(value: unknown): z.output<typeof noticeSchema> {
   const parsed = noticeSchema.safeParse(value);
   return parsed.success ? parsed.data : { code: "failed", params: {} };
+}
+
+/**
+ * A courier call's failure as the merchant is told it (a quote, a report): a refused key, a
+ * courier not answering (timeout, outage, or its circuit open), the courier's own words as data
+ * when it gave some, else an answer the app could not use.
+ */
+export function courierFailureNotice(error: CourierError): Notice {
+  if (error instanceof CourierAuthError) return notice("courier_key_refused");
+  if (
+    error instanceof CourierUnavailableError ||
+    error instanceof CourierTimeoutError ||
+    error instanceof CourierCircuitOpenError
+  )
+    return notice("courier_not_answering");
+  if (error instanceof CourierValidationError && error.courierMessage)
+    return notice("courier_said", { detail: error.courierMessage.slice(0, 300) });
+  return notice("courier_answer_unusable");
 }
