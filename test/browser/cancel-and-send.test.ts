@@ -1,19 +1,21 @@
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaClient } from "@prisma/client";
 import type { Browser, Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { normalizeArabic } from "../../app/addresses";
-import { createCourierClient, fetchMasterData } from "../../app/courier";
-import { parseEnv } from "../../app/env.server";
-import { sealSecret } from "../../app/security/secret-box";
 import { launchBrowser, openEmbeddedPage, screenshot } from "../support/browser";
+import {
+  appDatabase,
+  BROWSER_SHOP,
+  BROWSER_SHOP_NAME,
+  confirmSalmiyaPickups,
+  connectCourier,
+  disconnectBrowserShop,
+  standIn,
+} from "../support/browser-shop";
 import {
   latinTextOnArabicPage,
   overflowingElements,
   seriousAccessibilityViolations,
 } from "../support/page-checks";
-import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
 
 /**
  * The Send to courier page and the delivery page's cancel dialog (issue 14, items 6 and 7), in
@@ -22,28 +24,14 @@ import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
  * fulfillment and "Send again" end to end.
  */
 const appUrl = inject("appUrl");
-const standInUrl = inject("standInUrl");
-const SHOP_NAME = "browser-shop";
-const shop = `${SHOP_NAME}.myshopify.com`;
-const prisma = new PrismaClient({
-  adapter: new PrismaBetterSQLite3({ url: inject("appDatabaseFile") }),
-});
+const SHOP_NAME = BROWSER_SHOP_NAME;
+const shop = BROWSER_SHOP;
+const prisma = appDatabase();
 let browser: Browser;
 const WIDTHS = [1280, 390] as const;
 const LANGUAGES = ["en", "ar"] as const;
 // Names that stay as they are in an Arabic sentence.
 const BRAND_WORDS = ["Shopify"];
-
-async function standIn(path: string, body?: unknown) {
-  const response = await fetch(`${standInUrl}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok)
-    throw new Error(`stand-in ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
 
 async function waitForDelivery(where: { orderName: string }, state: string) {
   for (let i = 0; i < 80; i += 1) {
@@ -124,87 +112,16 @@ async function checkDialog(page: Page, name: string, language: "en" | "ar") {
 beforeAll(async () => {
   browser = await launchBrowser();
   await (await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app")).close();
-  const masterData = await fetchMasterData(
-    createCourierClient({ baseUrl: inject("courierSandboxUrl"), apiKey: SANDBOX_KEY }),
-  );
-  const keys = parseEnv(testEnvironment()).ENCRYPTION_KEYS;
-  const settings = {
-    courierEnvironment: "sandbox",
-    courierApiKeySealed: sealSecret(SANDBOX_KEY, `shop:${shop}|courier-api-key`, keys),
-    courierApiKeyHint: "••••••••-key",
+  const masterData = await connectCourier(prisma, {
     autoSend: true,
     paymentCodeCod: "COD",
     paymentCodePrepaid: "PREPAID",
-  };
-  await prisma.shopSettings.upsert({
-    where: { shop },
-    create: { shop, ...settings },
-    update: settings,
   });
-  const lists = {
-    governances: JSON.stringify(masterData.governances),
-    areas: JSON.stringify(masterData.areas),
-    fetchedAt: new Date(),
-  };
-  await prisma.courierMasterData.upsert({
-    where: { shop_environment: { shop, environment: "sandbox" } },
-    create: { shop, environment: "sandbox", ...lists },
-    update: lists,
-  });
-  const named =
-    (name: string) => (x: { governanceName?: string | null; areaName?: string | null }) =>
-      normalizeArabic(x.governanceName ?? x.areaName ?? "") === normalizeArabic(name);
-  const hawalli = masterData.governances.find(named("حولي"))!;
-  const salmiya = masterData.areas.find(named("السالمية"))!;
-  if (((await standIn("/__standin/locations")) as unknown[]).length === 0) {
-    await standIn("/__standin/locations", {
-      name: "Salmiya Shop",
-      address: {
-        address1: "Salem Al Mubarak Street, Block 10",
-        city: "Salmiya",
-        provinceCode: "KW-HA",
-      },
-    });
-  }
-  const locations = (await standIn("/__standin/locations")) as { id: number; name: string }[];
-  for (const location of locations) {
-    const locationId = `gid://shopify/Location/${location.id}`;
-    await prisma.pickupLocation.upsert({
-      where: { shop_locationId: { shop, locationId } },
-      create: {
-        shop,
-        locationId,
-        name: location.name,
-        governanceId: hawalli.governanceId,
-        areaId: salmiya.areaId!,
-        block: "10",
-        street: "Salem Al Mubarak",
-        contactName: location.name,
-        contactPhone: "22211111",
-        confirmedAt: new Date(),
-      },
-      update: {},
-    });
-  }
+  await confirmSalmiyaPickups(prisma, masterData);
 });
 
 afterAll(async () => {
-  // Leave the shop as the other browser test files expect to find it: not connected yet.
-  await prisma.$transaction([
-    prisma.deliveryEvent.deleteMany({ where: { shop } }),
-    prisma.delivery.deleteMany({ where: { shop } }),
-    prisma.pickupLocation.deleteMany({ where: { shop } }),
-    prisma.courierMasterData.deleteMany({ where: { shop } }),
-    prisma.shopSettings.updateMany({
-      where: { shop },
-      data: {
-        courierApiKeySealed: null,
-        courierApiKeyHint: null,
-        courierApiKeySetAt: null,
-        autoSend: false,
-      },
-    }),
-  ]);
+  await disconnectBrowserShop(prisma);
   await browser?.close();
   await prisma.$disconnect();
 });

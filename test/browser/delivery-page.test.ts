@@ -1,22 +1,22 @@
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaClient } from "@prisma/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createCourierClient, fetchMasterData } from "../../app/courier";
 import { buildCreateOrderBody } from "../../app/courier/requests";
-import { normalizeArabic } from "../../app/addresses";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { resources } from "../../app/i18n/config";
-import { parseEnv } from "../../app/env.server";
-import { sealSecret } from "../../app/security/secret-box";
 import { launchBrowser, openEmbeddedPage, screenshot } from "../support/browser";
+import {
+  appDatabase,
+  BROWSER_SHOP,
+  BROWSER_SHOP_NAME,
+  connectCourier,
+  salmiyaIn,
+} from "../support/browser-shop";
 import {
   englishCatalogStrings,
   latinTextOnArabicPage,
   overflowingElements,
   seriousAccessibilityViolations,
 } from "../support/page-checks";
-import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
 
 /**
  * A delivery's page and its "Fix and send again" page as a merchant sees them, in English and
@@ -25,11 +25,9 @@ import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
  */
 
 const appUrl = inject("appUrl");
-const SHOP_NAME = "browser-shop";
-const shop = `${SHOP_NAME}.myshopify.com`;
-const prisma = new PrismaClient({
-  adapter: new PrismaBetterSQLite3({ url: inject("appDatabaseFile") }),
-});
+const SHOP_NAME = BROWSER_SHOP_NAME;
+const shop = BROWSER_SHOP;
+const prisma = appDatabase();
 const WIDTHS = [1280, 390] as const;
 const LANGUAGES = ["en", "ar"] as const;
 const BRAND_WORDS = ["Shopify", "API", "WhatsApp", "English"];
@@ -73,36 +71,8 @@ async function checkPage(page: Page, name: string, language: "en" | "ar", width:
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const masterData = await fetchMasterData(
-    createCourierClient({ baseUrl: inject("courierSandboxUrl"), apiKey: SANDBOX_KEY }),
-  );
-  const keys = parseEnv(testEnvironment()).ENCRYPTION_KEYS;
-  const settings = {
-    courierEnvironment: "sandbox",
-    courierApiKeySealed: sealSecret(SANDBOX_KEY, `shop:${shop}|courier-api-key`, keys),
-    courierApiKeyHint: "••••••••-key",
-    courierCheckedAt: new Date(),
-  };
-  await prisma.shopSettings.upsert({
-    where: { shop },
-    create: { shop, ...settings },
-    update: settings,
-  });
-  const lists = {
-    governances: JSON.stringify(masterData.governances),
-    areas: JSON.stringify(masterData.areas),
-    fetchedAt: new Date(),
-  };
-  await prisma.courierMasterData.upsert({
-    where: { shop_environment: { shop, environment: "sandbox" } },
-    create: { shop, environment: "sandbox", ...lists },
-    update: lists,
-  });
-  const named =
-    (name: string) => (x: { governanceName?: string | null; areaName?: string | null }) =>
-      normalizeArabic(x.governanceName ?? x.areaName ?? "") === normalizeArabic(name);
-  const hawalli = masterData.governances.find(named("حولي"))!;
-  const salmiya = masterData.areas.find(named("السالمية"))!;
+  const masterData = await connectCourier(prisma, { courierCheckedAt: new Date() });
+  const { hawalli, salmiya } = salmiyaIn(masterData);
   const request = buildCreateOrderBody({
     pickupAddress: {
       governanceId: hawalli.governanceId,

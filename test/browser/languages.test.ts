@@ -1,13 +1,15 @@
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaClient } from "@prisma/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { resources } from "../../app/i18n/config";
-import { createCourierClient, fetchMasterData } from "../../app/courier";
-import { parseEnv } from "../../app/env.server";
-import { sealSecret } from "../../app/security/secret-box";
 import { launchBrowser, newAdminPage, openEmbeddedPage, screenshot } from "../support/browser";
+import {
+  appDatabase,
+  BROWSER_SHOP,
+  BROWSER_SHOP_NAME,
+  connectCourier,
+  standIn,
+} from "../support/browser-shop";
 import {
   charactersLeftToRight,
   englishCatalogStrings,
@@ -15,15 +17,11 @@ import {
   overflowingElements,
   seriousAccessibilityViolations,
 } from "../support/page-checks";
-import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
 
 const appUrl = inject("appUrl");
-const standInUrl = inject("standInUrl");
-const SHOP_NAME = "browser-shop";
-const shop = `${SHOP_NAME}.myshopify.com`;
-const prisma = new PrismaClient({
-  adapter: new PrismaBetterSQLite3({ url: inject("appDatabaseFile") }),
-});
+const SHOP_NAME = BROWSER_SHOP_NAME;
+const shop = BROWSER_SHOP;
+const prisma = appDatabase();
 let browser: Browser;
 let trackingToken = "";
 let labelDeliveryId = "";
@@ -44,16 +42,6 @@ const ENGLISH_PHRASES = Object.entries(catalogs.en!).flatMap(([namespace, catalo
     .map(([, value]) => value)
     .filter((value) => value.length >= 6 && /[A-Za-z]{3}/.test(value));
 });
-
-async function standIn(path: string, body?: unknown) {
-  const response = await fetch(`${standInUrl}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`stand-in ${path}: ${response.status}`);
-  return response.json();
-}
 
 /** An admin page as Shopify's admin opens it for a staff member using `language`. */
 async function openAdmin(
@@ -94,33 +82,10 @@ async function checkPage(page: Page, name: string, language: "en" | "ar", width:
 beforeAll(async () => {
   browser = await launchBrowser();
   await (await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app")).close();
-  const masterData = await fetchMasterData(
-    createCourierClient({ baseUrl: inject("courierSandboxUrl"), apiKey: SANDBOX_KEY }),
-  );
-  const keys = parseEnv(testEnvironment()).ENCRYPTION_KEYS;
-  const settings = {
-    courierEnvironment: "sandbox",
-    courierApiKeySealed: sealSecret(SANDBOX_KEY, `shop:${shop}|courier-api-key`, keys),
-    courierApiKeyHint: "••••••••-key",
+  await connectCourier(prisma, {
     courierCheckedAt: new Date(),
     trackingShopName: "Dar Al Oud",
     trackingContactPhone: "+965 2222 3333",
-  };
-  await prisma.shopSettings.upsert({
-    where: { shop },
-    create: { shop, ...settings },
-    update: settings,
-  });
-  // The courier's own list, whatever another file of this shop left (files run in any order).
-  const lists = {
-    governances: JSON.stringify(masterData.governances),
-    areas: JSON.stringify(masterData.areas),
-    fetchedAt: new Date(),
-  };
-  await prisma.courierMasterData.upsert({
-    where: { shop_environment: { shop, environment: "sandbox" } },
-    create: { shop, environment: "sandbox", ...lists },
-    update: lists,
   });
   // A status met in tracking before the courier named it: Settings shows it in words, not code.
   await prisma.courierStatusMapping.upsert({

@@ -1,19 +1,20 @@
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaClient } from "@prisma/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { resources } from "../../app/i18n/config";
-import { parseEnv } from "../../app/env.server";
-import { sealSecret } from "../../app/security/secret-box";
 import { launchBrowser, openEmbeddedPage, screenshot } from "../support/browser";
+import {
+  appDatabase,
+  BROWSER_SHOP,
+  BROWSER_SHOP_NAME,
+  connectCourier,
+} from "../support/browser-shop";
 import {
   englishCatalogStrings,
   latinTextOnArabicPage,
   overflowingElements,
   seriousAccessibilityViolations,
 } from "../support/page-checks";
-import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
 
 /**
  * Issue 16's pages in a real browser, in English and Arabic at 1280 and 390 px: Cash on delivery
@@ -22,11 +23,9 @@ import { SANDBOX_KEY, testEnvironment } from "../support/test-env";
  * and on a delivery's page. Screenshots in test-results/browser/records-*.png.
  */
 const appUrl = inject("appUrl");
-const SHOP_NAME = "browser-shop";
-const shop = `${SHOP_NAME}.myshopify.com`;
-const prisma = new PrismaClient({
-  adapter: new PrismaBetterSQLite3({ url: inject("appDatabaseFile") }),
-});
+const SHOP_NAME = BROWSER_SHOP_NAME;
+const shop = BROWSER_SHOP;
+const prisma = appDatabase();
 let browser: Browser;
 let linkedDeliveryId = "";
 
@@ -91,19 +90,7 @@ async function cashDelivery(n: number, state: string, cash: string, settlementId
 beforeAll(async () => {
   browser = await launchBrowser();
   await (await openEmbeddedPage(browser, appUrl, SHOP_NAME, "/app")).close();
-  const keys = parseEnv(testEnvironment()).ENCRYPTION_KEYS;
-  const settings = {
-    courierEnvironment: "sandbox",
-    courierApiKeySealed: sealSecret(SANDBOX_KEY, `shop:${shop}|courier-api-key`, keys),
-    courierApiKeyHint: "••••••••-key",
-    courierCheckedAt: new Date(),
-    markPaidOnSettlement: true,
-  };
-  await prisma.shopSettings.upsert({
-    where: { shop },
-    create: { shop, ...settings },
-    update: settings,
-  });
+  await connectCourier(prisma, { courierCheckedAt: new Date(), markPaidOnSettlement: true });
   const settlement = await prisma.settlement.create({
     data: {
       shop,
