@@ -61,6 +61,8 @@ describe("admin routes with a valid session token", () => {
       appBridgeUrl: null,
       // The staff member's language (ADR 0040): no choice stored and no Shopify locale given.
       locale: "en",
+      // Not a phone's request: the server renders the wide layout (ADR 0048).
+      phone: false,
     });
     // Framed by the admin of the shop whose session token this is.
     expect(response.headers.get("Content-Security-Policy")).toContain(
