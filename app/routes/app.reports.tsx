@@ -16,6 +16,8 @@ import { useTranslation } from "react-i18next";
 import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
 import { exceptionItem } from "../deliveries/courier-exceptions.server";
 import { useNotice } from "../components/notice";
+import { formatDateTime } from "../i18n/format";
+import { useLanguage } from "../i18n/language";
 import { courierReports } from "../services/courier-reports.server";
 import { authenticate } from "../shopify.server";
 
@@ -47,6 +49,7 @@ const Data = ({ children }: { children: string }) => (
 export default function Reports() {
   const { t, i18n } = useTranslation(["reports", "exceptions", "messages"]);
   const say = useNotice();
+  const language = useLanguage();
   const data = useLoaderData<typeof loader>();
   // The courier's fields the app knows are named in the page's language; others as the courier
   // wrote them (kept, never dropped).
@@ -123,7 +126,11 @@ export default function Reports() {
                 {data.historyError ? (
                   <Banner tone="critical">{say(data.historyError)}</Banner>
                 ) : data.unknown.length === 0 ? (
-                  <Text as="p">{t("reports:unknown.none", { n: data.seen })}</Text>
+                  <Text as="p">
+                    {data.seen === 0
+                      ? t("reports:unknown.noneInPeriod")
+                      : t("reports:unknown.none", { n: data.seen })}
+                  </Text>
                 ) : (
                   <DataTable
                     columnContentTypes={["text", "text", "text"]}
@@ -134,8 +141,16 @@ export default function Reports() {
                     ]}
                     rows={data.unknown.map((o, i) => [
                       <Data key={`o${i}`}>{o.orderNumber}</Data>,
-                      <Data key={`s${i}`}>{o.status}</Data>,
-                      <Data key={`c${i}`}>{o.createdAt}</Data>,
+                      o.state ? (
+                        t(`common:states.${o.state}`)
+                      ) : (
+                        <Data key={`s${i}`}>{o.status.replace(/[_-]+/g, " ")}</Data>
+                      ),
+                      o.createdAtInstant ? (
+                        formatDateTime(o.createdAtInstant, language)
+                      ) : (
+                        <Data key={`c${i}`}>{o.createdAt}</Data>
+                      ),
                     ])}
                   />
                 )}

@@ -2,7 +2,11 @@ import { knownCourierOrders, recentCourierExceptions } from "../models/courier-e
 import { getShopSettings } from "../models/shop.server";
 import { isCourierError } from "../courier";
 import { courierFailureNotice, notice, type Notice } from "../deliveries/domain/notices";
+import { recognizeStatus } from "../deliveries/domain/courier-status";
+import { parseCourierTime } from "../deliveries/domain/tracking-plan";
+import type { DeliveryState } from "../deliveries/domain/states";
 import { loadCourierApiKey } from "../models/courier-account.server";
+import { loadStatusMappings } from "../models/tracking.server";
 import { merchantCourierCalls } from "./courier-breaker.server";
 import { courierClientFor } from "./courier-connection.server";
 
@@ -71,7 +75,21 @@ export async function courierReports(shop: string, from: string, to: string) {
   } catch (error) {
     reportError = failed(error);
   }
-  const unknown: { orderNumber: string; status: string; createdAt: string }[] = [];
+  // Each status in the merchant's words: what it means for the shop (Settings), else what the
+  // app recognizes it as; null when neither (the page shows the courier's code as words).
+  const { mappings } = await loadStatusMappings(shop);
+  const stateOf = (status: string): DeliveryState | null => {
+    const meaning = mappings.has(status) ? mappings.get(status) : recognizeStatus(status);
+    return meaning && meaning.state !== "unchanged" ? meaning.state : null;
+  };
+  const unknown: {
+    orderNumber: string;
+    status: string;
+    state: DeliveryState | null;
+    createdAt: string;
+    /** The instant (the courier writes Kuwait local time without an offset); null: unreadable. */
+    createdAtInstant: string | null;
+  }[] = [];
   let historyError: Notice | null = null;
   let seen = 0;
   try {
@@ -90,7 +108,9 @@ export async function courierReports(shop: string, from: string, to: string) {
         unknown.push({
           orderNumber: order.orderNumber ?? order.orderId ?? "",
           status: order.status ?? "",
+          state: order.status ? stateOf(order.status) : null,
           createdAt: order.createdAt ?? "",
+          createdAtInstant: parseCourierTime(order.createdAt)?.toISOString() ?? null,
         });
       }
       if (result.orders.length < (result.pageSize ?? 100)) break;
