@@ -429,7 +429,10 @@ async function seedPostgres(url: string, all: ShopShape[], now: number) {
     // checkpointer writes the load's gigabyte meanwhile). Timed on the settled database, the
     // tabs' p95 was 34-53 ms where the run right after the load printed 82-123 ms.
     await client.query("VACUUM ANALYZE");
-    await client.query("CHECKPOINT");
+    // CHECKPOINT needs a superuser or pg_checkpoint; without either the run goes on unsettled.
+    await client.query("CHECKPOINT").catch((error: Error) => {
+      console.warn(`  CHECKPOINT refused (${error.message}): timing without it`);
+    });
   } finally {
     await client.end();
   }

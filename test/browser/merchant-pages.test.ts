@@ -297,6 +297,27 @@ describe("the merchant's pages in Chromium", () => {
     // Rejected rows with a long reason on one, only short "Delivered" states on the other.
     expect(await widths("/app/deliveries?tab=delivered")).toEqual(all);
     expect(await widths("/app/deliveries?tab=cancelled")).toEqual(all);
+    // Inside the admin a 1,280 px screen leaves the app's frame about 1,040 px: the table fits
+    // it, and the order, amount, courier number and date are never cut (names may be).
+    for (const [width, language] of [
+      [1040, "en"],
+      [1040, "ar"],
+      [1280, "ar"],
+    ] as const) {
+      const page = await open("/app/deliveries", width, language);
+      expect(await overflows(page), `${width} ${language}`).toEqual([]);
+      const clipped = await page.evaluate(() =>
+        [...document.querySelectorAll("table.Polaris-IndexTable__Table tbody tr")].flatMap((row) =>
+          [1, 4, 6, 7]
+            .map((i) => row.children[i] as HTMLElement | undefined)
+            .filter((cell) => cell && cell.scrollWidth > cell.clientWidth + 1)
+            .map((cell) => cell!.innerText.trim()),
+        ),
+      );
+      expect(clipped, `${width} ${language}`).toEqual([]);
+      await screenshot(page, `deliveries-frame-${language}-${width}`);
+      await page.close();
+    }
   });
 
   it("gives a phone its layout in the first paint: the list and home do not move as they load", async () => {

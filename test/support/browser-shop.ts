@@ -10,8 +10,10 @@ import { SANDBOX_KEY, testEnvironment } from "./test-env";
 /**
  * The shop every browser test file opens (test/browser/global-setup.ts starts one app for them
  * all): its database, the Shopify stand-in's store, and the merchant's set-up as Settings and
- * Pickup locations would leave it. Files run in any order, so each sets what it needs and the
- * ones that connect the courier disconnect it again (`disconnectBrowserShop`).
+ * Pickup locations would leave it. Files run in any order, so each sets what it needs; the
+ * files that send orders (deliveries, cancel-and-send) disconnect the courier again
+ * (`disconnectBrowserShop`), the others leave it connected, and a file that needs the shop not
+ * connected (admin-pages) disconnects it first.
  */
 export const BROWSER_SHOP_NAME = "browser-shop";
 export const BROWSER_SHOP = `${BROWSER_SHOP_NAME}.myshopify.com`;
