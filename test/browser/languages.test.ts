@@ -8,7 +8,7 @@ import {
   BROWSER_SHOP,
   BROWSER_SHOP_NAME,
   connectCourier,
-  standIn,
+  ensureStoreLocation,
 } from "../support/browser-shop";
 import {
   charactersLeftToRight,
@@ -93,17 +93,7 @@ beforeAll(async () => {
     create: { shop, code: "at_the_hub", name: null, state: "in_transit", source: "default" },
     update: { name: null },
   });
-  if (((await standIn("/__standin/locations")) as unknown[]).length === 0) {
-    await standIn("/__standin/locations", {
-      name: "Salmiya Shop",
-      address: {
-        address1: "Salem Al Mubarak Street, Block 10",
-        city: "Salmiya",
-        provinceCode: "HA",
-        countryCode: "KW",
-      },
-    });
-  }
+  await ensureStoreLocation();
   const at = (minutes: number) => new Date(Date.now() - (120 - minutes) * 60_000);
   const delivery = await prisma.delivery.create({
     data: {

@@ -87,13 +87,8 @@ export function salmiyaIn(masterData: MasterData) {
   };
 }
 
-/**
- * The store's shop in Salmiya (created in the stand-in if it has no location), and every one of
- * its locations confirmed as a pickup address there; orders ship from the first active one.
- */
-export async function confirmSalmiyaPickups(prisma: PrismaClient, masterData: MasterData) {
-  const shop = BROWSER_SHOP;
-  const { hawalli, salmiya } = salmiyaIn(masterData);
+/** The stand-in store's locations, its shop in Salmiya created first when it has none. */
+export async function ensureStoreLocation(): Promise<{ id: number; name: string }[]> {
   if (((await standIn("/__standin/locations")) as unknown[]).length === 0) {
     await standIn("/__standin/locations", {
       name: "Salmiya Shop",
@@ -104,7 +99,17 @@ export async function confirmSalmiyaPickups(prisma: PrismaClient, masterData: Ma
       },
     });
   }
-  const locations = (await standIn("/__standin/locations")) as { id: number; name: string }[];
+  return (await standIn("/__standin/locations")) as { id: number; name: string }[];
+}
+
+/**
+ * The store's shop in Salmiya (created in the stand-in if it has no location), and every one of
+ * its locations confirmed as a pickup address there; orders ship from the first active one.
+ */
+export async function confirmSalmiyaPickups(prisma: PrismaClient, masterData: MasterData) {
+  const shop = BROWSER_SHOP;
+  const { hawalli, salmiya } = salmiyaIn(masterData);
+  const locations = await ensureStoreLocation();
   for (const location of locations) {
     const locationId = `gid://shopify/Location/${location.id}`;
     await prisma.pickupLocation.upsert({
