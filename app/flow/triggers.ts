@@ -68,11 +68,11 @@ export function deliveryTriggerPayload(
     "Tracking link": delivery.trackingUrl ?? "",
   };
   if (trigger === "cash-collected")
-    return { ...base, "Amount collected (KWD)": cash === null ? "0.000" : formatKwd(cash) };
+    return { ...base, "Amount collected in KWD": cash === null ? "0.000" : formatKwd(cash) };
   return {
     ...base,
     Reason: delivery.stateReason ?? "",
-    "Cash to collect (KWD)": cash === null ? "" : formatKwd(cash),
+    "Cash to collect in KWD": cash === null ? "" : formatKwd(cash),
   };
 }
 
@@ -89,8 +89,8 @@ export function settlementReceivedPayload(input: {
     "Statement reference": input.reference ?? "",
     "Received on": input.receivedOn,
     "Orders on the statement": input.lines,
-    "Amount paid (KWD)": formatKwd(input.total),
-    "Amount expected (KWD)": formatKwd(input.expected),
+    "Amount paid in KWD": formatKwd(input.total),
+    "Amount expected in KWD": formatKwd(input.expected),
     Differences: input.differences,
     Summary: `${input.lines} orders, ${displayKwd(input.total)} paid, ${input.differences} differences`,
   };

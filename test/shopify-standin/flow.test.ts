@@ -60,7 +60,7 @@ describe("the app's Flow triggers", () => {
       differences: 1,
     });
     expect(checkFlowTrigger(definitions, "settlement-received", payload)).toEqual([]);
-    expect(payload["Amount paid (KWD)"]).toBe("36.500");
+    expect(payload["Amount paid in KWD"]).toBe("36.500");
   });
 
   it("are refused by the stand-in when a field is missing or unknown", () => {
@@ -154,7 +154,7 @@ describe("Flow triggers through the outbox and the stand-in", () => {
       ["delivery-delivered", 4401],
       ["cash-collected", 4401],
     ]);
-    expect(standIn.store.flowTriggers[1]!.payload["Amount collected (KWD)"]).toBe("36.500");
+    expect(standIn.store.flowTriggers[1]!.payload["Amount collected in KWD"]).toBe("36.500");
     expect(await prisma.flowEvent.count({ where: { shop, sentAt: null } })).toBe(0);
   });
 
