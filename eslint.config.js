@@ -77,6 +77,8 @@ export default tseslint.config(
       "test-results/**",
       "public/build/**",
       ".cache/**",
+      // shopify app build's bundles of the UI extensions
+      "extensions/*/dist/**",
     ],
   },
   js.configs.recommended,
