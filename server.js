@@ -9,6 +9,12 @@ import { createRequestHandler } from "@remix-run/node";
 import express from "express";
 import { readBodies } from "./server/body-limit.js";
 import { compressedAssets } from "./server/compressed-assets.js";
+import {
+  answerOf,
+  databaseBusyResponse,
+  databaseWasBusy,
+  requestScope,
+} from "./server/database-busy.js";
 import { securityHeaders } from "./server/security-headers.js";
 import { trackingRateLimit } from "./server/tracking-limit.js";
 import { sendWebResponse, webRequest } from "./server/web-request.js";
@@ -46,6 +52,8 @@ app.use(
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
 app.use("/tracking/", trackingRateLimit());
 app.use(readBodies());
+// After the body is read (its stream's events run outside any request's async context).
+app.use(requestScope());
 
 // Fast path (ADR 0007): Shopify's fulfillments/create webhooks, the one route that must take a
 // burst of a thousand a second, go straight to that route's own action: the same code, without
@@ -62,7 +70,7 @@ function fastPath(routePath, action) {
         if (!(thrown instanceof Response)) throw thrown;
         response = thrown;
       }
-      await sendWebResponse(res, response);
+      await sendWebResponse(res, answerOf(req, response));
     } catch (error) {
       next(error);
     }
@@ -83,7 +91,7 @@ if (process.env.BENCH_BARE_ROUTE === "1") {
 const handleRemixRequest = createRequestHandler(build, build.mode);
 app.all("*", async (req, res, next) => {
   try {
-    await sendWebResponse(res, await handleRemixRequest(webRequest(req, res)));
+    await sendWebResponse(res, answerOf(req, await handleRemixRequest(webRequest(req, res))));
   } catch (error) {
     next(error);
   }
@@ -94,6 +102,11 @@ app.all("*", async (req, res, next) => {
 // Express knows an error handler by its four parameters.
 // eslint-disable-next-line @typescript-eslint/no-unused-vars
 app.use((error, req, res, _next) => {
+  if (databaseWasBusy(error) && !res.headersSent) {
+    console.warn(`${req.method} answered 503: the database file stayed locked`);
+    sendWebResponse(res, databaseBusyResponse(req)).catch(() => req.socket.destroy());
+    return;
+  }
   const status = error?.status >= 400 && error.status < 500 ? error.status : 500;
   if (status === 500) console.error(error);
   else console.warn(`${req.method} refused with ${status}: ${error?.name ?? "Error"}`);

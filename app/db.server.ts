@@ -4,6 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { whileLocked } from "./db/database-busy";
 import { checkpointErasure, configureSqliteConnection } from "./db/sqlite-connection";
 import { sqliteFilePath } from "./db/sqlite-path";
 import { env } from "./env.server";
@@ -58,19 +59,38 @@ function keepQueriesOutOfTransactions(adapter: Adapter, client: Database.Databas
   // chain of them (a worker pass: hundreds) kept webhooks and pages waiting until it ended. Each
   // query outside a transaction now lets the requests that arrived meanwhile in first (ADR 0016);
   // inside one it does not, so a transaction, which holds everyone else back, stays short.
+  // A statement another process's lock refuses is tried again on a timer (ADR 0050).
   const outside =
     <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      await outsideTransaction();
-      const result = await run(...args);
-      if (!client.inTransaction) await nextTurn();
-      return result;
-    };
+    (...args: A): Promise<R> =>
+      whileLocked(async () => {
+        await outsideTransaction();
+        const result = await run(...args);
+        if (!client.inTransaction) await nextTurn();
+        return result;
+      });
   adapter.queryRaw = outside(adapter.queryRaw.bind(adapter));
   adapter.executeRaw = outside(adapter.executeRaw.bind(adapter));
+  // A transaction takes the file's write lock when it begins (BEGIN IMMEDIATE), tried again on
+  // timers while another process holds it, so none of its statements can be refused for a lock
+  // halfway; the adapter's own deferred BEGIN that follows is then skipped.
+  const prepare = client.prepare.bind(client);
+  let begun = false;
+  client.prepare = ((source: string) => {
+    if (source === "BEGIN" && begun) {
+      begun = false;
+      return { run: () => ({ changes: 0, lastInsertRowid: 0 }) };
+    }
+    return prepare(source);
+  }) as typeof client.prepare;
   const startTransaction = adapter.startTransaction.bind(adapter);
   adapter.startTransaction = async (...args) => {
     while (waiting > 0 && !client.inTransaction) await nextTurn();
+    await whileLocked(async () => {
+      while (client.inTransaction) await nextTurn();
+      prepare("BEGIN IMMEDIATE").run();
+      begun = true;
+    });
     return startTransaction(...args);
   };
   return outsideTransaction;
@@ -118,11 +138,15 @@ function createPostgresClient(connectionString: string): AppDatabase {
   // No JIT: it compiled each of Home's aggregates (20–60 ms a query, more than running them took)
   // and an OLTP app's queries are too short to repay it (ADR 0046).
   const pool = new pg.Pool({ connectionString, options: "-c jit=off" });
-  // Idle clients that lose the server (a restart) must not crash the process; the next query
-  // reconnects. Errors of queries in flight reach their callers.
-  pool.on("error", (error) => {
-    console.error("PostgreSQL pool:", error.message);
-  });
+  // A connection the server ends (a restart, a failover, pg_terminate_backend) emits 'error' on
+  // its client; unheard, that ends the process. The pool listens only while a client is idle, so
+  // every client gets a listener of its own for its whole life: whoever holds it (intake, a
+  // Prisma transaction) sees its query fail, and the pool drops it when it comes back (issue 24).
+  const connectionLost = (error: Error) => {
+    console.warn(`PostgreSQL connection lost (${error.message}); the next query reconnects.`);
+  };
+  pool.on("connect", (client) => client.on("error", connectionLost));
+  pool.on("error", connectionLost);
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   const prisma = new generated.PrismaClient({ adapter }) as PrismaClient;
   return { provider: "postgresql", prisma, pool };

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { whileLocked } from "./database-busy";
 
 /**
  * How the app's one SQLite connection is set up when Prisma opens it (app/db.server.ts).
@@ -18,6 +19,9 @@ export function configureSqliteConnection(db: Database.Database): void {
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("secure_delete = ON");
+  // Never sleep inside SQLite for a lock another process holds: the thread is the event loop's.
+  // Refused statements are tried again on timers instead (app/db/database-busy.ts, ADR 0050).
+  db.pragma("busy_timeout = 0");
 }
 
 /**
@@ -50,4 +54,16 @@ export function durableTransaction<T>(db: Database.Database, work: () => T): T {
   } finally {
     db.pragma("synchronous = NORMAL");
   }
+}
+
+/**
+ * {@link durableTransaction} once the connection is free: after any Prisma transaction open on it
+ * has ended, and while another process holds the file's write lock, tried again on timers (ADR
+ * 0050). `work` runs whole each time it is tried: a refused attempt wrote nothing.
+ */
+export function durableWrite<T>(db: Database.Database, work: () => T): Promise<T> {
+  return whileLocked(async () => {
+    while (db.inTransaction) await new Promise<void>((resolve) => setImmediate(resolve));
+    return durableTransaction(db, work);
+  });
 }

@@ -1,5 +1,5 @@
 import prisma, { databaseProvider, sqliteConnection } from "../db.server";
-import { durableTransaction } from "../db/sqlite-connection";
+import { durableWrite } from "../db/sqlite-connection";
 import { type DeliveryState } from "../deliveries/domain/states";
 import { newRowId, sqliteTime } from "./delivery-ids.server";
 
@@ -43,9 +43,8 @@ export async function requestCancel(
     });
   }
   const db = await sqliteConnection();
-  while (db.inTransaction) await new Promise<void>((resolve) => setImmediate(resolve));
   const when = sqliteTime(at);
-  return durableTransaction(db, () => {
+  return durableWrite(db, () => {
     const changed = db
       .prepare(
         `UPDATE "Delivery" SET "cancelRequestedAt" = ?, "cancelReason" = ?, "nextAttemptAt" = ?,

@@ -6,6 +6,14 @@ import {
   postgresPool,
   sqliteConnection,
 } from "../db.server";
+import {
+  DatabaseBusyError,
+  isSqliteBusy,
+  LOCK_WAIT_MS,
+  lockRetryDelayMs,
+  noteDatabaseBusy,
+} from "../db/database-busy";
+import { isConnectionLost } from "../db/postgres-errors";
 import { durableTransaction } from "../db/sqlite-connection";
 import { sqliteTime } from "./delivery-ids.server";
 import {
@@ -64,16 +72,20 @@ interface Waiting {
   request: IntakeRequest;
   resolve: (result: IntakeResult) => void;
   reject: (error: unknown) => void;
+  /** While another process holds the file, this intake waits until then, then is refused. */
+  deadline: number;
 }
 
 let queue: Waiting[] = [];
 let scheduled = false;
+/** Tries in a row that found the file locked by another process (ADR 0050). */
+let lockedTries = 0;
 
 /** Records one fulfillment; resolves once it is durably committed with the others of its turn. */
 export function commitIntake(request: IntakeRequest): Promise<IntakeResult> {
   if (databaseProvider() === "postgresql") return commitOnPostgres(request);
   return new Promise((resolve, reject) => {
-    queue.push({ request, resolve, reject });
+    queue.push({ request, resolve, reject, deadline: Date.now() + LOCK_WAIT_MS });
     if (!scheduled) {
       scheduled = true;
       // After the requests that arrived in this turn of the event loop have queued theirs.
@@ -103,13 +115,17 @@ async function flush(): Promise<void> {
   }
   const batch = queue;
   queue = [];
-  scheduled = false;
-  const results: ({ ok: true; result: IntakeResult } | { ok: false; error: unknown })[] = [];
+  if (batch.length === 0) {
+    scheduled = false;
+    return;
+  }
+  let results: ({ ok: true; result: IntakeResult } | { ok: false; error: unknown })[] = [];
   try {
     const sql = statements(db);
     // Each intake in a savepoint of its own: one that fails takes nobody else's row with it.
     const one = db.transaction((request: IntakeRequest, at: string) => recordOne(sql, request, at));
     durableTransaction(db, () => {
+      results = [];
       const at = sqliteTime(new Date());
       for (const { request } of batch) {
         try {
@@ -120,15 +136,37 @@ async function flush(): Promise<void> {
       }
     });
   } catch (error) {
+    if (isSqliteBusy(error)) {
+      waitForTheLock(batch);
+      return;
+    }
+    scheduled = false;
     // The commit itself failed: nothing of the batch is written, every caller hears so.
     for (const waiting of batch) waiting.reject(error);
     return;
   }
+  lockedTries = 0;
+  scheduled = false;
   batch.forEach((waiting, i) => {
     const outcome = results[i]!;
     if (outcome.ok) waiting.resolve(outcome.result);
     else waiting.reject(outcome.error);
   });
+}
+
+/**
+ * Another process holds the file's write lock: nothing of the batch was written. Those that may
+ * still wait go back ahead of the newcomers and the batch is tried again on a timer (the event
+ * loop, and so every other request, runs meanwhile); those past their deadline are refused, and
+ * Shopify, answered 503, sends them again.
+ */
+function waitForTheLock(batch: Waiting[]) {
+  const now = Date.now();
+  const refused = batch.filter((waiting) => waiting.deadline <= now);
+  queue = [...batch.filter((waiting) => waiting.deadline > now), ...queue];
+  for (const waiting of refused) waiting.reject(noteDatabaseBusy(new DatabaseBusyError()));
+  lockedTries += 1;
+  setTimeout(() => void flush(), lockRetryDelayMs(lockedTries));
 }
 
 function settleAll(error: unknown) {
@@ -197,6 +235,18 @@ function intakeRow(request: IntakeRequest, row: ReturnType<IntakeRequest["decide
  * acknowledged webhook survives a crash or power loss of the database server.
  */
 async function commitOnPostgres(request: IntakeRequest): Promise<IntakeResult> {
+  // A connection the server ended (a restart or failover) fails only the transaction it carried,
+  // which committed nothing: it is run again on a new connection, so Shopify hears a 200 (issue 24).
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await commitOnceOnPostgres(request);
+    } catch (error) {
+      if (attempt >= 3 || !isConnectionLost(error)) throw error;
+    }
+  }
+}
+
+async function commitOnceOnPostgres(request: IntakeRequest): Promise<IntakeResult> {
   const client = await postgresPool().connect();
   let failure: Error | undefined;
   try {

@@ -1,5 +1,5 @@
 import prisma, { databaseProvider, sqliteConnection } from "../../db.server";
-import { durableTransaction } from "../../db/sqlite-connection";
+import { durableWrite } from "../../db/sqlite-connection";
 import { newRowId, sqliteTime } from "../delivery-ids.server";
 
 export interface CreatingMove {
@@ -68,8 +68,7 @@ export async function startCreating(
     return moved;
   }
   const db = await sqliteConnection();
-  // A Prisma interactive transaction open on the connection would take these rows with it.
-  while (db.inTransaction) await new Promise<void>((resolve) => setImmediate(resolve));
+  // durableWrite waits for a Prisma transaction open on the connection (it would take these rows).
   const when = sqliteTime(at);
   const update = db.prepare(`
     UPDATE "Delivery" SET "state" = 'creating', "attempts" = "attempts" + 1, "unknownSince" = ?,
@@ -80,7 +79,8 @@ export async function startCreating(
   const event = db.prepare(`
     INSERT INTO "DeliveryEvent" ("id", "shop", "deliveryId", "at", "kind", "message")
     VALUES (?, ?, ?, ?, 'sending', ?)`);
-  durableTransaction(db, () => {
+  await durableWrite(db, () => {
+    moved.clear();
     for (const move of moves) {
       const changed = update.run(
         when,
