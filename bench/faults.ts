@@ -31,6 +31,10 @@ const TARGETS: Record<string, { text: string; met: (value: number, all: Figures)
   trackingRewritesAfterCrash: { text: "0", met: (v) => v === 0 },
   refreshCallsPerExpiry: { text: "1", met: (v) => v === 1 },
   intakeP99BusyMs: { text: "≤ 100", met: (v) => v <= 100 },
+  webProcessExitsOnDbDrop: { text: "0", met: (v) => v === 0 },
+  acknowledgedLostOnDbDrop: { text: "0", met: (v) => v === 0 },
+  lockedDbWebhookMaxMs: { text: "≤ 5000", met: (v) => v <= 5_000 },
+  lockedDbAcknowledgedLost: { text: "0", met: (v) => v === 0 },
 };
 type Figures = Record<string, number>;
 

@@ -1,8 +1,10 @@
 /** The scenarios of `npm run bench:faults`, in the order they run (bench/faults.ts). */
 import * as busyIntake from "./busy-intake";
 import * as courierOutage from "./courier-outage";
+import * as databaseDrop from "./database-drop";
 import * as historyPaging from "./history-paging";
 import * as lateCommit from "./late-commit";
+import * as lockedDatabase from "./locked-database";
 import * as pausedWorker from "./paused-worker";
 import * as shopifySide from "./shopify-side";
 import * as tokenRefresh from "./token-refresh";
@@ -22,4 +24,6 @@ export const scenarios: FaultScenario[] = [
   { name: "tracking crashes", run: shopifySide.trackingCrashes },
   { name: "token refresh", run: tokenRefresh.run },
   { name: "busy intake", run: busyIntake.run },
+  { name: "database drop", run: databaseDrop.run },
+  { name: "locked database", run: lockedDatabase.run },
 ];
