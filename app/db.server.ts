@@ -59,7 +59,7 @@ function keepQueriesOutOfTransactions(adapter: Adapter, client: Database.Databas
   // chain of them (a worker pass: hundreds) kept webhooks and pages waiting until it ended. Each
   // query outside a transaction now lets the requests that arrived meanwhile in first (ADR 0016);
   // inside one it does not, so a transaction, which holds everyone else back, stays short.
-  // A statement another process's lock refuses is tried again on a timer (ADR 0050).
+  // A statement another process's lock refuses is tried again on a timer (ADR 0053).
   const outside =
     <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>

@@ -1,4 +1,4 @@
-// A request answered while the SQLite file stayed locked by another process (ADR 0050): the app's
+// A request answered while the SQLite file stayed locked by another process (ADR 0053): the app's
 // database layer gives up after a few seconds and marks the request (app/db/database-busy.ts,
 // through the AsyncLocalStorage below, shared under a global symbol with the app's bundle). Such a
 // request is answered 503 with Retry-After, whatever the route made of the error: Shopify sends a

@@ -1,7 +1,7 @@
 import type { AsyncLocalStorage } from "node:async_hooks";
 
 /**
- * Waiting for a SQLite file another process holds (ADR 0050). SQLite's own busy handler sleeps
+ * Waiting for a SQLite file another process holds (ADR 0053). SQLite's own busy handler sleeps
  * inside the call, and better-sqlite3 runs on the event loop's thread: every statement waiting
  * for a lock held elsewhere (a backup, a `sqlite3` shell) froze the whole process, webhooks and
  * pages with it, for up to 5 s each. The app's connection therefore never sleeps in SQLite

@@ -20,7 +20,7 @@ export function configureSqliteConnection(db: Database.Database): void {
   db.pragma("synchronous = NORMAL");
   db.pragma("secure_delete = ON");
   // Never sleep inside SQLite for a lock another process holds: the thread is the event loop's.
-  // Refused statements are tried again on timers instead (app/db/database-busy.ts, ADR 0050).
+  // Refused statements are tried again on timers instead (app/db/database-busy.ts, ADR 0053).
   db.pragma("busy_timeout = 0");
 }
 

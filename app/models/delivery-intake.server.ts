@@ -78,7 +78,7 @@ interface Waiting {
 
 let queue: Waiting[] = [];
 let scheduled = false;
-/** Tries in a row that found the file locked by another process (ADR 0050). */
+/** Tries in a row that found the file locked by another process (ADR 0053). */
 let lockedTries = 0;
 
 /** Records one fulfillment; resolves once it is durably committed with the others of its turn. */

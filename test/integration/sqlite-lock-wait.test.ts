@@ -5,7 +5,7 @@ import { LOCK_WAIT_MS } from "../../app/db/database-busy";
 import { sqliteFilePath } from "../../app/db/sqlite-path";
 
 /**
- * The app's SQLite connection while another process holds the file's write lock (ADR 0050):
+ * The app's SQLite connection while another process holds the file's write lock (ADR 0053):
  * statements and transactions wait on timers, never inside SQLite, so the event loop runs on.
  */
 
