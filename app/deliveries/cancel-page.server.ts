@@ -6,6 +6,7 @@ import { cancelDelivery } from "./cancel.server";
 import { notice, type Notice } from "./domain/notices";
 import { FINAL } from "./steps/cancel.server";
 import { sendOrdersToCourier } from "./send.server";
+import { refusedWhenMoved } from "./merchant-action.server";
 
 /**
  * What the cancel dialog and the actions after a cancellation need of a delivery (ADR 0044):
@@ -151,7 +152,7 @@ export async function cancelPageAction(
  * "Send to courier" (a new intent, a new fulfillment, a new delivery). The open fulfillment order
  * and the intent's unique reference keep it to one live delivery however often it is clicked.
  */
-export async function sendCancelledOrderAgain(
+export const sendCancelledOrderAgain = refusedWhenMoved(async function sendCancelledOrderAgain(
   shop: string,
   admin: AdminGraphql,
   delivery: DeliveryRow,
@@ -167,4 +168,4 @@ export async function sendCancelledOrderAgain(
   return outcome.ok
     ? { ok: true, intent: "send_again", deliveryId: outcome.deliveryId }
     : { ok: false, error: outcome.error };
-}
+});

@@ -28,6 +28,7 @@ import {
   type CancelActor,
   type CancelOutcome,
 } from "./steps/cancel.server";
+import { refusedWhenMoved } from "./merchant-action.server";
 
 export type { CancelActor, CancelOutcome, ShopifyFulfillmentOutcome } from "./steps/cancel.server";
 
@@ -67,7 +68,7 @@ export interface CancelOptions {
  * The merchant's "Cancel delivery": recorded, then carried out now when no step is under way for
  * the delivery; otherwise the worker does it as soon as that step ends.
  */
-export async function cancelDelivery(
+export const cancelDelivery = refusedWhenMoved(async function cancelDelivery(
   shop: string,
   deliveryId: string,
   why: string,
@@ -109,7 +110,7 @@ export async function cancelDelivery(
     await releaseLease(shop, deliveryId, actor.owner);
     throw error;
   }
-}
+});
 
 /**
  * Shopify cancelled a fulfillment (fulfillments/update) or a whole order (orders/cancelled): the

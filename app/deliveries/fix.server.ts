@@ -14,6 +14,7 @@ import { historyDecides } from "./retry.server";
 import { partsFrom, rebuildContext, rememberable } from "./review.server";
 import { buildAndQueue } from "./steps/prepare.server";
 import { notice, type Notice } from "./domain/notices";
+import { refusedWhenMoved } from "./merchant-action.server";
 
 /**
  * "Fix and send again": a delivery the courier rejected, or that waits for its address or for the
@@ -210,7 +211,7 @@ const formValues = (form: Record<string, unknown>): CorrectionValues =>
  * history decides first: an order found there is linked and nothing is sent. Null when the shop
  * has no delivery of that id.
  */
-export async function correctAndResend(
+export const correctAndResend = refusedWhenMoved(async function correctAndResend(
   shop: string,
   admin: AdminGraphql,
   deliveryId: string,
@@ -294,4 +295,4 @@ export async function correctAndResend(
   if (queued?.state !== "ready") return refuse(notice("request_not_built"));
   kickDeliveryWorker();
   return { ok: true, remembered };
-}
+});

@@ -7,13 +7,14 @@ import {
 } from "../courier";
 import prisma from "../db.server";
 import { getDelivery, type DeliveryRow } from "../models/deliveries.server";
-import { StaleDeliveryError, transition } from "../models/delivery-state";
+import { transition } from "../models/delivery-state";
 import { merchantCourierCalls } from "../services/courier-breaker.server";
 import { shopCourierClient } from "../services/courier-connection.server";
 import { kickDeliveryWorker } from "./drain-loop.server";
 import { notesCarryReference } from "./domain/request";
 import type { FixOutcome } from "./review.server";
 import { notice, type Notice } from "./domain/notices";
+import { refusedWhenMoved } from "./merchant-action.server";
 
 /** The shop's courier, through its account's circuit (merchantCourierCalls). */
 export async function courierFor(delivery: DeliveryRow): Promise<CourierClient | null> {
@@ -24,7 +25,10 @@ export async function courierFor(delivery: DeliveryRow): Promise<CourierClient |
   );
 }
 
-/** needs_review → created with the courier's order: tracking proceeds from there. */
+/**
+ * needs_review → created with the courier's order: tracking proceeds from there. Its callers are
+ * merchant actions ({@link refusedWhenMoved}): a delivery moved meanwhile is refused in words.
+ */
 export async function markCreatedWith(
   delivery: DeliveryRow,
   order: Pick<OrderRecord, "orderNumber" | "status"> & { orderId: string },
@@ -44,35 +48,29 @@ export async function markCreatedWith(
       }),
     };
   }
-  try {
-    await transition({
-      shop: delivery.shop,
-      id: delivery.id,
-      from: "needs_review",
-      to: "created",
-      leaseOwner: null,
-      data: {
-        courierOrderId: orderId,
-        courierOrderNumber: order.orderNumber ?? orderId,
-        courierStatus: order.status,
-        unknownSince: null,
-        stateReason: null,
-        lastError: null,
-        failures: 0,
-        // The worker puts the tracking number on Shopify next.
-        nextAttemptAt: new Date(),
-      },
-      event: {
-        kind: "reconciled",
-        message,
-        data: { courier: { orderId, orderNumber: order.orderNumber, status: order.status } },
-      },
-    });
-  } catch (error) {
-    if (error instanceof StaleDeliveryError)
-      return { ok: false, error: notice("delivery_changed") };
-    throw error;
-  }
+  await transition({
+    shop: delivery.shop,
+    id: delivery.id,
+    from: "needs_review",
+    to: "created",
+    leaseOwner: null,
+    data: {
+      courierOrderId: orderId,
+      courierOrderNumber: order.orderNumber ?? orderId,
+      courierStatus: order.status,
+      unknownSince: null,
+      stateReason: null,
+      lastError: null,
+      failures: 0,
+      // The worker puts the tracking number on Shopify next.
+      nextAttemptAt: new Date(),
+    },
+    event: {
+      kind: "reconciled",
+      message,
+      data: { courier: { orderId, orderNumber: order.orderNumber, status: order.status } },
+    },
+  });
   kickDeliveryWorker();
   return { ok: true, message: said };
 }
@@ -87,7 +85,7 @@ export const markCreatedForm = z.object({
  * after a history search when it is an order number rather than an id); an order that names
  * another delivery's reference, or is linked to one already, is refused.
  */
-export async function markDeliveryCreated(
+export const markDeliveryCreated = refusedWhenMoved(async function markDeliveryCreated(
   shop: string,
   deliveryId: string,
   form: Record<string, unknown>,
@@ -137,7 +135,7 @@ export async function markDeliveryCreated(
     `Marked created by the merchant: courier order ${order.orderNumber ?? order.orderId}, confirmed by the courier (status ${order.status ?? "unknown"}).`,
     notice("marked_created", { number: order.orderNumber ?? order.orderId }),
   );
-}
+});
 
 /** The courier's order by its id, or by its number through history; null when it has none. */
 async function lookUpCourierOrder(client: CourierClient, wanted: string) {

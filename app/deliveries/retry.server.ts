@@ -1,6 +1,6 @@
 import { isCourierError } from "../courier";
 import { getDelivery, type DeliveryRow } from "../models/deliveries.server";
-import { StaleDeliveryError, transition } from "../models/delivery-state";
+import { transition } from "../models/delivery-state";
 import type { AdminGraphql } from "../shopify/graphql";
 import { searchHistory, type HistoryAnswer } from "./history";
 import { kickDeliveryWorker } from "./drain-loop.server";
@@ -10,6 +10,7 @@ import { eventText } from "./domain/timeline-text";
 import { buildAndQueue } from "./steps/prepare.server";
 import { courierFor, markCreatedWith } from "./mark-created.server";
 import { partsFrom, rebuildContext, type FixOutcome } from "./review.server";
+import { refusedWhenMoved } from "./merchant-action.server";
 
 /**
  * "Try again" for a delivery that needed the merchant's attention: it resumes where it stopped,
@@ -17,26 +18,20 @@ import { partsFrom, rebuildContext, type FixOutcome } from "./review.server";
  * tracking number on Shopify.
  */
 async function resumeDelivery(delivery: DeliveryRow): Promise<FixOutcome> {
-  try {
-    await transition({
-      shop: delivery.shop,
-      id: delivery.id,
-      from: "needs_attention",
-      to: delivery.courierOrderId ? "created" : "pending",
-      leaseOwner: null,
-      // Its tries are counted afresh: the move to needs_attention kept the ten that stopped it.
-      data: { stateReason: null, lastError: null, failures: 0, nextAttemptAt: new Date() },
-      event: {
-        kind: "retry",
-        message: "Tried again by the merchant.",
-        data: { text: eventText("tried_again") },
-      },
-    });
-  } catch (error) {
-    if (error instanceof StaleDeliveryError)
-      return { ok: false, error: notice("delivery_changed") };
-    throw error;
-  }
+  await transition({
+    shop: delivery.shop,
+    id: delivery.id,
+    from: "needs_attention",
+    to: delivery.courierOrderId ? "created" : "pending",
+    leaseOwner: null,
+    // Its tries are counted afresh: the move to needs_attention kept the ten that stopped it.
+    data: { stateReason: null, lastError: null, failures: 0, nextAttemptAt: new Date() },
+    event: {
+      kind: "retry",
+      message: "Tried again by the merchant.",
+      data: { text: eventText("tried_again") },
+    },
+  });
   kickDeliveryWorker();
   return { ok: true };
 }
@@ -46,25 +41,19 @@ async function resumeDelivery(delivery: DeliveryRow): Promise<FixOutcome> {
  * the address review page for the merchant to choose it again.
  */
 async function askForAddress(delivery: DeliveryRow, reason: string): Promise<FixOutcome> {
-  try {
-    await transition({
-      shop: delivery.shop,
-      id: delivery.id,
-      from: delivery.state,
-      to: "needs_address",
-      leaseOwner: null,
-      data: { stateReason: reason, nextAttemptAt: null },
-      event: {
-        kind: "needs_address",
-        message: reason,
-        data: { text: eventText("place_unreadable") },
-      },
-    });
-  } catch (error) {
-    if (error instanceof StaleDeliveryError)
-      return { ok: false, error: notice("delivery_changed") };
-    throw error;
-  }
+  await transition({
+    shop: delivery.shop,
+    id: delivery.id,
+    from: delivery.state,
+    to: "needs_address",
+    leaseOwner: null,
+    data: { stateReason: reason, nextAttemptAt: null },
+    event: {
+      kind: "needs_address",
+      message: reason,
+      data: { text: eventText("place_unreadable") },
+    },
+  });
   return { ok: true, message: notice("place_unreadable") };
 }
 
@@ -108,7 +97,7 @@ export async function historyDecides(delivery: DeliveryRow): Promise<FixOutcome 
  * request is built afresh from the order, settings and pickup address as they are now (the
  * merchant may have fixed them), for the place decided before.
  */
-export async function retryDelivery(
+export const retryDelivery = refusedWhenMoved(async function retryDelivery(
   shop: string,
   admin: AdminGraphql,
   deliveryId: string,
@@ -151,4 +140,4 @@ export async function retryDelivery(
   if (queued?.state !== "ready") return { ok: false, error: notice("request_not_built") };
   kickDeliveryWorker();
   return { ok: true };
-}
+});

@@ -16,6 +16,7 @@ import { kickDeliveryWorker } from "./drain-loop.server";
 import { Unreadable } from "./domain/json-column";
 import { notice, type Notice } from "./domain/notices";
 import { buildAndQueue } from "./steps/prepare.server";
+import { refusedWhenMoved } from "./merchant-action.server";
 
 /**
  * The address review: the merchant places an address by hand, and the request is built afresh
@@ -105,7 +106,7 @@ export function rememberable(
   return { key: key.key, governorate: place.area.governorateCode, area: place.area.nameEn };
 }
 
-export async function fixDeliveryAddress(
+export const fixDeliveryAddress = refusedWhenMoved(async function fixDeliveryAddress(
   shop: string,
   admin: AdminGraphql,
   form: Record<string, unknown>,
@@ -168,4 +169,4 @@ export async function fixDeliveryAddress(
   if (queued?.state !== "ready") return { ok: false, error: notice("request_not_built") };
   kickDeliveryWorker();
   return notRemembered === undefined ? { ok: true } : { ok: true, notRemembered };
-}
+});

@@ -287,6 +287,18 @@ describe("the deliveries pages", () => {
     expect(sandbox().orders.size).toBe(1);
   });
 
+  it("answer ten simultaneous Send again clicks in words, with one courier order", async () => {
+    const rejected = await rejectedDelivery();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => post(rejected.id)));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s !== 200).every((s) => s === 400)).toBe(true);
+    const refused = await responses.find((r) => r.status === 400)!.json();
+    expect(refused.error.code).toBe("delivery_changed");
+    await testWorker().drain();
+    expect(sandbox().orders.size).toBe(1);
+  });
+
   it("show the courier's answers on the timeline, without the API key", async () => {
     const rejected = await rejectedDelivery();
     await post(rejected.id);
