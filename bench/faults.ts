@@ -31,6 +31,8 @@ const TARGETS: Record<string, { text: string; met: (value: number, all: Figures)
   trackingRewritesAfterCrash: { text: "0", met: (v) => v === 0 },
   refreshCallsPerExpiry: { text: "1", met: (v) => v === 1 },
   intakeP99BusyMs: { text: "≤ 100", met: (v) => v <= 100 },
+  concurrentRetryServerErrors: { text: "0", met: (v) => v === 0 },
+  concurrentRetryDuplicates: { text: "0", met: (v) => v === 0 },
   webProcessExitsOnDbDrop: { text: "0", met: (v) => v === 0 },
   acknowledgedLostOnDbDrop: { text: "0", met: (v) => v === 0 },
   lockedDbWebhookMaxMs: { text: "≤ 5000", met: (v) => v <= 5_000 },

@@ -1,5 +1,6 @@
 /** The scenarios of `npm run bench:faults`, in the order they run (bench/faults.ts). */
 import * as busyIntake from "./busy-intake";
+import * as concurrentActions from "./concurrent-actions";
 import * as courierOutage from "./courier-outage";
 import * as databaseDrop from "./database-drop";
 import * as historyPaging from "./history-paging";
@@ -23,6 +24,7 @@ export const scenarios: FaultScenario[] = [
   { name: "shopify throttling", run: shopifySide.shopifyThrottling },
   { name: "tracking crashes", run: shopifySide.trackingCrashes },
   { name: "token refresh", run: tokenRefresh.run },
+  { name: "concurrent actions", run: concurrentActions.run },
   { name: "busy intake", run: busyIntake.run },
   { name: "database drop", run: databaseDrop.run },
   { name: "locked database", run: lockedDatabase.run },
