@@ -5,7 +5,10 @@ import { ROOT } from "./scratch";
 
 /**
  * `ref` built in a scratch copy: its files from git, this tree's node_modules linked in, plus the
- * Remix Express adapter it used (this tree no longer depends on it).
+ * Remix Express adapter it used (this tree no longer depends on it), and a Prisma client generated
+ * from its own schema: linked, the other tree ran on this tree's client and failed on a column its
+ * schema did not have (issue 24). `@prisma/client` is therefore a copy (hard links) and `.prisma`
+ * is generated in the scratch tree, which Node resolves from the copy's real path.
  */
 export function buildBefore(ref: string, scratch: string): string {
   const root = path.join(scratch, `before-${ref.replace(/[^\w.-]/g, "_")}`);
@@ -14,9 +17,17 @@ export function buildBefore(ref: string, scratch: string): string {
   execFileSync("tar", ["-x", "-C", root], { input: archive });
   const modules = path.join(root, "node_modules");
   fs.mkdirSync(path.join(modules, "@remix-run"), { recursive: true });
+  const own = new Set(["@remix-run", "@prisma", ".prisma"]);
   for (const entry of fs.readdirSync(path.join(ROOT, "node_modules"))) {
-    if (entry === "@remix-run") continue;
+    if (own.has(entry)) continue;
     fs.symlinkSync(path.join(ROOT, "node_modules", entry), path.join(modules, entry));
+  }
+  fs.mkdirSync(path.join(modules, "@prisma"));
+  for (const entry of fs.readdirSync(path.join(ROOT, "node_modules", "@prisma"))) {
+    const from = path.join(ROOT, "node_modules", "@prisma", entry);
+    const to = path.join(modules, "@prisma", entry);
+    if (entry === "client") execFileSync("cp", ["-al", from, to]);
+    else fs.symlinkSync(from, to);
   }
   for (const entry of fs.readdirSync(path.join(ROOT, "node_modules", "@remix-run"))) {
     fs.symlinkSync(
@@ -47,6 +58,16 @@ export function buildBefore(ref: string, scratch: string): string {
     const into = path.join(modules, "@remix-run", "express");
     fs.mkdirSync(into);
     execFileSync("tar", ["-xzf", path.join(scratch, tarball), "-C", into, "--strip-components=1"]);
+  }
+  execFileSync(path.join(ROOT, "node_modules", ".bin", "prisma"), ["generate"], {
+    cwd: root,
+    stdio: "pipe",
+  });
+  if (fs.existsSync(path.join(root, "scripts", "pg-generate.ts"))) {
+    execFileSync(process.execPath, ["--import", "tsx", path.join("scripts", "pg-generate.ts")], {
+      cwd: root,
+      stdio: "pipe",
+    });
   }
   execFileSync(
     process.execPath,
