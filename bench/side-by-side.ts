@@ -84,7 +84,11 @@ const median = (values: number[]) => {
 
 const scratch = scratchDir("bench-side-by-side");
 console.log(`Building ${args.against} in a scratch copy…`);
-const before = buildBefore(args.against!, scratch.dir);
+/** The benchmarks that start the built server; the others run the other tree's sources alone. */
+const SERVED = new Set(["webhooks", "pages", "security", "vitals", "faults"]);
+const before = buildBefore(args.against!, scratch.dir, {
+  build: benches.some((bench) => SERVED.has(bench.name)),
+});
 const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString().trim();
 console.log(
   `This tree: ${head}${execFileSync("git", ["status", "--porcelain"], { cwd: ROOT }).length ? " (with uncommitted changes)" : ""}; the other: ${args.against}; ${rounds} rounds`,

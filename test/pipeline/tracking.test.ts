@@ -4,6 +4,7 @@ import prisma from "../../app/db.server";
 import { cancelDelivery } from "../../app/deliveries/cancel.server";
 import { runTrackingSync } from "../../app/deliveries/tracking/sync.server";
 import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/domain/lease-policy";
+import { SYNC_DEFAULTS } from "../../app/deliveries/tracking/context.server";
 import { requestColumn } from "../../app/deliveries/domain/stored-request";
 import { isStuck, listDeliveryPage } from "../../app/models/delivery-list.server";
 import { redactCustomer } from "../../app/models/privacy.server";
@@ -1043,9 +1044,10 @@ describe("bounded, fair sync runs", () => {
       orderBy: { syncAt: "asc" },
     });
     const looked: string[] = [];
+    const clock = { now };
     const deps = {
       owner: "queue-test",
-      now: () => now,
+      now: () => clock.now,
       adminFor: async () => {
         throw new Error("nothing changed: Shopify is not called");
       },
@@ -1054,13 +1056,14 @@ describe("bounded, fair sync runs", () => {
           track: async (orderId: string) => {
             looked.push(orderId);
             if (orderId === first!.courierOrderId) {
-              // While the first look is slow, the second row's lease lapses and another
+              // The first look is so slow that the second row's lease lapses, and another
               // instance of the app leases it.
+              clock.now = new Date(now.getTime() + SYNC_DEFAULTS.leaseMs + 1_000);
               await prisma.delivery.update({
                 where: { id: second!.id },
                 data: {
                   leaseOwner: "other-instance",
-                  leaseExpiresAt: new Date(now.getTime() + 60_000),
+                  leaseExpiresAt: new Date(clock.now.getTime() + 60_000),
                 },
               });
             }

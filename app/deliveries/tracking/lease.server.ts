@@ -1,5 +1,6 @@
 import { CourierNotFoundError, CourierUnavailableError, isCourierError } from "../../courier";
 import { releaseLease, renewLease } from "../../models/deliveries.server";
+import { leaseNeedsRenewal } from "../domain/lease-policy";
 import type { DeliveryRow } from "../../models/delivery-row.server";
 import { StaleDeliveryError } from "../../models/delivery-state";
 import { ShopifyReplyError } from "../../shopify/graphql";
@@ -48,15 +49,12 @@ export async function withLease(
     return "deferred";
   }
   try {
-    // A pass leases its batch at once and looks at it a few at a time: the lease is renewed as
-    // each look starts, so one that waited in the queue is not also taken by another instance.
-    await renewLease(
-      delivery.shop,
-      delivery.id,
-      deps.owner,
-      deps.leaseMs ?? SYNC_DEFAULTS.leaseMs,
-      now,
-    );
+    // A pass leases its batch at once and looks at it a few at a time: a look that waited in the
+    // queue long enough for the lease to run short renews it first, so it is not also taken by
+    // another instance mid-look.
+    const leaseMs = deps.leaseMs ?? SYNC_DEFAULTS.leaseMs;
+    if (leaseNeedsRenewal(delivery.leaseExpiresAt, now, leaseMs))
+      await renewLease(delivery.shop, delivery.id, deps.owner, leaseMs, now);
     await settle(await look(delivery), context, deps);
     return "settled";
   } catch (error) {
