@@ -112,9 +112,18 @@ export async function ledgerDeliveriesForNumbers(
           }
         : {}),
     },
-    select: ledgerSelect,
+    // Only ids: nearly all of them are the statement's own rows, read above already; reading
+    // every column of each a second time was a third of an import (issue 24).
+    select: { id: true },
   });
-  for (const row of open) found.set(row.id, toEntry(row));
+  const missing = open.map((row) => row.id).filter((id) => !found.has(id));
+  for (let i = 0; i < missing.length; i += CHUNK) {
+    const rows = await prisma.delivery.findMany({
+      where: { shop, id: { in: missing.slice(i, i + CHUNK) } },
+      select: ledgerSelect,
+    });
+    for (const row of rows) found.set(row.id, toEntry(row));
+  }
   return [...found.values()];
 }
 

@@ -86,6 +86,18 @@ describe("reading a statement file", () => {
     ]);
   });
 
+  it("numbers a CSV's rows as the file does, below a title and a blank line", async () => {
+    const text =
+      "كشف حساب المندوب\r\n\r\nرقم الطلب,المبلغ,التاريخ\r\nCO-1,1.000,24/11/2026\r\nCO-2,2.000,25/11/2026,extra\r\n";
+    const prepared = await prepareStatement(utf8(text), "statement.csv", null);
+    if (!prepared.ready) throw new Error("columns not recognised");
+    expect(prepared.table.headerLine).toBe(3);
+    expect(prepared.lines.map((l) => [l.line, l.courierOrderNumber])).toEqual([
+      [4, "CO-1"],
+      [5, "CO-2"],
+    ]);
+  });
+
   it("says how to fix an old .xls file", async () => {
     await expect(
       readStatementFile(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0]), "a.xls"),
