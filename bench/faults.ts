@@ -22,6 +22,7 @@ const TARGETS: Record<string, { text: string; met: (value: number, all: Figures)
   duplicatesHistoryPaging: { text: "0", met: (v) => v === 0 },
   outageParkedForMerchant: { text: "0", met: (v) => v === 0 },
   outageCourierCallsPerDeliveryPerMinute: { text: "≤ 2", met: (v) => v <= 2 },
+  outageRecoverySeconds: { text: "0 to 60", met: (v) => v >= 0 && v <= 60 },
   missedWebhooksRecovered: {
     text: "= missedWebhooks",
     met: (v, all) => v === all.missedWebhooks,
