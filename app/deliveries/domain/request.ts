@@ -1,4 +1,4 @@
-import type { AddressParts } from "../../addresses";
+import { missingForCourier, type AddressParts, type MissingParts } from "../../addresses";
 import { isCourierError, type CourierValidationError } from "../../courier/errors";
 import { formatKuwaitDateTime, parseKuwaitDateTime, roundKwd } from "../../courier/format";
 import { buildCreateOrderBody, type CreateOrderBody } from "../../courier/requests";
@@ -103,8 +103,23 @@ export type BuiltRequest =
       /** The order had a balance that another delivery of it collects. */
       balanceCollectedElsewhere: boolean;
     }
-  /** `attention`: the merchant must change something outside the address (the currency). */
-  | { ok: false; problems: string[]; attention?: true };
+  /**
+   * `attention`: the merchant must change something outside the address (the currency).
+   * `missing`: the address lacks what the courier needs (its sentence is first in `problems`).
+   */
+  | { ok: false; problems: string[]; attention?: true; missing?: MissingParts };
+
+/** Why a delivery waits for the parts its address lacks, in English (the timeline's record). */
+export function missingPartsReason(missing: MissingParts): string {
+  switch (missing) {
+    case "block":
+      return "The address has no block number, which the courier needs: add it, then send.";
+    case "street_or_house":
+      return "The address has no street, house or building number, which the courier needs: add one, then send.";
+    case "block_and_street_or_house":
+      return "The address has no block number and no street, house or building number, which the courier needs: add them, then send.";
+  }
+}
 
 /**
  * The order's amounts in Kuwaiti dinar, which is all the courier takes: those the customer paid
@@ -155,6 +170,10 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
   if (!charge.ok) return { ok: false, problems: [charge.problem], attention: true };
   const { cashOnDelivery, value } = charge;
   if (!address) problems.push("The order has no shipping address.");
+  // No block, no send: whatever placed the area (the matcher, a remembered answer, the
+  // merchant), the parts come from this order's address or the merchant's hand (ADR 0052).
+  const missing = address ? missingForCourier(destination.parts) : null;
+  if (missing) problems.push(missingPartsReason(missing));
   const paymentMethod = cashOnDelivery ? settings.paymentCodeCod : settings.paymentCodePrepaid;
   if (!paymentMethod) {
     problems.push(
@@ -167,7 +186,7 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
   if (!contactPhone)
     problems.push("The shipping address has no phone number for the courier to call.");
   if (problems.length > 0 || !address || !paymentMethod || !contactPhone)
-    return { ok: false, problems };
+    return missing ? { ok: false, problems, missing } : { ok: false, problems };
 
   const parts = destination.parts;
   const input = {
