@@ -2,6 +2,7 @@ import { missingForCourier, type AddressParts, type MissingParts } from "../../a
 import { isCourierError, type CourierValidationError } from "../../courier/errors";
 import { formatKuwaitDateTime, parseKuwaitDateTime, roundKwd } from "../../courier/format";
 import { buildCreateOrderBody, type CreateOrderBody } from "../../courier/requests";
+import { addressNotes, orderNotes } from "./courier-notes";
 
 /**
  * Building the courier's create request: a pure function of the order, the shop's settings, the
@@ -19,6 +20,8 @@ export interface OrderAmounts {
 export interface OrderForDelivery extends OrderAmounts {
   id: string;
   name: string;
+  /** The order's note: the shopper's instructions at checkout (or the merchant's); may be null. */
+  note: string | null;
   /** The amounts above are in the shop's currency; these in the currency the customer paid in. */
   presentment: OrderAmounts;
   phone: string | null;
@@ -224,15 +227,21 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
       ...(address.latitude !== null && address.longitude !== null
         ? { latitude: address.latitude, longitude: address.longitude }
         : {}),
-      // The courier's form has no apartment or PACI field; the driver reads them here.
-      notes: destinationNotes(parts, address),
+      // The courier's form has no apartment or PACI field; the driver reads them here, with the
+      // address lines as the shopper typed them (landmarks, directions).
+      notes: addressNotes({
+        apartment: parts.apartment,
+        paci: parts.paci,
+        lines: [address.address1, address.address2],
+      }),
     },
     packageDetails: {
       weight: packageWeightKg(order.items),
       description: describeItems(order.items),
       value,
     },
-    notes: `${reference} · Shopify order ${order.name}`,
+    // The reference first and whole (history finds the order by it), then the shopper's note.
+    notes: orderNotes({ reference, orderName: order.name, note: order.note }),
   };
   try {
     return {
@@ -367,16 +376,4 @@ export function describeItems(items: OrderForDelivery["items"]): string {
   // Never half of a character written as two UTF-16 units (an emoji in a product's title).
   if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
   return `${kept}…${total}`;
-}
-
-function destinationNotes(
-  parts: AddressParts,
-  address: NonNullable<OrderForDelivery["shippingAddress"]>,
-) {
-  const extra = [
-    parts.apartment ? `Apartment ${parts.apartment}` : null,
-    parts.paci ? `PACI ${parts.paci}` : null,
-    [address.address1, address.address2].filter(Boolean).join(", ") || null,
-  ];
-  return extra.filter(Boolean).join(" · ").slice(0, 500);
 }
