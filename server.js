@@ -1,7 +1,8 @@
 // The production HTTP server (`npm start`): Remix behind Express. Before any route: security
 // headers on every response, a request log without query strings (the admin's URLs carry session
 // tokens) nor the token in a shop's courier webhook URL, a per-client limit on tracking look-ups,
-// and every request body read within its route's limit (ADR 0012). A graceful stop on SIGTERM.
+// cross-site writes to pages refused with 403, and every request body read within its route's
+// limit (ADR 0012). A graceful stop on SIGTERM.
 import "./server/production-defaults.js";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -15,6 +16,7 @@ import {
   databaseWasBusy,
   requestScope,
 } from "./server/database-busy.js";
+import { crossSiteWritesRefused } from "./server/same-origin.js";
 import { securityHeaders } from "./server/security-headers.js";
 import { trackingRateLimit } from "./server/tracking-limit.js";
 import { sendWebResponse, webRequest } from "./server/web-request.js";
@@ -51,6 +53,7 @@ app.use(
 );
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
 app.use("/tracking/", trackingRateLimit());
+app.use(crossSiteWritesRefused(build));
 app.use(readBodies());
 // After the body is read (its stream's events run outside any request's async context).
 app.use(requestScope());

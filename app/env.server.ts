@@ -148,16 +148,57 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ""),
   );
   const result = envSchema.safeParse(cleaned);
-  if (result.success) return result.data;
-  throw new EnvError(
-    result.error.issues.map((issue) => {
+  // Checked apart from the schema, whose refinements wait for every field to be valid: each
+  // variable to fix is named at once.
+  const unsafe = productionProblems(cleaned);
+  if (result.success && unsafe.length === 0) return result.data;
+  throw new EnvError([
+    ...(result.success ? [] : result.error.issues).map((issue) => {
       const name = issue.path.join(".") || "environment";
       const missing = issue.code === "invalid_type" && cleaned[name] === undefined;
       return missing
         ? `${name} is missing: ${describe(name)}`
         : `${name} is invalid: ${issue.message}`;
     }),
-  );
+    ...unsafe,
+  ]);
+}
+
+/** @shopify/shopify-api's published test secret (its test helpers sign with it). */
+const LIBRARY_TEST_SECRET = "testApiSecretKey";
+
+/**
+ * What production refuses although it parses: an app URL without https, and the Shopify
+ * library's test secret, with which anyone can sign webhooks and session tokens. A loopback app
+ * URL is no deployment Shopify reaches (the built server run by tests, benchmarks and the demo on
+ * this machine): both are taken there.
+ */
+function productionProblems(source: Record<string, string | undefined>): string[] {
+  if (source.NODE_ENV !== "production") return [];
+  let url: URL | null = null;
+  try {
+    url = source.SHOPIFY_APP_URL ? new URL(source.SHOPIFY_APP_URL.trim()) : null;
+  } catch {
+    // Malformed: the schema says so.
+  }
+  if (url && isLoopback(url)) return [];
+  const problems: string[] = [];
+  if (url?.protocol === "http:") {
+    problems.push(
+      "SHOPIFY_APP_URL is invalid: must use https in production (Shopify's admin loads the app and sends it session tokens there); http is taken only for a loopback address such as http://127.0.0.1:3000",
+    );
+  }
+  if (source.SHOPIFY_API_SECRET?.trim() === LIBRARY_TEST_SECRET) {
+    problems.push(
+      "SHOPIFY_API_SECRET is invalid: this is the Shopify library's published test secret, with which anyone can sign webhooks and session tokens: copy the real one from the Partner Dashboard (Apps → your app → Client credentials)",
+    );
+  }
+  return problems;
+}
+
+function isLoopback(url: URL): boolean {
+  const host = url.hostname;
+  return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 function describe(name: string): string {

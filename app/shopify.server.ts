@@ -1,4 +1,5 @@
 import "@shopify/shopify-app-remix/adapters/node";
+import { InvalidShopError } from "@shopify/shopify-api";
 import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "./db.server";
@@ -45,7 +46,24 @@ const shopify = shopifyApp({
 export default shopify;
 export const apiVersion = ADMIN_API_VERSION;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
-export const authenticate = shopify.authenticate;
+export const authenticate = {
+  ...shopify.authenticate,
+  admin: (async (request: Request) => {
+    try {
+      return await shopify.authenticate.admin(request);
+    } catch (error) {
+      // A session token, correctly signed, whose `dest` is not a shop's admin (another site, or
+      // not a URL) made the library throw: a 500 for a request to refuse (issue 24).
+      if (error instanceof InvalidShopError || isInvalidUrl(error))
+        throw new Response("Unauthorized", { status: 401 });
+      throw error;
+    }
+  }) as typeof shopify.authenticate.admin,
+};
+
+function isInvalidUrl(error: unknown): boolean {
+  return error instanceof TypeError && (error as { code?: unknown }).code === "ERR_INVALID_URL";
+}
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;

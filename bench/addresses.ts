@@ -14,6 +14,7 @@ import {
   HOLDOUT_2_FILE,
   HOLDOUT_FILE,
   type Scores,
+  deliverability,
   loadLabelled,
   score,
 } from "../test/fixtures/addresses/labelled";
@@ -53,7 +54,9 @@ function throughput(
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const rate = (value: number) => `${Math.round(value).toLocaleString("en-US")}/s`;
 
-function report(title: string, scores: Scores): void {
+type Deliverability = ReturnType<typeof deliverability>;
+
+function report(title: string, scores: Scores, parts: Deliverability): void {
   console.log(
     `${title.padEnd(27)}${scores.cases} (${scores.resolvable} resolvable, ${scores.ambiguous} ambiguous)`,
   );
@@ -72,29 +75,30 @@ function report(title: string, scores: Scores): void {
   console.log(
     `  ambiguous held back        ${percent(scores.ambiguousHeldBack)} of ambiguous addresses`,
   );
+  // No block, no send (ADR 0052): the matcher's parts against the labels'.
+  console.log(
+    `  held for missing parts     ${parts.heldWrongly.length} of ${parts.complete} complete addresses (${parts.heldWrongly.join(", ") || "none"}); sent incomplete ${parts.sentIncomplete.length} of ${parts.labelled - parts.complete}`,
+  );
 }
 
 const cases = loadLabelled();
 const inputs: AddressInput[] = cases.map((labelled) => labelled.input);
-const { scores } = score(
-  cases,
-  inputs.map((input) => matchAddress(input)),
-);
-report("labelled (tuning) set", scores);
+const results = inputs.map((input) => matchAddress(input));
+const { scores } = score(cases, results);
+const parts = deliverability(cases, results);
+report("labelled (tuning) set", scores, parts);
 
 const holdoutCases = loadLabelled(HOLDOUT_FILE);
-const { scores: holdout } = score(
-  holdoutCases,
-  holdoutCases.map((labelled) => matchAddress(labelled.input)),
-);
-report("held-out set", holdout);
+const holdoutResults = holdoutCases.map((labelled) => matchAddress(labelled.input));
+const { scores: holdout } = score(holdoutCases, holdoutResults);
+const holdoutParts = deliverability(holdoutCases, holdoutResults);
+report("held-out set", holdout, holdoutParts);
 
 const holdout2Cases = loadLabelled(HOLDOUT_2_FILE);
-const { scores: holdout2 } = score(
-  holdout2Cases,
-  holdout2Cases.map((labelled) => matchAddress(labelled.input)),
-);
-report("second held-out set", holdout2);
+const holdout2Results = holdout2Cases.map((labelled) => matchAddress(labelled.input));
+const { scores: holdout2 } = score(holdout2Cases, holdout2Results);
+const holdout2Parts = deliverability(holdout2Cases, holdout2Results);
+report("second held-out set", holdout2, holdout2Parts);
 
 // Synthetic typos of every gazetteer spelling: how the matcher degrades, and whether it stays honest.
 const synthetic = syntheticCases();
@@ -146,6 +150,8 @@ console.log(
     unresolvedRate: Number(scores.unresolvedRate.toFixed(4)),
     confidentRateOnResolvable: Number(scores.confidentRateOnResolvable.toFixed(4)),
     ambiguousHeldBack: Number(scores.ambiguousHeldBack.toFixed(4)),
+    heldForMissingParts: parts.heldWrongly.length,
+    sentWithMissingParts: parts.sentIncomplete.length,
     holdoutCases: holdout.cases,
     holdoutResolvable: holdout.resolvable,
     holdoutAmbiguous: holdout.ambiguous,
@@ -157,6 +163,8 @@ console.log(
     holdoutUnresolvedRate: Number(holdout.unresolvedRate.toFixed(4)),
     holdoutConfidentRateOnResolvable: Number(holdout.confidentRateOnResolvable.toFixed(4)),
     holdoutAmbiguousHeldBack: Number(holdout.ambiguousHeldBack.toFixed(4)),
+    holdoutHeldForMissingParts: holdoutParts.heldWrongly.length,
+    holdoutSentWithMissingParts: holdoutParts.sentIncomplete.length,
     holdout2Cases: holdout2.cases,
     holdout2Resolvable: holdout2.resolvable,
     holdout2Ambiguous: holdout2.ambiguous,
@@ -168,6 +176,8 @@ console.log(
     holdout2UnresolvedRate: Number(holdout2.unresolvedRate.toFixed(4)),
     holdout2ConfidentRateOnResolvable: Number(holdout2.confidentRateOnResolvable.toFixed(4)),
     holdout2AmbiguousHeldBack: Number(holdout2.ambiguousHeldBack.toFixed(4)),
+    holdout2HeldForMissingParts: holdout2Parts.heldWrongly.length,
+    holdout2SentWithMissingParts: holdout2Parts.sentIncomplete.length,
     syntheticCases: synthetic.length,
     syntheticAreaAccuracy: Number(syntheticAccuracy.toFixed(4)),
     syntheticWrongButConfidentRate: Number(syntheticWrongButConfidentRate.toFixed(4)),

@@ -18,7 +18,7 @@ import { startCourierSandbox, type CourierSandbox } from "../sandbox/courier";
 // Types only: erased, so nothing of the app is loaded before its environment is set below.
 import type { CreateOrderBody } from "../app/courier";
 import type { FakeOrder } from "../test/support/pipeline";
-import { testEnvironment, SANDBOX_KEY } from "../test/support/test-env";
+import { productionBenchEnvironment, SANDBOX_KEY } from "../test/support/test-env";
 import {
   journalMode,
   migrateDatabase,
@@ -44,14 +44,7 @@ const databaseFile = path.join(scratch.dir, "bench.sqlite");
 const databaseUrl = migrateDatabase(databaseFile);
 if (args.wal) switchToWal(databaseFile);
 // The app reads its environment on first use: set before any app module is imported.
-Object.assign(
-  process.env,
-  testEnvironment({
-    NODE_ENV: "production",
-    DATABASE_URL: databaseUrl,
-    SHOPIFY_APP_URL: "https://courier-app.example",
-  }),
-);
+Object.assign(process.env, productionBenchEnvironment({ DATABASE_URL: databaseUrl }));
 
 const { default: prisma } = await import("../app/db.server");
 const { resetEnvForTests } = await import("../app/env.server");

@@ -16,7 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { testEnvironment } from "../test/support/test-env";
+import { productionBenchEnvironment } from "../test/support/test-env";
 import { migrateDatabase, round, scratchDir } from "./support/scratch";
 
 const { values: args } = parseArgs({
@@ -32,7 +32,7 @@ const databaseFile = path.join(scratch.dir, "bench.sqlite");
 const databaseUrl = migrateDatabase(databaseFile);
 Object.assign(
   process.env,
-  testEnvironment({ NODE_ENV: "production", DATABASE_URL: databaseUrl, DELIVERY_WORKER: "off" }),
+  productionBenchEnvironment({ DATABASE_URL: databaseUrl, DELIVERY_WORKER: "off" }),
 );
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);

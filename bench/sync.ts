@@ -15,7 +15,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { startCourierSandbox } from "../sandbox/courier";
 import type { CreateOrderInput } from "../app/courier";
-import { testEnvironment, SANDBOX_KEY } from "../test/support/test-env";
+import { productionBenchEnvironment, SANDBOX_KEY } from "../test/support/test-env";
 import { migrateDatabase, perSecond, round, scratchDir } from "./support/scratch";
 
 const { values: args } = parseArgs({
@@ -37,14 +37,7 @@ const TARGET = { cycleSeconds: 60, courierCallsPerDelivery: 1, shopifyWritesPerC
 
 const scratch = scratchDir("bench-sync");
 const databaseUrl = migrateDatabase(path.join(scratch.dir, "bench.sqlite"));
-Object.assign(
-  process.env,
-  testEnvironment({
-    NODE_ENV: "production",
-    DATABASE_URL: databaseUrl,
-    SHOPIFY_APP_URL: "https://courier-app.example",
-  }),
-);
+Object.assign(process.env, productionBenchEnvironment({ DATABASE_URL: databaseUrl }));
 
 const sandbox = await startCourierSandbox({ acceptedKeys: [SANDBOX_KEY], seed: 7 });
 process.env.COURIER_SANDBOX_URL = sandbox.url;

@@ -13,6 +13,7 @@ export {
 } from "./gazetteer";
 export { normalizeArabic, normalizeDigits, normalizeLatin } from "./normalize";
 export { PART_NAMES, type AddressParts, type PartName } from "./parts";
+export { missingForCourier, type MissingParts } from "./deliverable";
 export {
   CONFIDENT_AT,
   matchAddress,

@@ -17,7 +17,7 @@ export interface CircuitState {
   state: "closed" | "open";
   /** Calls in a row the courier did not answer. */
   failures: number;
-  /** Times in a row the circuit opened (each open lasts twice the one before). */
+  /** Times in a row the circuit opened (kept for the record; each open lasts `OPEN_MS`). */
   opens: number;
   openUntil: Date | null;
   /** A trial call is under way until then. */
@@ -36,20 +36,19 @@ export const CLOSED_CIRCUIT: CircuitState = {
 
 /** Calls in a row the courier leaves unanswered before the circuit opens. */
 export const FAILURES_TO_OPEN = 5;
-/** The first open lasts this long, then twice as long each time a trial fails… */
-export const FIRST_OPEN_MS = 15_000;
-/** …up to this: a recovered courier is found again within five minutes. */
-export const LONGEST_OPEN_MS = 5 * 60_000;
+/**
+ * How long the circuit stays open before its next trial call, every time: a courier that comes
+ * back is found within 15 s whatever the outage's length, by one call per circuit of the account
+ * whatever the number of deliveries waiting (ADR 0051). Each delivery still spaces its own calls
+ * (`courierDownWaitMs`), so the trials go to whichever waiting delivery is due.
+ */
+export const OPEN_MS = 15_000;
 /** How soon a caller turned away during someone else's trial call comes back. */
-export const TRIAL_RECHECK_MS = 15_000;
+export const TRIAL_RECHECK_MS = 5_000;
 
 /** The courier did not answer: down, refusing connections, failing on its side, slow or asking to slow down. */
 export function isNotAnswering(error: CourierError): boolean {
   return error instanceof CourierUnavailableError || error instanceof CourierTimeoutError;
-}
-
-export function openMs(opens: number): number {
-  return Math.min(LONGEST_OPEN_MS, FIRST_OPEN_MS * 2 ** Math.max(0, opens - 1));
 }
 
 /**
@@ -78,8 +77,8 @@ export function startTrial(circuit: CircuitState, until: Date | null): CircuitSt
 
 /**
  * The courier did not answer a call: counted; the circuit opens after enough in a row, and opens
- * again, for longer, when the trial call fails. A call let through before the circuit opened
- * (another worker's failures opened it meanwhile) only counts.
+ * again when the trial call fails. A call let through before the circuit opened (another
+ * worker's failures opened it meanwhile) only counts.
  */
 export function afterNoAnswer(
   circuit: CircuitState,
@@ -95,7 +94,7 @@ export function afterNoAnswer(
     state: "open",
     failures,
     opens,
-    openUntil: new Date(now.getTime() + openMs(opens)),
+    openUntil: new Date(now.getTime() + OPEN_MS),
     trialUntil: null,
     lastError: message,
   };

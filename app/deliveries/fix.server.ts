@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AREAS, overrideKeyFor, resolveCourierIds } from "../addresses";
+import { AREAS, missingForCourier, overrideKeyFor, resolveCourierIds } from "../addresses";
 import { rememberAreaSpelling } from "../models/area-overrides.server";
 import { addDeliveryEvent, getDelivery, type DeliveryRow } from "../models/deliveries.server";
 import { loadCourierDirectory, type CourierDirectory } from "../services/courier-directory.server";
@@ -193,6 +193,8 @@ export async function correctionPage(shop: string, deliveryId: string) {
     governorates: directory?.governances ?? [],
     remember: rememberChance(delivery),
     values,
+    // What the courier needs and the address lacks, said before the merchant sends.
+    missing: missingForCourier(values),
   };
 }
 
@@ -225,9 +227,15 @@ export const correctAndResend = refusedWhenMoved(async function correctAndResend
     fieldErrors: Partial<Record<CorrectionField, string>> = {},
   ): CorrectionOutcome => ({ ok: false, error, fieldErrors, values });
 
+  // The merchant supplies what the address lacks; nothing else fills it in (ADR 0052).
+  const missing = missingForCourier(values);
+  const missingErrors: Partial<Record<CorrectionField, string>> = {
+    ...(missing && missing !== "street_or_house" ? { block: "fix.errors.blockMissing" } : {}),
+    ...(missing && missing !== "block" ? { street: "fix.errors.streetOrHouseMissing" } : {}),
+  };
   const parsed = correctionForm.safeParse(form);
   if (!parsed.success) {
-    const fieldErrors: Partial<Record<CorrectionField, string>> = {};
+    const fieldErrors: Partial<Record<CorrectionField, string>> = { ...missingErrors };
     for (const issue of parsed.error.issues) {
       const field = issue.path[0];
       if (typeof field === "string" && (CORRECTION_FIELDS as readonly string[]).includes(field))
@@ -236,6 +244,7 @@ export const correctAndResend = refusedWhenMoved(async function correctAndResend
     return refuse("fix.errors.form", fieldErrors);
   }
   const fix = parsed.data;
+  if (missing) return refuse("fix.errors.form", missingErrors);
   if (!isFixable(delivery.state)) return refuse("fix.errors.notFixable");
   const directory = await loadCourierDirectory(shop, delivery.environment);
   if (!directory) return refuse(notice("connect_courier_first"));

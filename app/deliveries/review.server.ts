@@ -3,6 +3,7 @@ import {
   type AddressInput,
   type CourierIndex,
   gazetteerAreaFor,
+  missingForCourier,
   overrideKeyFor,
 } from "../addresses";
 import { rememberAreaSpelling } from "../models/area-overrides.server";
@@ -123,6 +124,9 @@ export const fixDeliveryAddress = refusedWhenMoved(async function fixDeliveryAdd
     };
   }
   const fix = parsed.data;
+  // The merchant supplies what the address lacks; nothing else fills it in (ADR 0052).
+  const missing = missingForCourier(fix);
+  if (missing) return { ok: false, error: notice(`address_missing_${missing}`) };
   const delivery = await getDelivery(shop, fix.deliveryId);
   if (!delivery || delivery.state !== "needs_address") {
     return { ok: false, error: notice("no_longer_waiting_address") };

@@ -3,7 +3,10 @@
  * lines ended with CRLF, UTF-8 with a byte order mark so Excel reads Arabic. A text cell that
  * starts with = + - @ (or a tab or carriage return) would run as a formula when opened, so it gets
  * a leading apostrophe (OWASP's CSV injection advice); a plain number such as -1.250 is data and
- * is left alone.
+ * is left alone. Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069)
+ * are removed: a name with a right-to-left override would show its cell, and the cells after it
+ * in a text view, reordered (issue 24). Arabic text needs none of them; the marks that only set a
+ * direction (U+200E, U+200F, U+061C) stay.
  *
  * {@link csvStream} pulls rows from an async source only as fast as the reader takes them, so an
  * export of any size holds one batch in memory.
@@ -12,6 +15,7 @@ export type CsvValue = string | number | boolean | Date | null | undefined;
 
 export const UTF8_BOM = "\uFEFF";
 const FORMULA_START = /^[=+\-@\t\r]/;
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -19,6 +23,7 @@ export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return "";
   let text =
     value instanceof Date ? value.toISOString() : typeof value === "string" ? value : String(value);
+  text = text.replace(BIDI_CONTROLS, "");
   if (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -71,6 +71,8 @@ body { font-family: "${LABEL_FONT_FAMILY}", "DejaVu Sans", Arial, sans-serif; co
 .typed { font-size: 10pt; line-height: 1.6; overflow-wrap: anywhere; flex: 0 0 auto; }
 .typed.long { font-size: 8.5pt; }
 .typed.longer { font-size: 7.5pt; }
+.note { font-size: 8.5pt; line-height: 1.4; overflow-wrap: anywhere; flex: 0 1 auto; min-height: 0; overflow: hidden; }
+.note.long { font-size: 7pt; }
 .foot { display: flex; gap: 2mm; align-items: stretch; }
 .foot .facts { flex: 1 1 auto; display: flex; flex-direction: column; gap: 0.8mm; min-width: 0; }
 .cash { border: 0.6mm solid #000; padding: 0.8mm 1.5mm; }
@@ -155,6 +157,14 @@ function Label({ label }: { label: LabelData }) {
             dir="auto"
           >
             {typed}
+          </div>
+        ) : null}
+        {label.customerNote ? (
+          <div className={label.customerNote.length > 160 ? "note long" : "note"} dir="auto">
+            <span className="caption">
+              Note · <Arabic>ملاحظة</Arabic>:
+            </span>{" "}
+            {label.customerNote}
           </div>
         ) : null}
       </div>

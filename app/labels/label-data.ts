@@ -1,6 +1,7 @@
 import { findArea, findGovernorate, governorateOfArea, type AddressParts } from "../addresses";
 import { parseKuwaitDateTime } from "../courier/format";
 import type { StoredMatch } from "../deliveries/domain/address-match";
+import { shopperNoteIn } from "../deliveries/domain/courier-notes";
 import { Unreadable } from "../deliveries/domain/json-column";
 import type { StoredRequest } from "../deliveries/domain/stored-request";
 import { filsFromKwdText, formatFils } from "./money";
@@ -27,6 +28,8 @@ export interface LabelData {
   >;
   /** What the shopper typed (address lines and city), for the driver when the parts are not enough. */
   addressAsTyped: string | null;
+  /** The shopper's note on the order (delivery instructions), as the courier got it. */
+  customerNote: string | null;
   cash: { kind: "collect"; fils: number; text: string } | { kind: "paid" };
   pieces: number | null;
   weight: string | null;
@@ -152,6 +155,7 @@ export function labelDataFromDelivery(
         .map(textOrNull)
         .filter(Boolean)
         .join("، ") || null,
+    customerNote: shopperNoteIn(request?.notes, delivery.reference),
     cash:
       fils !== null && fils > 0
         ? { kind: "collect", fils, text: formatFils(fils) }

@@ -22,7 +22,9 @@ import { reasonOnPage } from "../i18n/messages";
 import type { Notice } from "../deliveries/domain/notices";
 import { useNotice } from "../components/notice";
 import { areaName, governorateName } from "../i18n/place-names";
+import { missingForCourier } from "../addresses";
 import { Unreadable } from "../deliveries/domain/json-column";
+import { missingPartsReason } from "../deliveries/domain/request";
 import { rememberChance } from "../deliveries/fix.server";
 import { fixDeliveryAddress } from "../deliveries/review.server";
 import { listDeliveriesInState } from "../models/delivery-list.server";
@@ -42,10 +44,13 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       // A record that no longer reads shows nothing of it but says so; the order has the address.
       const unreadable = d.addressMatch instanceof Unreadable;
       const match = d.addressMatch instanceof Unreadable ? {} : (d.addressMatch ?? {});
+      // What the courier needs and the address lacks, said once: as the reason, or beside it.
+      const missing = missingForCourier(match.parts ?? {});
       return {
         id: d.id,
         orderName: d.orderName,
-        reason: d.stateReason,
+        reason: missing && d.stateReason === missingPartsReason(missing) ? null : d.stateReason,
+        missing,
         typed: [
           match.input?.address1,
           match.input?.address2,
@@ -154,6 +159,8 @@ function ReviewCard(props: {
       value={parts[name]}
       onChange={(v) => setParts((p) => ({ ...p, [name]: v }))}
       autoComplete="off"
+      // The courier refuses an address without a block (ADR 0052).
+      requiredIndicator={name === "block"}
     />
   );
   return (
@@ -175,6 +182,11 @@ function ReviewCard(props: {
           {reason(item.reason) && (
             <Text as="p" tone="subdued">
               <span dir="auto">{reason(item.reason)}</span>
+            </Text>
+          )}
+          {item.missing && (
+            <Text as="p" tone="critical">
+              {t(`missing.${item.missing}`)}
             </Text>
           )}
           {item.unreadable && (

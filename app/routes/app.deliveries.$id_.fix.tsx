@@ -50,6 +50,11 @@ export default function FixDelivery() {
             <Card>
               <BlockStack gap="200">
                 <Text as="p">{t("fix.intro")}</Text>
+                {page.missing && (
+                  <Text as="p" tone="critical">
+                    {t(`fix.missing.${page.missing}`)}
+                  </Text>
+                )}
                 {page.typed && (
                   <Text as="p" breakWord>
                     {t("fix.typed")}{" "}

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { PUSH_SIGNATURE_HEADER, pushEventId, verifyPushSignature } from "../courier";
 import { productionDependencies } from "../deliveries/runner.server";
 import { kickTrackingSync } from "../deliveries/drain-loop.server";
@@ -14,7 +14,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  * read: 401 and nothing written; a body without what the app needs: 422 saying what.
  */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
-  if (request.method !== "POST") return new Response("Method not allowed", { status: 405 });
+  if (request.method !== "POST") return onlyPost();
   const target = params.token ? await shopForPushToken(params.token) : null;
   if (!target) return new Response("Not found", { status: 404 });
   if (target.secret === null) {
@@ -42,6 +42,16 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (outcome === "queued") kickTrackingSync();
   return Response.json({ outcome });
 };
+
+/** The courier only posts here; a GET (a person opening the URL) is told so, not a server error. */
+export const loader = (_args: LoaderFunctionArgs) => onlyPost();
+
+function onlyPost() {
+  return new Response("Method not allowed: the courier posts its status changes here.", {
+    status: 405,
+    headers: { Allow: "POST" },
+  });
+}
 
 /**
  * The raw body, read no further than `limit` bytes: a chunked body has no length to check first.

@@ -18,6 +18,7 @@ import {
 import { longestCourierCallMs } from "../deliveries/domain/lease-policy";
 import { env } from "../env.server";
 import { changeCircuit, readCircuit } from "../models/courier-circuits.server";
+import { resumeWaitingDeliveries } from "../models/deliveries.server";
 
 /**
  * The courier account's circuit breaker around a client (ADR 0019): every call first reads the
@@ -77,9 +78,16 @@ export function withCircuitBreaker(
         if (!again.go || again.trial) throw refuse(again.go ? now : again.retryAt);
       }
     }
+    // A trial the courier answers closes the circuit: the deliveries waiting for it go now, not
+    // at the end of their own waits (ADR 0051).
+    const answered = async () => {
+      if (!verdict.trial && !answerChanges(circuit)) return;
+      await changeCircuit(key, () => afterAnswer());
+      if (verdict.trial) await resumeWaitingDeliveries(account.shop, options.now());
+    };
     try {
       const result = await call();
-      if (verdict.trial || answerChanges(circuit)) await changeCircuit(key, () => afterAnswer());
+      await answered();
       return result;
     } catch (error) {
       if (isCourierError(error)) {
@@ -90,9 +98,9 @@ export function withCircuitBreaker(
         } else if (error.outcome === "not_sent") {
           // Never left the app (an invalid request, a held-up send): says nothing of the courier.
           if (verdict.trial) await changeCircuit(key, (current) => startTrial(current, null));
-        } else if (verdict.trial || answerChanges(circuit)) {
+        } else {
           // A refusal is an answer: the courier is there.
-          await changeCircuit(key, () => afterAnswer());
+          await answered();
         }
       }
       throw error;

@@ -45,6 +45,7 @@ const DELIVERY_FULFILLMENT = `#graphql
       order {
         id
         name
+        note
         phone
         customerLocale
         ${ORDER_AMOUNT_FIELDS}
@@ -160,6 +161,7 @@ const fulfillmentReply = z.object({
       order: orderAmounts.extend({
         id: z.string(),
         name: z.string(),
+        note: z.string().nullish(),
         phone: z.string().nullable(),
         customerLocale: z.string().nullable(),
         shippingAddress: z
@@ -232,6 +234,7 @@ export async function fetchDeliveryFulfillment(
     order: {
       id: f.order.id,
       name: f.order.name,
+      note: f.order.note ?? null,
       ...amountsOf(f.order),
       phone: f.order.phone,
       customerLocale: f.order.customerLocale,

@@ -90,6 +90,40 @@ describe(`a courier that does not answer (${database})`, () => {
     expect(sandbox().orders.size).toBe(count);
   }, 60_000);
 
+  it("creates every delivery within a minute of the courier's return, even just after a failed trial", async () => {
+    // The circuit's waits grew to 5 minutes, and so did those of the deliveries whose own call
+    // went unanswered: the last one was created minutes after the courier came back (issue 24).
+    const count = 12;
+    await readyDeliveries(count);
+    sandbox().faults.add({ endpoint: "*", kind: "error", status: 503, probability: 1 });
+    const worker = testWorker({ clock, timeoutMs: 15_000 });
+    await runFor(worker, 45, MINUTE);
+    const openUntil = async () =>
+      (
+        await prisma.courierCircuit.findFirst({ where: { shop, circuit: "other" } })
+      )?.openUntil?.getTime() ?? 0;
+    // The worst moment to come back: right after a trial call failed.
+    for (let t = 0; t < 10 * MINUTE; t += 5_000) {
+      const before = await openUntil();
+      await worker.drain();
+      if ((await openUntil()) > before) break;
+      worker.advance(5_000);
+    }
+    sandbox().faults.clear();
+    const back = clock.now.getTime();
+    for (let t = 0; t < 3 * MINUTE && (await states()).join() !== "created"; t += 5_000) {
+      worker.advance(5_000);
+      await worker.drain();
+    }
+    expect(await states()).toEqual(["created"]);
+    const last = await prisma.deliveryEvent.aggregate({
+      where: { shop, kind: "created" },
+      _max: { at: true },
+    });
+    expect(last._max.at!.getTime() - back).toBeLessThanOrEqual(MINUTE);
+    expect(sandbox().orders.size).toBe(count);
+  }, 60_000);
+
   it("asks at most twice a minute per delivery while only its creates fail", async () => {
     const count = 10;
     await readyDeliveries(count);

@@ -1,3 +1,4 @@
+import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { loader as appLayoutLoader } from "../../app/routes/app";
@@ -36,6 +37,20 @@ describe("admin routes without a session token", () => {
     const response = await callRoute(settingsLoader, request);
     expect(response.status).toBe(401);
     expect(response.headers.get("X-Shopify-Retry-Invalid-Session-Request")).toBe("1");
+  });
+
+  it.each([
+    ["another site", "https://evil.example"],
+    ["not a URL", "not a url"],
+  ])("answers 401 to a correctly signed session token whose shop is %s", async (_name, dest) => {
+    // The library threw on it, and the route answered 500 (issue 24).
+    await installShop(shop);
+    const { token } = await getJwt("admin-routes", API_KEY, API_SECRET_KEY, { dest });
+    const request = new Request(new URL("/app/settings", APP_URL), {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const response = await callRoute(settingsLoader, request);
+    expect(response.status).toBe(401);
   });
 
   it("refuses to save settings without a session token, and saves nothing", async () => {

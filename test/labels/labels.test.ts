@@ -189,6 +189,21 @@ describe("the labels document", () => {
     expect(html).toMatch(/<div class="qr"[^>]*><svg viewBox/);
   });
 
+  it("prints the shopper's note from the courier's notes, without the reference", () => {
+    // The order's note never reached the courier or the label (issue 24).
+    const stored = JSON.parse(CREATED_DELIVERY_COLUMNS.request) as Record<string, unknown>;
+    const withNote = createdDelivery({
+      request: requestColumn.decode(
+        JSON.stringify({ ...stored, notes: `${stored.notes} · Ring twice, then call` }),
+      ),
+    });
+    const label = labelDataFromDelivery(withNote, null, shop);
+    expect(label.customerNote).toBe("Ring twice, then call");
+    const html = renderLabelsDocument([label], { size: "A6" });
+    expect(html).toContain("Ring twice, then call");
+    expect(html).toContain('<span dir="rtl" lang="ar">ملاحظة</span>');
+  });
+
   it("prints a shopper's markup as text", () => {
     const hostile = createdDelivery({
       addressMatch: {

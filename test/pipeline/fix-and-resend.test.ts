@@ -33,7 +33,7 @@ const order: FakeOrder = {
   fulfillmentNumber: 8101,
   orderNumber: 4101,
   city: "Salmiya",
-  address1: "near the co-op, behind the mosque",
+  address1: "Block 4, Street 10, near the co-op, behind the mosque",
   provinceCode: "KW-HA",
 };
 
@@ -152,13 +152,14 @@ describe("fix and send again", () => {
 
   it("refuses a missing or unknown area and keeps what was typed", async () => {
     const { rejected } = await rejectedDelivery();
-    const missing = await postFix(rejected.id, { block: "3", contactPhone: "99998888" });
+    const typed = { block: "3", street: "5", contactPhone: "99998888" };
+    const missing = await postFix(rejected.id, typed);
     expect(missing.status).toBe(400);
     const body = await missing.json();
     expect(body.fieldErrors).toEqual({ areaId: "fix.errors.areaMissing" });
-    expect(body.values).toMatchObject({ block: "3", contactPhone: "99998888" });
+    expect(body.values).toMatchObject(typed);
 
-    const unknown = await postFix(rejected.id, { areaId: "987654", contactPhone: "99998888" });
+    const unknown = await postFix(rejected.id, { ...typed, areaId: "987654" });
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).fieldErrors).toEqual({ areaId: "fix.errors.areaUnknown" });
     expect(creates()).toHaveLength(1);
@@ -230,6 +231,7 @@ describe("fix and send again", () => {
     const response = await postFix(waiting.id, {
       areaId: String(salmiyaOf(directory).id),
       block: "12",
+      street: "2",
       contactPhone: "99998888",
     });
     expect(response.status).toBe(200);
@@ -249,17 +251,16 @@ describe("fix and send again", () => {
 
   it("refuses a delivery that is no longer waiting, sending nothing", async () => {
     const { rejected, directory } = await rejectedDelivery();
-    await postFix(rejected.id, {
+    const corrected = {
       areaId: String(salmiyaOf(directory).id),
       block: "12",
+      street: "2",
       contactPhone: "99998888",
-    });
+    };
+    await postFix(rejected.id, corrected);
     await testWorker().drain();
     expect((await prisma.delivery.findFirstOrThrow({ where: { shop } })).state).toBe("created");
-    const again = await postFix(rejected.id, {
-      areaId: String(salmiyaOf(directory).id),
-      contactPhone: "99998888",
-    });
+    const again = await postFix(rejected.id, corrected);
     expect(again.status).toBe(400);
     expect((await again.json()).error).toBe("fix.errors.notFixable");
     expect(creates()).toHaveLength(2);

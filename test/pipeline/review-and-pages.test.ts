@@ -151,6 +151,10 @@ describe("the address review queue", () => {
           deliveryId: delivery.id,
           governanceId: String(jabriya.governanceId),
           areaId: String(jabriya.id),
+          // The parts the page fills in from the address (blk 3 st 5 house 9).
+          block: "3",
+          street: "5",
+          house: "9",
           remember: "on",
         },
       }),
@@ -208,6 +212,9 @@ describe("the address review queue", () => {
           deliveryId: delivery.id,
           governanceId: String(first!.id),
           areaId: String(wrongArea.id),
+          block: "3",
+          street: "5",
+          house: "9",
         },
       }),
     );

@@ -10,7 +10,10 @@ import { isStuck, listDeliveryPage } from "../../app/models/delivery-list.server
 import { redactCustomer } from "../../app/models/privacy.server";
 import { createPushCredentials } from "../../app/models/push-credentials.server";
 import { listStatusMappings, saveStatusMappings } from "../../app/models/tracking.server";
-import { action as courierWebhook } from "../../app/routes/courier.webhooks.$token";
+import {
+  action as courierWebhook,
+  loader as courierWebhookLoader,
+} from "../../app/routes/courier.webhooks.$token";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
 import { loader as trackingLoader } from "../../app/routes/tracking.$token";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
@@ -927,6 +930,15 @@ describe("the courier's status pushes", () => {
     expect(pulled).toBeLessThan(80 * 1024);
     expect(writes.events).toEqual([]);
     expect((await row()).state).toBe("created");
+  });
+
+  it("a GET of the push URL answers 405 and says POST is allowed", async () => {
+    // It answered "Unexpected Server Error" (issue 24): the route had no loader.
+    const { credentials } = await pushSetup();
+    const request = new Request(`https://app.example/courier/webhooks/${credentials.token}`);
+    const response = await callRoute(courierWebhookLoader, request, { token: credentials.token });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST");
   });
 
   it("a push for an order the app did not send is acknowledged and ignored", async () => {

@@ -272,6 +272,7 @@ describe("an address match that no longer reads", () => {
           governanceId: String(mishref.governanceId),
           areaId: String(mishref.id),
           block: "3",
+          house: "9",
           remember: "on",
         },
       }),

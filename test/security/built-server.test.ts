@@ -124,6 +124,37 @@ describe("frame protection", () => {
   });
 });
 
+describe("requests refused with their own status, not a server error (issue 24)", () => {
+  it("answers 403 to a form posted to a page from another site", async () => {
+    const reply = await probe(`${appUrl}/app/settings`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: "https://evil.example",
+        "Sec-Fetch-Site": "cross-site",
+      },
+      body: "courierEnvironment=production",
+    });
+    expect(reply.status).toBe(403);
+  });
+
+  it("answers 401 to a session token whose shop is another site", async () => {
+    const { token } = await getJwt("browser-shop", API_KEY, API_SECRET_KEY, {
+      dest: "https://evil.example",
+    });
+    const reply = await probe(`${appUrl}/app/settings`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(reply.status).toBe(401);
+  });
+
+  it("answers a GET of a courier push URL with 405 and Allow: POST", async () => {
+    const reply = await probe(`${appUrl}/courier/webhooks/any-token`);
+    expect(reply.status).toBe(405);
+    expect(reply.headers.get("allow")).toBe("POST");
+  });
+});
+
 describe("tracking links", () => {
   it("limits how many links one client may try", async () => {
     const statuses: number[] = [];

@@ -64,6 +64,8 @@ export interface FakeOrder {
   paidIn?: { currency: string; total: string; outstanding: string };
   /** The order's customer locale (default null: Shopify did not say). */
   customerLocale?: string;
+  /** The order's note (the shopper's instructions at checkout; default none). */
+  note?: string;
   /** Shopify answers the fulfillment query with this error instead. */
   shopifyError?: string;
   /** What this fulfillment carries (default: 2 × Abaya, 600 g each, 24.500 for the line). */
@@ -121,6 +123,7 @@ export function programShopify(orders: FakeOrder[]) {
           order: {
             id: `gid://shopify/Order/${order.orderNumber}`,
             name: `#${order.orderNumber}`,
+            note: order.note ?? null,
             phone: null,
             customerLocale: order.customerLocale ?? null,
             currencyCode: order.shopCurrency ?? "KWD",

@@ -24,3 +24,17 @@ export function testEnvironment(overrides: Record<string, string> = {}): Record<
     ...overrides,
   };
 }
+
+/**
+ * The environment of a benchmark that runs the app in production mode in its own process. The
+ * app is on loopback: production takes the library's test secret only there (app/env.server.ts).
+ */
+export function productionBenchEnvironment(
+  overrides: Record<string, string> = {},
+): Record<string, string> {
+  return testEnvironment({
+    NODE_ENV: "production",
+    SHOPIFY_APP_URL: "http://127.0.0.1",
+    ...overrides,
+  });
+}

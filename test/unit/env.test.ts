@@ -117,6 +117,63 @@ describe("the environment parsed at boot", () => {
     expect(found).toEqual([expect.stringMatching(/^SHOP_CUSTOM_DOMAIN is invalid: .*remove it/)]);
   });
 
+  it("refuses in production an app URL that is not https", () => {
+    const found = problems({
+      ...valid,
+      NODE_ENV: "production",
+      SHOPIFY_APP_URL: "http://app.example",
+    });
+    expect(found).toEqual([expect.stringMatching(/^SHOPIFY_APP_URL is invalid: must use https/)]);
+  });
+
+  it("refuses in production the Shopify library's test secret", () => {
+    const found = problems({
+      ...valid,
+      NODE_ENV: "production",
+      SHOPIFY_API_SECRET: "testApiSecretKey",
+    });
+    expect(found).toEqual([
+      expect.stringMatching(/^SHOPIFY_API_SECRET is invalid: .*test secret.*Partner Dashboard/),
+    ]);
+  });
+
+  it("names every variable to fix at once, the production ones with the malformed ones", () => {
+    const found = problems({
+      ...valid,
+      NODE_ENV: "production",
+      SHOPIFY_APP_URL: "http://app.example",
+      SHOPIFY_API_SECRET: "testApiSecretKey",
+      ENCRYPTION_KEYS: "k1:c2hvcnQ=",
+    });
+    expect(found.map((problem) => problem.split(" ")[0])).toEqual([
+      "ENCRYPTION_KEYS",
+      "SHOPIFY_APP_URL",
+      "SHOPIFY_API_SECRET",
+    ]);
+  });
+
+  it.each(["http://127.0.0.1:3000", "http://localhost:3000", "http://[::1]:3000"])(
+    "takes both on a loopback app URL (%s), where the built server runs on this machine",
+    (url) => {
+      const env = parseEnv({
+        ...valid,
+        NODE_ENV: "production",
+        SHOPIFY_APP_URL: url,
+        SHOPIFY_API_SECRET: "testApiSecretKey",
+      });
+      expect(env.SHOPIFY_APP_URL).toBe(url);
+    },
+  );
+
+  it("takes an http app URL and the test secret outside production", () => {
+    const env = parseEnv({
+      ...valid,
+      SHOPIFY_APP_URL: "http://app.example",
+      SHOPIFY_API_SECRET: "testApiSecretKey",
+    });
+    expect(env.SHOPIFY_API_SECRET).toBe("testApiSecretKey");
+  });
+
   it("never echoes a secret value in its message", () => {
     const secret = "k1:THIS-IS-NOT-BASE64-BUT-SECRET";
     const found = problems({ ...valid, ENCRYPTION_KEYS: secret });

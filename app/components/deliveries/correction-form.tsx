@@ -144,6 +144,8 @@ export function CorrectionForm(props: {
                   onChange={set(part)}
                   error={error(part)}
                   autoComplete="off"
+                  // The courier refuses an address without a block (ADR 0052).
+                  requiredIndicator={part === "block"}
                   {...(part === "paci" ? { inputMode: "numeric" as const } : {})}
                 />
               ))}

@@ -85,6 +85,10 @@ export const NOTICE_CODES = [
   "not_remembered_not_stored",
   "not_remembered_no_place_name",
   "not_remembered_no_gazetteer_area",
+  // No block, no send (review.server; ADR 0052)
+  "address_missing_block",
+  "address_missing_street_or_house",
+  "address_missing_block_and_street_or_house",
 ] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 

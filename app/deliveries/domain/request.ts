@@ -1,7 +1,8 @@
-import type { AddressParts } from "../../addresses";
+import { missingForCourier, type AddressParts, type MissingParts } from "../../addresses";
 import { isCourierError, type CourierValidationError } from "../../courier/errors";
 import { formatKuwaitDateTime, parseKuwaitDateTime, roundKwd } from "../../courier/format";
 import { buildCreateOrderBody, type CreateOrderBody } from "../../courier/requests";
+import { addressNotes, orderNotes } from "./courier-notes";
 
 /**
  * Building the courier's create request: a pure function of the order, the shop's settings, the
@@ -19,6 +20,8 @@ export interface OrderAmounts {
 export interface OrderForDelivery extends OrderAmounts {
   id: string;
   name: string;
+  /** The order's note: the shopper's instructions at checkout (or the merchant's); may be null. */
+  note: string | null;
   /** The amounts above are in the shop's currency; these in the currency the customer paid in. */
   presentment: OrderAmounts;
   phone: string | null;
@@ -103,8 +106,23 @@ export type BuiltRequest =
       /** The order had a balance that another delivery of it collects. */
       balanceCollectedElsewhere: boolean;
     }
-  /** `attention`: the merchant must change something outside the address (the currency). */
-  | { ok: false; problems: string[]; attention?: true };
+  /**
+   * `attention`: the merchant must change something outside the address (the currency).
+   * `missing`: the address lacks what the courier needs (its sentence is first in `problems`).
+   */
+  | { ok: false; problems: string[]; attention?: true; missing?: MissingParts };
+
+/** Why a delivery waits for the parts its address lacks, in English (the timeline's record). */
+export function missingPartsReason(missing: MissingParts): string {
+  switch (missing) {
+    case "block":
+      return "The address has no block number, which the courier needs: add it, then send.";
+    case "street_or_house":
+      return "The address has no street, house or building number, which the courier needs: add one, then send.";
+    case "block_and_street_or_house":
+      return "The address has no block number and no street, house or building number, which the courier needs: add them, then send.";
+  }
+}
 
 /**
  * The order's amounts in Kuwaiti dinar, which is all the courier takes: those the customer paid
@@ -155,6 +173,10 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
   if (!charge.ok) return { ok: false, problems: [charge.problem], attention: true };
   const { cashOnDelivery, value } = charge;
   if (!address) problems.push("The order has no shipping address.");
+  // No block, no send: whatever placed the area (the matcher, a remembered answer, the
+  // merchant), the parts come from this order's address or the merchant's hand (ADR 0052).
+  const missing = address ? missingForCourier(destination.parts) : null;
+  if (missing) problems.push(missingPartsReason(missing));
   const paymentMethod = cashOnDelivery ? settings.paymentCodeCod : settings.paymentCodePrepaid;
   if (!paymentMethod) {
     problems.push(
@@ -167,7 +189,7 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
   if (!contactPhone)
     problems.push("The shipping address has no phone number for the courier to call.");
   if (problems.length > 0 || !address || !paymentMethod || !contactPhone)
-    return { ok: false, problems };
+    return missing ? { ok: false, problems, missing } : { ok: false, problems };
 
   const parts = destination.parts;
   const input = {
@@ -205,15 +227,21 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
       ...(address.latitude !== null && address.longitude !== null
         ? { latitude: address.latitude, longitude: address.longitude }
         : {}),
-      // The courier's form has no apartment or PACI field; the driver reads them here.
-      notes: destinationNotes(parts, address),
+      // The courier's form has no apartment or PACI field; the driver reads them here, with the
+      // address lines as the shopper typed them (landmarks, directions).
+      notes: addressNotes({
+        apartment: parts.apartment,
+        paci: parts.paci,
+        lines: [address.address1, address.address2],
+      }),
     },
     packageDetails: {
       weight: packageWeightKg(order.items),
       description: describeItems(order.items),
       value,
     },
-    notes: `${reference} · Shopify order ${order.name}`,
+    // The reference first and whole (history finds the order by it), then the shopper's note.
+    notes: orderNotes({ reference, orderName: order.name, note: order.note }),
   };
   try {
     return {
@@ -348,16 +376,4 @@ export function describeItems(items: OrderForDelivery["items"]): string {
   // Never half of a character written as two UTF-16 units (an emoji in a product's title).
   if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
   return `${kept}…${total}`;
-}
-
-function destinationNotes(
-  parts: AddressParts,
-  address: NonNullable<OrderForDelivery["shippingAddress"]>,
-) {
-  const extra = [
-    parts.apartment ? `Apartment ${parts.apartment}` : null,
-    parts.paci ? `PACI ${parts.paci}` : null,
-    [address.address1, address.address2].filter(Boolean).join(", ") || null,
-  ];
-  return extra.filter(Boolean).join(" · ").slice(0, 500);
 }

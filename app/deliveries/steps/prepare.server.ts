@@ -214,7 +214,13 @@ export async function buildAndQueue(
         delivery,
         deps,
         "needs_address",
-        { kind: "needs_attention", message: reason },
+        built.missing
+          ? {
+              kind: "needs_address",
+              message: reason,
+              data: { text: eventText(`address_missing_${built.missing}`) },
+            }
+          : { kind: "needs_attention", message: reason },
         {
           stateReason: reason,
           ...orderFields(input.order),

@@ -18,6 +18,19 @@ describe("CSV cells", () => {
     expect(csvCell(value)).toBe(expected);
   });
 
+  it.each([
+    ["a right-to-left override", "Ali\u202Efdp.exe", "Alifdp.exe"],
+    ["an isolate", "\u2067Fatima\u2069", "Fatima"],
+    ["an override before a formula", "\u202E=1+1", "'=1+1"],
+  ])("removes %s from a cell", (_name, value, expected) => {
+    // A customer's name with U+202E went into the export as typed (issue 24).
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it("keeps Arabic and the marks that only set a direction", () => {
+    expect(csvCell("فاطمة\u200F 12\u200E")).toBe("فاطمة\u200F 12\u200E");
+  });
+
   it("leaves plain numbers, negative ones included, as numbers", () => {
     expect(csvCell("-1.250")).toBe("-1.250");
     expect(csvCell(-3)).toBe("-3");
