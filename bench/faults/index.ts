@@ -2,6 +2,7 @@
 import * as busyIntake from "./busy-intake";
 import * as courierOutage from "./courier-outage";
 import * as historyPaging from "./history-paging";
+import * as largeOrders from "./large-orders";
 import * as lateCommit from "./late-commit";
 import * as pausedWorker from "./paused-worker";
 import * as shopifySide from "./shopify-side";
@@ -20,6 +21,7 @@ export const scenarios: FaultScenario[] = [
   { name: "missed webhooks", run: shopifySide.missedWebhooks },
   { name: "shopify throttling", run: shopifySide.shopifyThrottling },
   { name: "tracking crashes", run: shopifySide.trackingCrashes },
+  { name: "large orders", run: largeOrders.run },
   { name: "token refresh", run: tokenRefresh.run },
   { name: "busy intake", run: busyIntake.run },
 ];
