@@ -230,6 +230,21 @@ export async function releaseLease(
   });
 }
 
+/**
+ * A fulfillment's line items read so far (`Delivery.lineItemsRead`, encoded), kept on the row the
+ * worker `owner` still holds, for the next attempt to go on from.
+ */
+export async function keepLineItemsRead(
+  delivery: Pick<DeliveryRow, "shop" | "id">,
+  owner: string,
+  lineItemsRead: string,
+): Promise<void> {
+  await prisma.delivery.updateMany({
+    where: { id: delivery.id, shop: delivery.shop, leaseOwner: owner, state: "pending" },
+    data: { lineItemsRead },
+  });
+}
+
 /** Appends to a delivery's timeline without moving it (no lease needed: the timeline only grows). */
 export async function addDeliveryEvent(
   shop: string,

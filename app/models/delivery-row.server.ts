@@ -6,6 +6,7 @@ import {
 } from "../deliveries/domain/courier-status";
 import { eventDataColumn, type EventData } from "../deliveries/domain/event-data";
 import { Unreadable } from "../deliveries/domain/json-column";
+import { lineItemsReadColumn, type LineItemsRead } from "../deliveries/domain/line-items-read";
 import {
   shopifyPendingColumn,
   type OwedShopifyEvent,
@@ -22,7 +23,13 @@ import { parseEnvironment, type CourierEnvironment } from "./shop.server";
  */
 export type DeliveryRow = Omit<
   Delivery,
-  "state" | "environment" | "shopifyEventStatus" | "request" | "addressMatch" | "shopifyPending"
+  | "state"
+  | "environment"
+  | "shopifyEventStatus"
+  | "request"
+  | "addressMatch"
+  | "shopifyPending"
+  | "lineItemsRead"
 > & {
   state: DeliveryState;
   environment: CourierEnvironment;
@@ -31,6 +38,7 @@ export type DeliveryRow = Omit<
   request: StoredRequest | Unreadable | null;
   addressMatch: StoredMatch | Unreadable | null;
   shopifyPending: OwedShopifyEvent | Unreadable | null;
+  lineItemsRead: LineItemsRead | Unreadable | null;
 };
 
 export type DeliveryEventRow = Omit<DeliveryEvent, "data"> & {
@@ -46,6 +54,7 @@ export function deliveryRow(row: Delivery): DeliveryRow {
     request: requestColumn.decodeNullable(row.request),
     addressMatch: addressMatchColumn.decodeNullable(row.addressMatch),
     shopifyPending: shopifyPendingColumn.decodeNullable(row.shopifyPending),
+    lineItemsRead: lineItemsReadColumn.decodeNullable(row.lineItemsRead),
   };
 }
 
