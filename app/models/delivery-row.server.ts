@@ -13,6 +13,7 @@ import {
 } from "../deliveries/domain/owed-shopify-event";
 import { parseState, type DeliveryState } from "../deliveries/domain/states";
 import { requestColumn, type StoredRequest } from "../deliveries/domain/stored-request";
+import { readWaitKind, type WaitKind } from "../deliveries/domain/waits";
 import { parseEnvironment, type CourierEnvironment } from "./shop.server";
 
 /**
@@ -30,6 +31,7 @@ export type DeliveryRow = Omit<
   | "addressMatch"
   | "shopifyPending"
   | "lineItemsRead"
+  | "waitingFor"
 > & {
   state: DeliveryState;
   environment: CourierEnvironment;
@@ -39,6 +41,8 @@ export type DeliveryRow = Omit<
   addressMatch: StoredMatch | Unreadable | null;
   shopifyPending: OwedShopifyEvent | Unreadable | null;
   lineItemsRead: LineItemsRead | Unreadable | null;
+  /** What an uncounted wait waits for; one the app no longer knows reads as none. */
+  waitingFor: WaitKind | null;
 };
 
 export type DeliveryEventRow = Omit<DeliveryEvent, "data"> & {
@@ -55,6 +59,7 @@ export function deliveryRow(row: Delivery): DeliveryRow {
     addressMatch: addressMatchColumn.decodeNullable(row.addressMatch),
     shopifyPending: shopifyPendingColumn.decodeNullable(row.shopifyPending),
     lineItemsRead: lineItemsReadColumn.decodeNullable(row.lineItemsRead),
+    waitingFor: readWaitKind(row.waitingFor),
   };
 }
 

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { deliveryPage } from "../../app/deliveries/delivery-page.server";
+import { LONG_WAIT_MS } from "../../app/deliveries/domain/waits";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
 import { testWorker } from "../support/pipeline";
 import { startStandInShop, type StandInShop } from "../support/standin-shop";
@@ -106,5 +108,41 @@ describe("an order with many line items", () => {
     } | null;
     expect(read?.items.length).toBeGreaterThan(200);
     expect(read?.cursor).toEqual(expect.any(String));
+  }, 120_000);
+});
+
+describe("a delivery that waits for Shopify without failing", () => {
+  it("says on its page, after 30 minutes, since when it waits for Shopify's budget", async () => {
+    const { shop } = await fulfilLargeOrder("waits-long", 3);
+    shopify!.standIn.api.throttleNext(1_000_000);
+
+    const delivery = await workFor(LONG_WAIT_MS + 60_000, { shop });
+
+    expect(delivery).toMatchObject({ state: "pending", failures: 0 });
+    const firstRefused = shopify!.standIn.store.graphqlLog[0]!.at;
+    const page = await deliveryPage(shop, delivery.id, clock.now);
+    expect(page?.waitingLong).toEqual({ kind: "shopify_budget", since: firstRefused });
+  }, 120_000);
+
+  it("says nothing of it before 30 minutes", async () => {
+    const { shop } = await fulfilLargeOrder("waits-short", 3);
+    shopify!.standIn.api.throttleNext(1_000_000);
+
+    const delivery = await workFor(LONG_WAIT_MS - 60_000, { shop });
+
+    expect(delivery.state).toBe("pending");
+    expect((await deliveryPage(shop, delivery.id, clock.now))?.waitingLong).toBeNull();
+  }, 120_000);
+
+  it("goes on by itself once Shopify answers again, and no longer says it waits", async () => {
+    const { shop } = await fulfilLargeOrder("waits-then-goes", 3);
+    shopify!.standIn.api.throttleNext(1_000_000);
+    await workFor(LONG_WAIT_MS + 60_000, { shop });
+    shopify!.standIn.api.throttleNext(0);
+
+    const delivery = await workFor(5 * 60_000, { shop });
+
+    expect(delivery.trackingPushedAt).toBeInstanceOf(Date);
+    expect((await deliveryPage(shop, delivery.id, clock.now))?.waitingLong).toBeNull();
   }, 120_000);
 });

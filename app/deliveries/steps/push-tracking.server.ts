@@ -53,6 +53,8 @@ export const pushTracking: Step = async (delivery, deps, context) => {
       trackingPushedAt: now(deps),
       trackingUrl: url,
       failures: 0,
+      waitingSince: null,
+      waitingFor: null,
       // The tracking sync takes over from here (tracking/sync.server.ts); a first look soon.
       syncAt: new Date(now(deps).getTime() + FIRST_TRACKING_LOOK_MS),
       leaseOwner: null,

@@ -50,10 +50,11 @@ export interface TransitionInput {
 }
 
 /**
- * What a move to another state ends, unless the move says otherwise: a fulfillment's line items
- * read so far (read for the pending state only).
+ * What a move to another state ends, unless the move says otherwise: a wait that did not count
+ * as a failure (the pages say how long one lasts), and a fulfillment's line items read so far
+ * (read for the pending state only).
  */
-const MOVED_ON = { lineItemsRead: null } as const;
+const MOVED_ON = { waitingSince: null, waitingFor: null, lineItemsRead: null } as const;
 
 /** Refuses a move the move table does not have (deliveries/domain/states.ts). */
 export function assertMove(from: DeliveryState, to: DeliveryState): void {
