@@ -7,6 +7,7 @@ import * as lateCommit from "./late-commit";
 import * as pausedWorker from "./paused-worker";
 import * as shopifySide from "./shopify-side";
 import * as tokenRefresh from "./token-refresh";
+import * as trackingKills from "./tracking-kills";
 
 export interface FaultScenario {
   name: string;
@@ -22,6 +23,7 @@ export const scenarios: FaultScenario[] = [
   { name: "shopify throttling", run: shopifySide.shopifyThrottling },
   { name: "tracking crashes", run: shopifySide.trackingCrashes },
   { name: "large orders", run: largeOrders.run },
+  { name: "tracking kills", run: trackingKills.run },
   { name: "token refresh", run: tokenRefresh.run },
   { name: "busy intake", run: busyIntake.run },
 ];
