@@ -45,11 +45,7 @@ export interface ReadyToSend {
 export async function createBulk(
   ready: ReadyToSend[],
   deps: WorkerDependencies,
-  processDelivery: (
-    delivery: DeliveryRow,
-    deps: WorkerDependencies,
-    options?: { justCreated?: boolean },
-  ) => Promise<void>,
+  processDelivery: (delivery: DeliveryRow, deps: WorkerDependencies) => Promise<void>,
 ): Promise<void> {
   const batch = ready.map((r) => r.delivery);
   const first = batch[0]!;
@@ -190,8 +186,6 @@ export async function createBulk(
   }
   // Created ones go on to put tracking on Shopify; the rest have released their lease.
   await Promise.all(
-    after
-      .filter((d): d is DeliveryRow => d !== null)
-      .map((d) => processDelivery(d, deps, { justCreated: true })),
+    after.filter((d): d is DeliveryRow => d !== null).map((d) => processDelivery(d, deps)),
   );
 }

@@ -242,16 +242,7 @@ export const stillWaiting = (delivery: DeliveryRow) => ({
   waitingFor: delivery.waitingFor,
 });
 
-export interface StepContext {
-  /** The tracking write may have reached Shopify before (a crash, or a call without an answer). */
-  trackingMayBeOnShopify: boolean;
-}
-
-export type Step = (
-  delivery: DeliveryRow,
-  deps: WorkerDependencies,
-  context: StepContext,
-) => Promise<DeliveryRow | null>;
+export type Step = (delivery: DeliveryRow, deps: WorkerDependencies) => Promise<DeliveryRow | null>;
 
 /** Who moves a delivery: a worker holding its lease, or the merchant (owner null, no lease). */
 export type Actor = { owner: string | null; now?: () => Date };
