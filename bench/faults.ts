@@ -30,6 +30,8 @@ const TARGETS: Record<string, { text: string; met: (value: number, all: Figures)
   throttledParked: { text: "0", met: (v) => v === 0 },
   missedWebhooksRecordedTwice: { text: "0", met: (v) => v === 0 },
   trackingRewritesAfterCrash: { text: "0", met: (v) => v === 0 },
+  largeOrderLineItemsSent: { text: "1000", met: (v) => v === 1000 },
+  trackingRewritesAfterKill: { text: "0", met: (v) => v === 0 },
   refreshCallsPerExpiry: { text: "1", met: (v) => v === 1 },
   intakeP99BusyMs: { text: "≤ 100", met: (v) => v <= 100 },
   concurrentRetryServerErrors: { text: "0", met: (v) => v === 0 },

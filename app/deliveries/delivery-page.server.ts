@@ -8,6 +8,7 @@ import { loadCourierDirectory } from "../services/courier-directory.server";
 import { Unreadable } from "./domain/json-column";
 import { explainMatch } from "./domain/match-explanation";
 import { isFinal } from "./domain/states";
+import { longWait } from "./domain/waits";
 import { courierSaid, timelineSentence } from "./domain/timeline";
 import { cancelChoicesFor } from "./cancel-page.server";
 import { deliveryExceptionItems } from "./courier-exceptions.server";
@@ -19,7 +20,7 @@ import { isFixable } from "./fix.server";
  * data the page puts into words in its language (ADR 0043); the raw request only for the
  * technical details. Null when the shop has no delivery of that id.
  */
-export async function deliveryPage(shop: string, id: string) {
+export async function deliveryPage(shop: string, id: string, now = new Date()) {
   const delivery = await getDelivery(shop, id);
   if (!delivery) return null;
   const orderNumericId = delivery.orderId.split("/").pop();
@@ -72,6 +73,8 @@ export async function deliveryPage(shop: string, id: string) {
       : delivery.stateReason
         ? { sentence: null, courierSaid: null, recorded: delivery.stateReason }
         : null,
+    // Waiting for Shopify or the courier, without failing, for half an hour or more (issue 24).
+    waitingLong: longWait(delivery, now),
     customer: {
       name: destination?.contactName ?? null,
       phone: destination

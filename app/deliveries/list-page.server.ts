@@ -8,6 +8,7 @@ import { cancelDelivery } from "./cancel.server";
 import { attentionExceptionItems } from "./courier-exceptions.server";
 import { retryDelivery } from "./retry.server";
 import type { Notice } from "./domain/notices";
+import { longWait } from "./domain/waits";
 
 /**
  * The deliveries list's page (app/routes/app.deliveries._index.tsx): one keyset page of rows as
@@ -44,6 +45,7 @@ export async function loadDeliveryListPage(
       state: d.state,
       reason: d.stateReason,
       stuck: isStuck(d, now),
+      waitingLong: longWait(d, now),
       courierNumber: d.courierOrderNumber,
       createdAt: d.createdAt.toISOString(),
     })),

@@ -17,7 +17,6 @@ import {
   now,
   stepFailed,
   type Step,
-  type StepContext,
   type WorkerDependencies,
 } from "./steps/shared.server";
 
@@ -72,18 +71,12 @@ export async function runDueDeliveries(deps: WorkerDependencies, limit = 10): Pr
 export async function processDelivery(
   leased: DeliveryRow,
   deps: WorkerDependencies,
-  { justCreated = false }: { justCreated?: boolean } = {},
 ): Promise<void> {
   let delivery: DeliveryRow | null = leased;
-  // Taken already created: an earlier holder may have put the tracking on Shopify and stopped
-  // before recording it. Created in this pass: no tracking write was made for it yet.
-  const context: StepContext = {
-    trackingMayBeOnShopify: leased.state === "created" && !justCreated,
-  };
   try {
     for (let step = 0; delivery && step < 6; step += 1) {
       const before: string = delivery.state;
-      delivery = await advance(delivery, deps, context);
+      delivery = await advance(delivery, deps);
       // Just prepared: it waits for the next pass, where the ready ones of a shop go in one batch.
       if (delivery && before === "pending" && delivery.state === "ready") {
         await releaseLease(delivery.shop, delivery.id, deps.owner, { nextAttemptAt: now(deps) });
@@ -98,7 +91,6 @@ export async function processDelivery(
 async function advance(
   delivery: DeliveryRow,
   deps: WorkerDependencies,
-  context: StepContext,
 ): Promise<DeliveryRow | null> {
   const steps: Partial<Record<DeliveryState, Step>> = {
     pending: prepare,
@@ -124,5 +116,5 @@ async function advance(
     await releaseLease(delivery.shop, delivery.id, deps.owner);
     return null;
   }
-  return step(delivery, deps, context);
+  return step(delivery, deps);
 }

@@ -197,6 +197,32 @@ export async function renewSendingLease(
   return count === 1;
 }
 
+/**
+ * The fence of the tracking write (ADR 0054): the row is still `created`, its tracking not
+ * recorded, under the lease `owner` took with `generation`, and that lease now lasts until
+ * `leaseExpiresAt`. False when the worker lost the row: nothing may be written to Shopify.
+ */
+export async function renewTrackingLease(
+  shop: string,
+  id: string,
+  owner: string,
+  generation: number,
+  leaseExpiresAt: Date,
+): Promise<boolean> {
+  const { count } = await prisma.delivery.updateMany({
+    where: {
+      id,
+      shop,
+      state: "created",
+      trackingPushedAt: null,
+      leaseOwner: owner,
+      leaseGeneration: generation,
+    },
+    data: { leaseExpiresAt },
+  });
+  return count === 1;
+}
+
 /** Leases one delivery that nobody holds (or whose lease lapsed); null when someone does. */
 export async function takeLease(
   shop: string,
@@ -227,6 +253,21 @@ export async function releaseLease(
   await prisma.delivery.updateMany({
     where: { id, shop, leaseOwner: owner },
     data: { ...data, leaseOwner: null, leaseExpiresAt: null },
+  });
+}
+
+/**
+ * A fulfillment's line items read so far (`Delivery.lineItemsRead`, encoded), kept on the row the
+ * worker `owner` still holds, for the next attempt to go on from.
+ */
+export async function keepLineItemsRead(
+  delivery: Pick<DeliveryRow, "shop" | "id">,
+  owner: string,
+  lineItemsRead: string,
+): Promise<void> {
+  await prisma.delivery.updateMany({
+    where: { id: delivery.id, shop: delivery.shop, leaseOwner: owner, state: "pending" },
+    data: { lineItemsRead },
   });
 }
 

@@ -79,6 +79,8 @@ const LIST_SELECT = {
   createdAt: true,
   lastMovedAt: true,
   trackingPushedAt: true,
+  waitingSince: true,
+  waitingFor: true, // read by domain/waits.ts's longWait
   // For the CSV export, which reads the list whole by the same queries (one read a page).
   courierStatus: true,
   trackingUrl: true,

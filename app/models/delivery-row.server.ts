@@ -6,12 +6,14 @@ import {
 } from "../deliveries/domain/courier-status";
 import { eventDataColumn, type EventData } from "../deliveries/domain/event-data";
 import { Unreadable } from "../deliveries/domain/json-column";
+import { lineItemsReadColumn, type LineItemsRead } from "../deliveries/domain/line-items-read";
 import {
   shopifyPendingColumn,
   type OwedShopifyEvent,
 } from "../deliveries/domain/owed-shopify-event";
 import { parseState, type DeliveryState } from "../deliveries/domain/states";
 import { requestColumn, type StoredRequest } from "../deliveries/domain/stored-request";
+import { readWaitKind, type WaitKind } from "../deliveries/domain/waits";
 import { parseEnvironment, type CourierEnvironment } from "./shop.server";
 
 /**
@@ -22,7 +24,14 @@ import { parseEnvironment, type CourierEnvironment } from "./shop.server";
  */
 export type DeliveryRow = Omit<
   Delivery,
-  "state" | "environment" | "shopifyEventStatus" | "request" | "addressMatch" | "shopifyPending"
+  | "state"
+  | "environment"
+  | "shopifyEventStatus"
+  | "request"
+  | "addressMatch"
+  | "shopifyPending"
+  | "lineItemsRead"
+  | "waitingFor"
 > & {
   state: DeliveryState;
   environment: CourierEnvironment;
@@ -31,6 +40,9 @@ export type DeliveryRow = Omit<
   request: StoredRequest | Unreadable | null;
   addressMatch: StoredMatch | Unreadable | null;
   shopifyPending: OwedShopifyEvent | Unreadable | null;
+  lineItemsRead: LineItemsRead | Unreadable | null;
+  /** What an uncounted wait waits for; one the app no longer knows reads as none. */
+  waitingFor: WaitKind | null;
 };
 
 export type DeliveryEventRow = Omit<DeliveryEvent, "data"> & {
@@ -46,6 +58,8 @@ export function deliveryRow(row: Delivery): DeliveryRow {
     request: requestColumn.decodeNullable(row.request),
     addressMatch: addressMatchColumn.decodeNullable(row.addressMatch),
     shopifyPending: shopifyPendingColumn.decodeNullable(row.shopifyPending),
+    lineItemsRead: lineItemsReadColumn.decodeNullable(row.lineItemsRead),
+    waitingFor: readWaitKind(row.waitingFor),
   };
 }
 

@@ -11,6 +11,7 @@ import {
   ActionOutcome,
   CancelRequested,
   StateBanner,
+  WaitingLong,
 } from "../components/deliveries/delivery-state-banner";
 import { DeliveryTimeline } from "../components/deliveries/delivery-timeline";
 import { TechnicalDetails } from "../components/deliveries/technical-details";
@@ -75,6 +76,7 @@ export default function DeliveryPage() {
         <ActionOutcome result={result} />
         <CancelRequested at={delivery.cancelRequestedAt} state={delivery.state} />
         <StateBanner delivery={delivery} reason={page.reason} />
+        <WaitingLong waiting={page.waitingLong} />
         <Box paddingInline={{ xs: "400", sm: "0" }}>
           <CancelDelivery id={delivery.id} orderName={delivery.orderName} choices={page.cancel} />
         </Box>

@@ -275,6 +275,7 @@ class Views {
       originalUnitPriceSet: moneyMinor(unit, currency),
       discountedTotalSet: moneyMinor(unit * item.quantity, currency),
       variant: () => this.variant(item),
+      weight: weightView(item.weight),
     };
   }
 

@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { deliveryPage } from "../../app/deliveries/delivery-page.server";
+import { LONG_WAIT_MS } from "../../app/deliveries/domain/waits";
 import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import { courierReports } from "../../app/services/courier-reports.server";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
@@ -122,6 +124,20 @@ describe(`a courier that does not answer (${database})`, () => {
     });
     expect(last._max.at!.getTime() - back).toBeLessThanOrEqual(MINUTE);
     expect(sandbox().orders.size).toBe(count);
+  }, 60_000);
+
+  it("says on each delivery's page, after half an hour of outage, that it waits for the courier", async () => {
+    await readyDeliveries(2);
+    sandbox().faults.add({ endpoint: "*", kind: "error", status: 503, probability: 1 });
+    const worker = testWorker({ clock, timeoutMs: 15_000 });
+    await runFor(worker, 35, MINUTE);
+    for (const waiting of await prisma.delivery.findMany({ where: { shop } })) {
+      const page = await deliveryPage(shop, waiting.id, clock.now);
+      expect(page?.waitingLong?.kind).toBe("courier_down");
+      expect(clock.now.getTime() - Date.parse(page!.waitingLong!.since)).toBeGreaterThanOrEqual(
+        LONG_WAIT_MS,
+      );
+    }
   }, 60_000);
 
   it("asks at most twice a minute per delivery while only its creates fail", async () => {

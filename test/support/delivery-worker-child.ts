@@ -6,10 +6,15 @@
  *   usage: node --import tsx test/support/delivery-worker-child.ts <owner> [options]
  *     --pause before-send   stops itself (SIGSTOP) as the worker calls the courier to create
  *     --pause in-send       stops itself inside the HTTP call, after the worker's last check
+ *     --pause before-tracking  stops itself as the worker, a create answered, asks for the Admin
+ *                           API to put the tracking number on Shopify
  *     --lease-ms N          the worker's lease (default: derived from the timeout)
  *     --timeout-ms N        the courier client's time limit (default 60 000)
  *     --passes N            passes to run (default 1)
  *     --reconcile-delay-ms N
+ *     --shopify URL         the Admin API is the Shopify stand-in at URL (default: none)
+ *     --now-offset-ms N     the worker's clock is real time plus N (the test's clock moved on)
+ *     --until-idle          runs passes until one finds nothing due (at most --passes, default 50)
  * Each pause happens once; the test sends SIGCONT.
  */
 import { createCourierClient, type CourierClient } from "../../app/courier";
@@ -18,6 +23,8 @@ import { runDueDeliveries } from "../../app/deliveries/worker.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";
 import { courierBaseUrl } from "../../app/services/courier-connection.server";
 import { trackingLink } from "../../app/deliveries/domain/tracking-link";
+import { unauthenticated } from "../../app/shopify.server";
+import { routeShopifyToStandIn } from "../../sandbox/shopify/redirect";
 
 const [owner = "child-worker", ...args] = process.argv.slice(2);
 const option = (name: string) => {
@@ -44,7 +51,19 @@ const pausingFetch: typeof fetch = (input, init) => {
   return fetch(input, init);
 };
 
+/** A create was answered: the worker's next use of the Admin API is for the tracking number. */
+let created = false;
+
 function pausingClient(client: CourierClient): CourierClient {
+  if (pause === "before-tracking") {
+    return {
+      ...client,
+      createOrder: (input, options) =>
+        client.createOrder(input, options).finally(() => (created = true)),
+      createBulk: (inputs, options) =>
+        client.createBulk(inputs, options).finally(() => (created = true)),
+    };
+  }
   if (pause !== "before-send") return client;
   return {
     ...client,
@@ -59,10 +78,15 @@ function pausingClient(client: CourierClient): CourierClient {
   };
 }
 
+const shopify = option("--shopify");
+if (shopify) routeShopifyToStandIn(shopify);
+const untilIdle = args.includes("--until-idle");
+const nowOffsetMs = number("--now-offset-ms") ?? 0;
+
 await prisma.$queryRaw`SELECT 1`;
 console.log(`ready ${process.pid}`);
-for (let pass = 0; pass < (number("--passes") ?? 1); pass += 1) {
-  await runDueDeliveries(
+for (let pass = 0; pass < (number("--passes") ?? (untilIdle ? 50 : 1)); pass += 1) {
+  const handled = await runDueDeliveries(
     {
       owner,
       courierFor: async (shop, environment) => {
@@ -80,15 +104,22 @@ for (let pass = 0; pass < (number("--passes") ?? 1); pass += 1) {
             )
           : null;
       },
-      adminFor: () => Promise.reject(new Error("The child worker has no Admin API.")),
+      adminFor: shopify
+        ? async (shop) => {
+            if (pause === "before-tracking" && created) stopHere("before-tracking");
+            return (await unauthenticated.admin(shop)).admin;
+          }
+        : () => Promise.reject(new Error("The child worker has no Admin API.")),
       trackingUrl: (delivery) => trackingLink("https://app.example", delivery),
       courierDisplayName: "Test Courier",
       courierTimeoutMs: timeoutMs,
       leaseMs: number("--lease-ms"),
       reconcileDelayMs: number("--reconcile-delay-ms"),
+      ...(nowOffsetMs ? { now: () => new Date(Date.now() + nowOffsetMs) } : {}),
     },
     10,
   );
+  if (untilIdle && handled === 0) break;
 }
 console.log("done");
 await prisma.$disconnect();

@@ -111,11 +111,7 @@ export function programShopify(orders: FakeOrder[]) {
                   shopMoney: { amount: item.lineTotal },
                   presentmentMoney: { amount: item.lineTotal },
                 },
-                variant: {
-                  inventoryItem: {
-                    measurement: { weight: { unit: "GRAMS", value: item.grams } },
-                  },
-                },
+                weight: { unit: "GRAMS", value: item.grams },
               },
             })),
             pageInfo: { hasNextPage: false, endCursor: null },

@@ -2,7 +2,7 @@ import { getGlobalDispatcher } from "undici";
 import prisma from "../../app/db.server";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { gid, routeShopifyToStandIn, type ShopifyStandIn } from "../../sandbox/shopify";
-import type { OutgoingWebhook } from "../../sandbox/shopify";
+import type { OrderInput, OutgoingWebhook } from "../../sandbox/shopify";
 import { startTestStandIn } from "../shopify-standin/support";
 import { readyShop } from "./pipeline";
 import { APP_URL, callRoute, shopDomain } from "./shopify";
@@ -18,7 +18,10 @@ export interface StandInShop {
   /** The pickup location's gid in the stand-in. */
   locationId: string;
   /** Adds an order and fulfils it (its webhook goes to the app unless dropped); its gid. */
-  fulfilNewOrder(): { orderId: string; fulfillmentId: string };
+  fulfilNewOrder(order?: Omit<OrderInput, "locationId">): {
+    orderId: string;
+    fulfillmentId: string;
+  };
   /** Successful tracking writes Shopify accepted, per fulfillment gid. */
   trackingWrites(): Map<string, number>;
   close(): Promise<void>;
@@ -59,8 +62,8 @@ export async function startStandInShop(
     shop,
     standIn,
     locationId,
-    fulfilNewOrder() {
-      const order = standIn.store.addOrder({ locationId: location.id });
+    fulfilNewOrder(input = {}) {
+      const order = standIn.store.addOrder({ ...input, locationId: location.id });
       const fulfillment = standIn.store.fulfillOrder(order.id);
       return { orderId: gid("Order", order.id), fulfillmentId: gid("Fulfillment", fulfillment.id) };
     },

@@ -75,10 +75,18 @@ describe("the app's Admin GraphQL documents", () => {
     expect(problems).toEqual([]);
   });
 
-  it("read a fulfillment's line items ten at a time", async () => {
+  it("read a fulfillment's first ten line items with its order", async () => {
     // Requested cost grows with page sizes: 100 line items reserved about 912 points (issue 11).
     const documents = await appDocuments();
     const delivery = documents.find((d) => d.where.endsWith(" DeliveryFulfillment"))!;
-    expect(delivery.text).toMatch(/fulfillmentLineItems\(first: 10\)/);
+    expect(delivery.text).toMatch(/fulfillmentLineItems\(first: 10, after: \$after\)/);
+  });
+
+  it("read a line item's weight from the line item, not through its variant", async () => {
+    // 1 point of the requested cost an item where the variant's measurement cost 4 (issue 24).
+    const documents = await appDocuments();
+    const delivery = documents.find((d) => d.where.endsWith(" DeliveryFulfillment"))!;
+    expect(delivery.text).toMatch(/\n\s*weight \{ unit value \}/);
+    expect(delivery.text).not.toMatch(/inventoryItem/);
   });
 });

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { DeliveryPageData } from "../../deliveries/delivery-page.server";
 import type { DeliveryState } from "../../deliveries/domain/states";
+import { longWaitSentence } from "../../deliveries/domain/waits";
 import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";
@@ -94,6 +95,21 @@ export function StateBanner(props: {
         </InlineStack>
         {delivery.state === "needs_review" && <MarkCreatedForm />}
       </BlockStack>
+    </Banner>
+  );
+}
+
+/**
+ * A delivery that has waited half an hour or more for Shopify or the courier without failing
+ * (issue 24): what for and since when; it goes on by itself, so there is nothing to press.
+ */
+export function WaitingLong(props: { waiting: DeliveryPageData["waitingLong"] }) {
+  const say = useSentence();
+  const { waiting } = props;
+  if (!waiting) return null;
+  return (
+    <Banner tone="warning">
+      <Text as="p">{say(longWaitSentence(waiting))}</Text>
     </Banner>
   );
 }

@@ -1,5 +1,6 @@
 import { Badge, BlockStack, Box, IndexTable, InlineStack, Link, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
+import { longWaitSentence } from "../../deliveries/domain/waits";
 import type { ListPageRow } from "../../deliveries/list-page.server";
 import { formatDateTime, formatKwd } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
@@ -45,7 +46,11 @@ export function DeliveryListRow(props: {
   const { d, index } = props;
   const { t, i18n } = useTranslation(["deliveries"]);
   const language = useLanguage();
-  const reason = reasonOnPage(t, (key) => i18n.exists(key), language, d.state, d.reason);
+  // Waiting long for Shopify or the courier (issue 24) says so; it has no reason of its own.
+  const waiting = d.waitingLong && longWaitSentence(d.waitingLong);
+  const reason = waiting
+    ? t(waiting.key, { ns: "deliveries", at: formatDateTime(waiting.params.at, language) })
+    : reasonOnPage(t, (key) => i18n.exists(key), language, d.state, d.reason);
   const stateLabel = t(`common:states.${d.state}`);
   const when = (at: string) => formatDateTime(at, language);
   const kwd = (amount: string) => formatKwd(amount, language);

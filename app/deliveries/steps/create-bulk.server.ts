@@ -1,4 +1,5 @@
 import {
+  CourierAuthError,
   CourierCircuitOpenError,
   CourierUnavailableError,
   CourierValidationError,
@@ -21,6 +22,7 @@ import {
   move,
   now,
   reload,
+  stillWaiting,
   unknownOutcome,
   wait,
   waitForCircuit,
@@ -43,18 +45,14 @@ export interface ReadyToSend {
 export async function createBulk(
   ready: ReadyToSend[],
   deps: WorkerDependencies,
-  processDelivery: (
-    delivery: DeliveryRow,
-    deps: WorkerDependencies,
-    options?: { justCreated?: boolean },
-  ) => Promise<void>,
+  processDelivery: (delivery: DeliveryRow, deps: WorkerDependencies) => Promise<void>,
 ): Promise<void> {
   const batch = ready.map((r) => r.delivery);
   const first = batch[0]!;
   const client = await courierOf(first, deps);
   if (!client) {
     const reason = await courierUnavailableReason(first.shop);
-    await Promise.all(batch.map((d) => wait(d, deps, NO_COURIER_WAIT_MS, reason)));
+    await Promise.all(batch.map((d) => wait(d, deps, NO_COURIER_WAIT_MS, reason, "no_courier")));
     return;
   }
   const closedUntil = await circuitClosedAt(accountOf(first), "create", now(deps));
@@ -165,7 +163,7 @@ export async function createBulk(
           deps,
           "ready",
           { kind: "retry", message: error.message, data: courierFailure(error) },
-          { lastError: error.message, unknownSince: null },
+          { lastError: error.message, unknownSince: null, ...stillWaiting(d) },
         ),
       ),
     );
@@ -182,13 +180,12 @@ export async function createBulk(
       error instanceof CourierUnavailableError && error.retryAfterMs
         ? error.retryAfterMs
         : backoffMs(first.attempts + 1);
-    await Promise.all(backToReady.map((d) => wait(d, deps, retryIn)));
+    const kind = error instanceof CourierAuthError ? "no_courier" : "courier_down";
+    await Promise.all(backToReady.map((d) => wait(d, deps, retryIn, undefined, kind)));
     return;
   }
   // Created ones go on to put tracking on Shopify; the rest have released their lease.
   await Promise.all(
-    after
-      .filter((d): d is DeliveryRow => d !== null)
-      .map((d) => processDelivery(d, deps, { justCreated: true })),
+    after.filter((d): d is DeliveryRow => d !== null).map((d) => processDelivery(d, deps)),
   );
 }

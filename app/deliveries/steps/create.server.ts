@@ -34,6 +34,7 @@ import {
   needsAttention,
   now,
   reload,
+  stillWaiting,
   unknownOutcome,
   wait,
   waitForCircuit,
@@ -174,7 +175,13 @@ export function requestToSend(
 export const create: Step = async (delivery, deps) => {
   const client = await courierOf(delivery, deps);
   if (!client) {
-    return wait(delivery, deps, NO_COURIER_WAIT_MS, await courierUnavailableReason(delivery.shop));
+    return wait(
+      delivery,
+      deps,
+      NO_COURIER_WAIT_MS,
+      await courierUnavailableReason(delivery.shop),
+      "no_courier",
+    );
   }
   if (!delivery.request) {
     // Not expected of a ready delivery: said as it is, not blamed on the key.
@@ -252,6 +259,7 @@ export const create: Step = async (delivery, deps) => {
       {
         lastError: error.message,
         unknownSince: null,
+        ...stillWaiting(sending),
       },
     );
     if (error instanceof CourierCircuitOpenError) return waitForCircuit(back, deps, error.retryAt);
@@ -261,6 +269,12 @@ export const create: Step = async (delivery, deps) => {
         : error instanceof CourierUnavailableError && error.retryAfterMs
           ? error.retryAfterMs
           : backoffMs(sending.attempts);
-    return wait(back, deps, retryIn);
+    return wait(
+      back,
+      deps,
+      retryIn,
+      undefined,
+      error instanceof CourierAuthError ? "no_courier" : "courier_down",
+    );
   }
 };

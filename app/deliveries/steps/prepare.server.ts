@@ -1,13 +1,19 @@
 import { matchAddress, resolveCourierIds } from "../../addresses";
 import { languageOf } from "../../i18n/languages";
 import { listAreaOverrides } from "../../models/area-overrides.server";
-import { findBalanceCollector, type DeliveryRow } from "../../models/deliveries.server";
+import {
+  findBalanceCollector,
+  keepLineItemsRead,
+  type DeliveryRow,
+} from "../../models/deliveries.server";
 import { BalanceCollectedElsewhereError } from "../../models/delivery-state";
 import { getPickupLocation } from "../../models/pickup-locations.server";
 import { getShopSettings } from "../../models/shop.server";
 import { loadCourierDirectory } from "../../services/courier-directory.server";
-import { fetchDeliveryFulfillment } from "../../shopify/fulfillments";
+import { LineItemsReadStopped, readDeliveryFulfillment } from "../../shopify/fulfillments";
 import { addressMatchColumn, type StoredMatch } from "../domain/address-match";
+import { Unreadable } from "../domain/json-column";
+import { lineItemsReadColumn } from "../domain/line-items-read";
 import { buildDeliveryRequest, currencyProblem, type OrderForDelivery } from "../domain/request";
 import { requestColumn } from "../domain/stored-request";
 import { eventText } from "../domain/timeline-text";
@@ -34,7 +40,16 @@ export const prepare: Step = async (delivery, deps) => {
     );
   }
   const admin = await adminOf(delivery, deps);
-  const fulfillment = await fetchDeliveryFulfillment(admin, delivery.fulfillmentId);
+  // A large fulfillment's read goes on where Shopify's budget stopped the last attempt (issue 24).
+  const resume = delivery.lineItemsRead instanceof Unreadable ? null : delivery.lineItemsRead;
+  let fulfillment: Awaited<ReturnType<typeof readDeliveryFulfillment>>;
+  try {
+    fulfillment = await readDeliveryFulfillment(admin, delivery.fulfillmentId, resume);
+  } catch (error) {
+    if (!(error instanceof LineItemsReadStopped)) throw error;
+    await keepLineItemsRead(delivery, deps.owner, lineItemsReadColumn.encode(error.progress));
+    return stepFailed(delivery, deps, error.reason);
+  }
   if (!fulfillment) {
     return move(
       delivery,

@@ -38,7 +38,13 @@ export const interrupted: Step = async (delivery, deps) =>
 export const reconcile: Step = async (delivery, deps) => {
   const client = await courierOf(delivery, deps);
   if (!client)
-    return wait(delivery, deps, NO_COURIER_WAIT_MS, await courierUnavailableReason(delivery.shop));
+    return wait(
+      delivery,
+      deps,
+      NO_COURIER_WAIT_MS,
+      await courierUnavailableReason(delivery.shop),
+      "no_courier",
+    );
   await renew(delivery, deps);
   let answer: HistoryAnswer;
   try {

@@ -26,6 +26,7 @@ import {
   stepBackoffMs,
 } from "../domain/lease-policy";
 import { canMove, type DeliveryState } from "../domain/states";
+import type { WaitKind } from "../domain/waits";
 
 /**
  * The delivery worker: leases due rows and moves each one step or more along
@@ -130,6 +131,7 @@ async function waitForShopifyAccess(
     await releaseLease(leased.shop, leased.id, deps.owner, {
       lastError: cause.message.slice(0, 500),
       nextAttemptAt: new Date(now(deps).getTime() + SHOPIFY_ACCESS_WAIT_MS),
+      ...waiting(leased, deps, "shopify_access"),
     });
   } catch (error) {
     if (!(error instanceof StaleDeliveryError)) throw error;
@@ -150,8 +152,9 @@ async function shopifyThrottled(leased: DeliveryRow, deps: WorkerDependencies, c
     cause instanceof ShopifyThrottledError ? cause.retryAt.getTime() : at + THROTTLED_WAIT_MS;
   try {
     await releaseLease(leased.shop, leased.id, deps.owner, {
-      lastError: "Shopify asked the app to slow down; this goes on by itself in a few seconds.",
+      lastError: "Shopify asked the app to slow down; this goes on by itself.",
       nextAttemptAt: new Date(Math.max(retryAt, at + 250)),
+      ...waiting(leased, deps, "shopify_budget"),
     });
   } catch (error) {
     if (!(error instanceof StaleDeliveryError)) throw error;
@@ -221,19 +224,25 @@ export async function waitForCircuit(delivery: DeliveryRow, deps: WorkerDependen
     deps,
     Math.max(0, until.getTime() - now(deps).getTime()),
     "The courier is not answering; sending resumes by itself when it does.",
+    "courier_down",
   );
 }
 
-export interface StepContext {
-  /** The tracking write may have reached Shopify before (a crash, or a call without an answer). */
-  trackingMayBeOnShopify: boolean;
+/**
+ * A wait that never counts as a failure, for `kind`: since when it lasts is kept (from the first
+ * of such waits since the delivery last moved on), and past LONG_WAIT_MS the pages say so.
+ */
+export function waiting(delivery: DeliveryRow, deps: Actor, kind: WaitKind) {
+  return { waitingSince: delivery.waitingSince ?? now(deps), waitingFor: kind };
 }
 
-export type Step = (
-  delivery: DeliveryRow,
-  deps: WorkerDependencies,
-  context: StepContext,
-) => Promise<DeliveryRow | null>;
+/** A move that is no progress (a send that did not go, an answer lost): the wait goes on. */
+export const stillWaiting = (delivery: DeliveryRow) => ({
+  waitingSince: delivery.waitingSince,
+  waitingFor: delivery.waitingFor,
+});
+
+export type Step = (delivery: DeliveryRow, deps: WorkerDependencies) => Promise<DeliveryRow | null>;
 
 /** Who moves a delivery: a worker holding its lease, or the merchant (owner null, no lease). */
 export type Actor = { owner: string | null; now?: () => Date };
@@ -269,16 +278,21 @@ export async function move(
   return reload(delivery);
 }
 
-/** Waiting: the lease goes, and the row comes back when it is due (or when the merchant acts). */
+/**
+ * Waiting: the lease goes, and the row comes back when it is due (or when the merchant acts).
+ * `kind`: a wait for something outside the app that never counts as a failure ({@link waiting}).
+ */
 export async function wait(
   delivery: DeliveryRow,
   deps: WorkerDependencies,
   inMs: number | null,
   lastError?: string,
+  kind?: WaitKind,
 ) {
   await releaseLease(delivery.shop, delivery.id, deps.owner, {
     nextAttemptAt: inMs === null ? null : new Date(now(deps).getTime() + inMs),
     ...(lastError !== undefined ? { lastError } : {}),
+    ...(kind ? waiting(delivery, deps, kind) : {}),
   });
   return null;
 }
@@ -324,7 +338,7 @@ export async function unknownOutcome(
       message: `${message} The courier's history will be checked before anything is sent again.`,
       data: answer,
     },
-    { lastError: message },
+    { lastError: message, ...stillWaiting(delivery) },
   );
   return wait(moved, deps, deps.reconcileDelayMs ?? DEFAULTS.reconcileDelayMs);
 }
@@ -358,5 +372,6 @@ export async function courierNotAnswering(
           0,
           500,
         ),
+    "courier_down",
   );
 }

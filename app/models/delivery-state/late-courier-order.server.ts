@@ -40,6 +40,8 @@ export async function recordLateCourierOrder(
         lastError: null,
         stateReason: null,
         failures: 0,
+        waitingSince: null,
+        waitingFor: null,
         nextAttemptAt: at,
         // Whoever holds it loses it: its own create, if it sent one, is cancelled when it finds
         // this order recorded.

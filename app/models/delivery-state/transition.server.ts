@@ -49,6 +49,13 @@ export interface TransitionInput {
   soleCollectorOf?: string;
 }
 
+/**
+ * What a move to another state ends, unless the move says otherwise: a wait that did not count
+ * as a failure (the pages say how long one lasts), and a fulfillment's line items read so far
+ * (read for the pending state only).
+ */
+const MOVED_ON = { waitingSince: null, waitingFor: null, lineItemsRead: null } as const;
+
 /** Refuses a move the move table does not have (deliveries/domain/states.ts). */
 export function assertMove(from: DeliveryState, to: DeliveryState): void {
   if (!canMove(from, to)) throw new Error(`A delivery cannot move from ${from} to ${to}.`);
@@ -81,7 +88,7 @@ export async function transition(input: TransitionInput): Promise<void> {
         ...(input.leaseOwner !== undefined ? { leaseOwner: input.leaseOwner } : {}),
         ...(input.leaseGeneration !== undefined ? { leaseGeneration: input.leaseGeneration } : {}),
       },
-      data: { ...input.data, state: input.to },
+      data: { ...(input.from !== input.to ? MOVED_ON : {}), ...input.data, state: input.to },
     });
     if (count !== 1) throw new StaleDeliveryError(input.id, input.from);
     // On SQLite the update above holds the one write lock, so this count sees every commit.

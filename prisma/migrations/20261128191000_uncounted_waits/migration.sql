@@ -1,0 +1,5 @@
+-- Long waits (issue 24): since when, and for what, a delivery waits without counting failures
+-- (Shopify's budget or access, the courier), so that its page can say so after half an hour.
+-- AlterTable
+ALTER TABLE "Delivery" ADD COLUMN "waitingSince" DATETIME;
+ALTER TABLE "Delivery" ADD COLUMN "waitingFor" TEXT;
