@@ -5,66 +5,64 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 /**
- * The app's layers (docs/pipeline.md): routes → deliveries → services → models → db. A layer
- * imports only those below it; deliveries/domain/ (pure rules) and the leaf folders courier/,
- * addresses/, shopify/, security/ import nothing of the app above them. An import that breaks
- * this fails `npm run lint`, as does any import cycle in app/.
+ * The app's layers (docs/pipeline.md, ADR 0055), top to bottom. A folder imports only folders of
+ * the layers below its own; `npm run lint` fails on an import upwards and on any import cycle in
+ * app/. No exceptions: the pure core is on the ground floor, so every layer may import it.
+ *
+ *   routes                                 Remix routes, thin
+ *   pages, extension-api, labels, components  what a page or an extension shows (request)
+ *   actions                                what a request does to deliveries (request)
+ *   pipeline, shopper, checkout            the worker; the shopper's side; checkout rates
+ *   services                               what the layers above share (courier, Shopify access)
+ *   models                                 the data, per aggregate; read/ for pages
+ *   db                                     the database connection
+ *   domain, addresses, courier, shopify, security, i18n, api-contract   leaves: pure, or I/O
+ *                                          that knows nothing of the app (HTTP, crypto)
  */
-const above = (...folders) => ({
-  regex: `^(\\.\\./)+(${folders.join("|")})(/|$)`,
-  message: "A lower layer imports nothing of the layers above it (docs/pipeline.md, Layers).",
+const LAYERS = [
+  ["routes"],
+  ["pages", "extension-api", "labels", "components"],
+  ["actions"],
+  ["pipeline", "shopper", "checkout"],
+  ["services"],
+  ["models"],
+  ["db", "db.server"],
+];
+const LEAVES = ["courier", "addresses", "shopify", "security", "i18n", "api-contract"];
+const folderPattern = (folders) => ({
+  regex: `^(\\.\\./)+(${folders.map((f) => f.replace(".", "\\.")).join("|")})(/|$)`,
+  message: "A layer imports only the layers below it (eslint.config.js, ADR 0055).",
 });
-const notDomain = {
-  regex: "^(\\.\\./)+deliveries/(?!domain/)",
-  message: "Below deliveries/, only its pure rules (deliveries/domain/) may be imported.",
-};
 const processGlobals = {
   regex: "^(\\.\\./)+(db\\.server|shopify\\.server|entry\\.server|env\\.server)$",
   message: "A leaf module takes what it needs as arguments, not from the process's globals.",
 };
-const layers = [
+const everythingAbove = (index) => LAYERS.slice(0, index).flat();
+/** Each folder's restrictions, gathered first: in a flat config the last rule set for a file wins. */
+const restricted = new Map();
+const restrict = (folders, ...patterns) => {
+  for (const folder of folders)
+    restricted.set(folder, [...(restricted.get(folder) ?? []), ...patterns]);
+};
+LAYERS.forEach((folders, index) => {
+  if (index > 0) restrict(folders, folderPattern(everythingAbove(index)));
+});
+restrict(LEAVES, folderPattern(LAYERS.flat()), processGlobals);
+// The matcher, the courier's client and the crypto know nothing of the app's rules either.
+restrict(["addresses", "courier", "security"], folderPattern(["domain", "shopify", "i18n"]));
+// The ground floor: pure rules, importing only the other pure leaves (the matcher and the
+// courier's wire formats), never a module with I/O.
+restrict(
+  ["domain"],
+  folderPattern([...LAYERS.flat(), "shopify", "security", "i18n", "api-contract"]),
+  processGlobals,
   {
-    files: ["app/deliveries/domain/**"],
-    patterns: [
-      above("routes", "models", "services", "db", "shopify"),
-      processGlobals,
-      {
-        regex:
-          "\\.server$|^\\.\\./[^.]|^\\.\\./\\.\\./courier$|courier/(client|master-data|transport)$",
-        message:
-          "deliveries/domain/ is pure: no I/O module, no other part of deliveries/ (only addresses/ and the courier's pure formats).",
-      },
-    ],
+    regex: "\\.server$|^(\\.\\./)+courier(/(client|transport|master-data|push|reply))?$",
+    message: "domain/ is pure: no I/O module (only addresses/ and the courier's wire formats).",
   },
-  {
-    // records/ (the courier's records and the Flow outbox, run by the worker) sits beside deliveries/.
-    files: ["app/deliveries/**", "app/records/**"],
-    ignores: ["app/deliveries/domain/**"],
-    patterns: [above("routes")],
-  },
-  { files: ["app/services/**"], patterns: [above("routes", "records"), notDomain] },
-  { files: ["app/models/**"], patterns: [above("routes", "services", "records"), notDomain] },
-  {
-    // Issue 16's pure rules: money in fils, statements, CSV, Flow payloads (no I/O).
-    files: ["app/money/**", "app/settlements/**", "app/exports/**", "app/flow/**"],
-    patterns: [
-      above("routes", "records", "services", "models", "db", "shopify"),
-      notDomain,
-      processGlobals,
-      { regex: "\\.server$", message: "A pure module imports no .server module." },
-    ],
-  },
-  {
-    files: ["app/courier/**", "app/addresses/**", "app/security/**"],
-    patterns: [above("routes", "deliveries", "services", "models", "shopify"), processGlobals],
-  },
-  {
-    files: ["app/shopify/**"],
-    patterns: [above("routes", "services", "models"), notDomain, processGlobals],
-  },
-].map(({ files, ignores, patterns }) => ({
-  files,
-  ...(ignores ? { ignores } : {}),
+);
+const layers = [...restricted].map(([folder, patterns]) => ({
+  files: [`app/${folder}/**`],
   rules: { "no-restricted-imports": ["error", { patterns }] },
 }));
 

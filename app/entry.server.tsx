@@ -8,12 +8,12 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { startDeliveryWorker, WEB_PROCESS_LEASES_PER_PASS } from "./deliveries/runner.server";
-import { startTrackingSync } from "./deliveries/tracking/runner.server";
+import { startDeliveryWorker, WEB_PROCESS_LEASES_PER_PASS } from "./pipeline/runner.server";
+import { startTrackingSync } from "./pipeline/tracking/runner.server";
 import { createI18n } from "./i18n/instance";
 import { languageFromMatches } from "./i18n/language";
 import { sealStoredSessions } from "./models/sessions.server";
-import { startCourierRecords } from "./records/runner.server";
+import { startCourierRecords } from "./pipeline/records/runner.server";
 import { applyDocumentFramePolicy } from "./security/frame-policy";
 
 export const streamTimeout = 5000;

@@ -29,7 +29,7 @@ import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpe
 import Database from "better-sqlite3";
 import pg from "pg";
 import { AREAS, GOVERNORATES } from "../app/addresses";
-import { foldName } from "../app/models/delivery-list";
+import { foldName } from "../app/models/read/delivery-list";
 import { migratePostgres, readMigrations } from "../scripts/pg-migrate";
 import type { Browser } from "playwright-core";
 import { HUMAN_USER_AGENT, launchBrowser } from "../test/support/browser";

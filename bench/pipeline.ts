@@ -49,8 +49,8 @@ Object.assign(process.env, productionBenchEnvironment({ DATABASE_URL: databaseUr
 const { default: prisma } = await import("../app/db.server");
 const { resetEnvForTests } = await import("../app/env.server");
 const { createCourierClient } = await import("../app/courier");
-const { fulfillmentWebhook, receiveFulfillment } = await import("../app/deliveries/intake.server");
-const { LEASES_PER_PASS, productionDependencies } = await import("../app/deliveries/runner.server");
+const { fulfillmentWebhook, receiveFulfillment } = await import("../app/pipeline/intake.server");
+const { LEASES_PER_PASS, productionDependencies } = await import("../app/pipeline/runner.server");
 /**
  * Latency of every sandbox reply → leases per pass tried at that latency: the runner's own
  * (LEASES_PER_PASS), 10 (its value before ADR 0007, for comparison) and more.
@@ -62,8 +62,8 @@ const PLAN: { latencyMs: number; limits: number[] }[] = [
     limits: args.quick ? [10, LEASES_PER_PASS] : [...new Set([10, LEASES_PER_PASS, 50, 100])],
   },
 ];
-const { runDueDeliveries } = await import("../app/deliveries/worker.server");
-const { BULK_BATCH } = await import("../app/deliveries/domain/lease-policy");
+const { runDueDeliveries } = await import("../app/pipeline/worker.server");
+const { BULK_BATCH } = await import("../app/domain/lease-policy");
 const { adminApi } = await import("../test/support/admin-api");
 const { fulfillmentPayload, programShopify, readyShop } = await import("../test/support/pipeline");
 

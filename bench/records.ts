@@ -93,10 +93,10 @@ function statementCsv(lines: number): Uint8Array {
 console.log(`Seeding ${EXPORT_ROWS.toLocaleString("en-US")} deliveries…`);
 seed(EXPORT_ROWS);
 const { default: prisma } = await import("../app/db.server");
-const { prepareStatement, reconcileStatement } = await import("../app/settlements");
+const { prepareStatement, reconcileStatement } = await import("../app/domain/settlements");
 const { ledgerDeliveriesForNumbers } = await import("../app/models/cash-ledger.server");
-const { csvDocument, csvStream } = await import("../app/exports/csv");
-const { deliveriesExportRows } = await import("../app/deliveries/list-export-rows.server");
+const { csvDocument, csvStream } = await import("../app/domain/csv");
+const { deliveriesExportRows } = await import("../app/pages/deliveries-export-rows.server");
 // The English words of the export, from the catalogs (the app's i18next loads them through Vite).
 const catalog = (namespace: string) =>
   JSON.parse(

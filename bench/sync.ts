@@ -45,12 +45,12 @@ process.env.COURIER_SANDBOX_URL = sandbox.url;
 const { default: prisma } = await import("../app/db.server");
 const { createCourierClient } = await import("../app/courier");
 const { mapConcurrently } = await import("../app/courier/master-data");
-const { runTrackingSync } = await import("../app/deliveries/tracking/sync.server");
-const { SYNC_DEFAULTS } = await import("../app/deliveries/tracking/context.server");
+const { runTrackingSync } = await import("../app/pipeline/tracking/sync.server");
+const { SYNC_DEFAULTS } = await import("../app/pipeline/tracking/context.server");
 // The app's defaults unless told otherwise.
 const CONCURRENCY = Number(args.concurrency ?? SYNC_DEFAULTS.concurrency);
 const PER_SHOP = Number(args["per-shop"] ?? SYNC_DEFAULTS.perShop);
-const { productionDependencies } = await import("../app/deliveries/runner.server");
+const { productionDependencies } = await import("../app/pipeline/runner.server");
 const { adminApi } = await import("../test/support/admin-api");
 const { readyShop } = await import("../test/support/pipeline");
 

@@ -27,10 +27,11 @@ try {
   exitWith(error instanceof EnvError ? error.message : String(error));
 }
 const { default: prisma, databaseProvider } = await import("../app/db.server");
-const { startDeliveryWorker, stopDeliveryWorker } = await import("../app/deliveries/runner.server");
+const { startDeliveryWorker, stopDeliveryWorker } = await import("../app/pipeline/runner.server");
 const { startTrackingSync, stopTrackingSync } =
-  await import("../app/deliveries/tracking/runner.server");
-const { startCourierRecords, stopCourierRecords } = await import("../app/records/runner.server");
+  await import("../app/pipeline/tracking/runner.server");
+const { startCourierRecords, stopCourierRecords } =
+  await import("../app/pipeline/records/runner.server");
 if (databaseProvider() !== "postgresql") {
   exitWith(
     "npm run worker needs DATABASE_URL to be PostgreSQL (postgresql://…). On SQLite the web process runs the worker itself (DELIVERY_WORKER=on, the default).",

@@ -9,7 +9,7 @@ import {
   normalizeDigits,
   stripArabicArticle,
 } from "./normalize";
-import { isLatinPartWord } from "./parts";
+import { isLatinPartWord } from "./part-words";
 
 export type FieldName = "city" | "address2" | "address1" | "zip";
 

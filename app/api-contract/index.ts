@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { BULK_LIMIT, SEND_BATCH } from "../deliveries/domain/limits";
-import { DELIVERY_STATES } from "../deliveries/domain/states";
+import { BULK_LIMIT, SEND_BATCH } from "../domain/limits";
+import { DELIVERY_STATES } from "../domain/states";
 
 /**
  * What the admin extensions and the app's `api.*` routes say to each other (docs/api-contract.md).

@@ -1,4 +1,4 @@
-import { ATTENTION_STATES, type DeliveryState } from "../deliveries/domain/states";
+import { ATTENTION_STATES, type DeliveryState } from "../domain/states";
 
 export type StateTone = "critical" | "warning" | "success" | "info" | "attention" | undefined;
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { NOTICE_DATA_PARAMS, readNotice } from "../deliveries/domain/notices";
+import { NOTICE_DATA_PARAMS, readNotice } from "../domain/notices";
 import { formatKwd, formatNumber } from "../i18n/format";
 import { useLanguage } from "../i18n/language";
 import { withData } from "./deliveries/sentence";

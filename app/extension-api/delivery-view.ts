@@ -1,10 +1,5 @@
 import type { DeliveryView } from "../api-contract";
-import {
-  ATTENTION_STATES,
-  isFinal,
-  STATE_LABELS,
-  type DeliveryState,
-} from "../deliveries/domain/states";
+import { ATTENTION_STATES, isFinal, STATE_LABELS, type DeliveryState } from "../domain/states";
 import { stateTone } from "../components/delivery-state";
 import { filsFromKwdText, formatFils } from "../labels/money";
 import type { DeliveryRow } from "../models/deliveries.server";

@@ -1,9 +1,9 @@
 import { findArea, findGovernorate, governorateOfArea, type AddressParts } from "../addresses";
 import { parseKuwaitDateTime } from "../courier/format";
-import type { StoredMatch } from "../deliveries/domain/address-match";
-import { shopperNoteIn } from "../deliveries/domain/courier-notes";
-import { Unreadable } from "../deliveries/domain/json-column";
-import type { StoredRequest } from "../deliveries/domain/stored-request";
+import type { StoredMatch } from "../domain/address-match";
+import { shopperNoteIn } from "../domain/courier-notes";
+import { Unreadable } from "../domain/json-column";
+import type { StoredRequest } from "../domain/stored-request";
 import { filsFromKwdText, formatFils } from "./money";
 
 /** A name in both languages the label prints side by side. */

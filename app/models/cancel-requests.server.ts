@@ -1,6 +1,6 @@
 import prisma, { databaseProvider, sqliteConnection } from "../db.server";
 import { durableWrite } from "../db/sqlite-connection";
-import { type DeliveryState } from "../deliveries/domain/states";
+import { type DeliveryState } from "../domain/states";
 import { newRowId, sqliteTime } from "./delivery-ids.server";
 
 /** Final states: nothing can be cancelled there. */

@@ -1,18 +1,18 @@
 // Longer than 400 lines: the cash ledger's one module of queries (collecting, settled, statements and their lines, differences), so its fils arithmetic is in one place.
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
-import { Unreadable } from "../deliveries/domain/json-column";
-import { statementColumnsColumn } from "../deliveries/domain/records-columns";
-import { fils, type Fils } from "../money/kwd";
+import { Unreadable } from "../domain/json-column";
+import { statementColumnsColumn } from "../domain/records-columns";
+import { fils, type Fils } from "../domain/kwd";
 import {
   statementColumnsSchema,
   type LedgerDelivery,
   type Reconciliation,
   type StatementColumns,
   type StatementLine,
-} from "../settlements";
+} from "../domain/settlements";
 import { enqueueFlowEvent } from "./flow-events.server";
-import { settlementReceivedPayload } from "../flow/triggers";
+import { settlementReceivedPayload } from "../domain/flow-triggers";
 
 /**
  * The cash ledger's rows: cash-on-delivery deliveries, the courier's statements and their lines.

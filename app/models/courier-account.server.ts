@@ -1,7 +1,7 @@
 import type { CourierMasterData } from "../courier";
 import { masterDataSchemas } from "../courier/master-data";
 import prisma from "../db.server";
-import { jsonColumn, Unreadable } from "../deliveries/domain/json-column";
+import { jsonColumn, Unreadable } from "../domain/json-column";
 import { env } from "../env.server";
 import {
   maskSecret,

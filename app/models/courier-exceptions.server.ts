@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import prisma from "../db.server";
-import { Unreadable } from "../deliveries/domain/json-column";
-import { parseState, type DeliveryState } from "../deliveries/domain/states";
-import { courierExceptionRawColumn } from "../deliveries/domain/records-columns";
+import { Unreadable } from "../domain/json-column";
+import { parseState, type DeliveryState } from "../domain/states";
+import { courierExceptionRawColumn } from "../domain/records-columns";
 import type { CourierException as WireException } from "../courier";
 
 /**

@@ -1,7 +1,7 @@
 import { Prisma } from "@prisma/client";
 import prisma, { databaseProvider } from "../db.server";
-import { eventDataColumn, type EventData } from "../deliveries/domain/event-data";
-import { FINAL_STATES, NOT_COLLECTING_STATES, parseState } from "../deliveries/domain/states";
+import { eventDataColumn, type EventData } from "../domain/event-data";
+import { FINAL_STATES, NOT_COLLECTING_STATES, parseState } from "../domain/states";
 import {
   deliveryEventRow,
   deliveryRow,

@@ -288,7 +288,7 @@ async function recordOneOnPostgres(
   ).rows[0];
   if (!settings || settings.uninstalled) return { kind: "ignored" };
   // The webhook of a fulfillment "Send to courier" made belongs to the intent written before it
-  // (app/deliveries/send.server.ts), from the same location, the oldest one, a waiting one before
+  // (app/actions/send.server.ts), from the same location, the oldest one, a waiting one before
   // a parked one: as the SQLite statements below. The update checks again what the read found: a
   // twin webhook that took the intent in between leaves this fulfillment to its own row.
   const intent = (
@@ -367,7 +367,7 @@ function prepare(db: Database.Database) {
         FROM "ShopSettings" s WHERE s."shop" = ?`),
     ),
     // The webhook of a fulfillment "Send to courier" made belongs to the intent written before it
-    // (app/deliveries/send.server.ts), in the intake's transaction; the location must be the
+    // (app/actions/send.server.ts), in the intake's transaction; the location must be the
     // one the intent fulfils from, or another fulfillment of the same order
     // arriving meanwhile (made in Shopify's admin) would take the intent's place. One intent
     // only, the oldest: two of one order at one location (two fulfillment orders there) take

@@ -1,19 +1,13 @@
 import type { Delivery, DeliveryEvent } from "@prisma/client";
-import { addressMatchColumn, type StoredMatch } from "../deliveries/domain/address-match";
-import {
-  shopifyEventStatusSchema,
-  type ShopifyEventStatus,
-} from "../deliveries/domain/courier-status";
-import { eventDataColumn, type EventData } from "../deliveries/domain/event-data";
-import { Unreadable } from "../deliveries/domain/json-column";
-import { lineItemsReadColumn, type LineItemsRead } from "../deliveries/domain/line-items-read";
-import {
-  shopifyPendingColumn,
-  type OwedShopifyEvent,
-} from "../deliveries/domain/owed-shopify-event";
-import { parseState, type DeliveryState } from "../deliveries/domain/states";
-import { requestColumn, type StoredRequest } from "../deliveries/domain/stored-request";
-import { readWaitKind, type WaitKind } from "../deliveries/domain/waits";
+import { addressMatchColumn, type StoredMatch } from "../domain/address-match";
+import { shopifyEventStatusSchema, type ShopifyEventStatus } from "../domain/courier-status";
+import { eventDataColumn, type EventData } from "../domain/event-data";
+import { Unreadable } from "../domain/json-column";
+import { lineItemsReadColumn, type LineItemsRead } from "../domain/line-items-read";
+import { shopifyPendingColumn, type OwedShopifyEvent } from "../domain/owed-shopify-event";
+import { parseState, type DeliveryState } from "../domain/states";
+import { requestColumn, type StoredRequest } from "../domain/stored-request";
+import { readWaitKind, type WaitKind } from "../domain/waits";
 import { parseEnvironment, type CourierEnvironment } from "./shop.server";
 
 /**

@@ -1,14 +1,14 @@
 import type { Prisma } from "@prisma/client";
 import prisma from "../db.server";
-import { type Unreadable } from "../deliveries/domain/json-column";
-import { flowPayloadColumn, type FlowPayload } from "../deliveries/domain/records-columns";
-import type { DeliveryState } from "../deliveries/domain/states";
-import { deliveryTriggerPayload, triggersForMove, type FlowTrigger } from "../flow/triggers";
+import { type Unreadable } from "../domain/json-column";
+import { flowPayloadColumn, type FlowPayload } from "../domain/records-columns";
+import type { DeliveryState } from "../domain/states";
+import { deliveryTriggerPayload, triggersForMove, type FlowTrigger } from "../domain/flow-triggers";
 
 /**
  * The Flow outbox (ADR 0038): a trigger owed is a FlowEvent row, written in the transaction of
  * the change that causes it, so a change is never committed without its trigger nor a trigger
- * sent for a change rolled back. The worker sends them (app/records/flow-outbox.server.ts).
+ * sent for a change rolled back. The worker sends them (app/pipeline/records/flow-outbox.server.ts).
  */
 export async function enqueueFlowEvent(
   tx: Prisma.TransactionClient,

@@ -4,9 +4,9 @@ import prisma, { eraseFromDisk } from "../db.server";
 import { requestCancel } from "./cancel-requests.server";
 import { deliveryEventRow, deliveryRow } from "./delivery-row.server";
 import { erasureCancelWrites } from "./delivery-state";
-import { jsonColumn, Unreadable } from "../deliveries/domain/json-column";
-import { redactDeliveryRequest } from "../deliveries/domain/redaction";
-import { parseState, type DeliveryState } from "../deliveries/domain/states";
+import { jsonColumn, Unreadable } from "../domain/json-column";
+import { redactDeliveryRequest } from "../domain/redaction";
+import { parseState, type DeliveryState } from "../domain/states";
 
 /**
  * The GDPR side of the data model. Every table that holds a shop's rows is listed in

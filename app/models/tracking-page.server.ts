@@ -1,6 +1,6 @@
 import prisma from "../db.server";
-import { eventDataColumn } from "../deliveries/domain/event-data";
-import { parseState } from "../deliveries/domain/states";
+import { eventDataColumn } from "../domain/event-data";
+import { parseState } from "../domain/states";
 import { languageOf } from "../i18n/languages";
 
 /**

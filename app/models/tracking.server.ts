@@ -8,7 +8,7 @@ import {
   TRACKED_STATES,
   type ShopifyEventStatus,
   type StatusMeaning,
-} from "../deliveries/domain/courier-status";
+} from "../domain/courier-status";
 import { deliveryRow, type DeliveryRow } from "./delivery-row.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { cancelRequest, deliveryIdParam, type CancelResponse } from "../api-contract";
-import { cancelDelivery } from "../deliveries/cancel.server";
-import { outcomeInEnglish } from "../deliveries/notice-english.server";
+import { cancelDelivery } from "../actions/cancel.server";
+import { outcomeInEnglish } from "../actions/notice-english.server";
 import { apiError, authenticateExtension, json } from "../extension-api/http.server";
 import prisma from "../db.server";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { orderIdParam, type QuoteResponse } from "../api-contract";
-import { outcomeInEnglish } from "../deliveries/notice-english.server";
-import { quoteOrder } from "../deliveries/quote.server";
+import { outcomeInEnglish } from "../actions/notice-english.server";
+import { quoteOrder } from "../actions/quote.server";
 import {
   apiError,
   authenticateExtension,

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { sendStatusQuery, type SendStatusResponse } from "../api-contract";
-import { readSendStatuses } from "../deliveries/send-status.server";
+import { readSendStatuses } from "../actions/send-status.server";
 import {
   apiError,
   authenticateExtension,

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { sendRequest, type SendResponse } from "../api-contract";
-import { outcomeInEnglish } from "../deliveries/notice-english.server";
-import { sendOrdersToCourier } from "../deliveries/send.server";
+import { outcomeInEnglish } from "../actions/notice-english.server";
+import { sendOrdersToCourier } from "../actions/send.server";
 import { apiError, authenticateExtension, firstIssue, json } from "../extension-api/http.server";
 
 // "Send to courier" from the order page (one order) and the order list (a batch of the selection).

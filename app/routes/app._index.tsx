@@ -13,11 +13,8 @@ import {
 import { useEffect, useRef } from "react";
 import { chartLabels, OutcomeChart } from "../components/outcome-chart";
 import { ShopifyAccessLostBanner } from "../components/shopify-access-lost-banner";
-import { getDashboard, getSetupProgress, kuwaitDate } from "../models/dashboard.server";
-import { TO_COLLECT_STATES } from "../settlements/ledger";
-import { getCourierAccount } from "../models/courier-account.server";
-import { countRecoveredFulfillments } from "../models/fulfillment-checks.server";
-import { getShopifyAccess } from "../models/shopify-access.server";
+import { homePage } from "../pages/home.server";
+import { TO_COLLECT_STATES } from "../domain/settlements/ledger";
 import { authenticate } from "../shopify.server";
 import { Trans, useTranslation } from "react-i18next";
 import { formatKwd, formatNumber } from "../i18n/format";
@@ -26,29 +23,7 @@ import { useLanguage } from "../i18n/language";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const shop = session.shop;
-  const now = new Date();
-  const [account, dashboard, setup, recovered, shopifyAccess] = await Promise.all([
-    getCourierAccount(shop),
-    getDashboard(shop, now),
-    getSetupProgress(shop),
-    countRecoveredFulfillments(shop),
-    getShopifyAccess(shop),
-  ]);
-  const connection = !account.keyHint ? "missing" : account.checkError ? "failing" : "working";
-  return {
-    recovered,
-    shopifyAccessLost: shopifyAccess.lostAt ? (shopifyAccess.reason ?? "") : null,
-    courierEnvironment: account.environment,
-    connection,
-    connectionError: account.checkError,
-    steps: { connected: connection === "working", ...setup },
-    dashboard: {
-      ...dashboard,
-      todayStart: dashboard.todayStart.toISOString(),
-      today: kuwaitDate(now),
-    },
-  };
+  return homePage(session.shop);
 };
 
 const REFRESH_MS = 30_000;

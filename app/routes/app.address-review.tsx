@@ -19,55 +19,16 @@ import { useTranslation } from "react-i18next";
 import { withData } from "../components/deliveries/sentence";
 import { useLanguage } from "../i18n/language";
 import { reasonOnPage } from "../i18n/messages";
-import type { Notice } from "../deliveries/domain/notices";
+import type { Notice } from "../domain/notices";
 import { useNotice } from "../components/notice";
 import { areaName, governorateName } from "../i18n/place-names";
-import { missingForCourier } from "../addresses";
-import { Unreadable } from "../deliveries/domain/json-column";
-import { missingPartsReason } from "../deliveries/domain/request";
-import { rememberChance } from "../deliveries/fix.server";
-import { fixDeliveryAddress } from "../deliveries/review.server";
-import { listDeliveriesInState } from "../models/delivery-list.server";
-import { getCourierAccount } from "../models/courier-account.server";
-import { loadCourierDirectory } from "../services/courier-directory.server";
+import { fixDeliveryAddress } from "../actions/review.server";
+import { addressReviewPage } from "../pages/address-review.server";
 import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const account = await getCourierAccount(session.shop);
-  const directory = await loadCourierDirectory(session.shop, account.environment);
-  const deliveries = await listDeliveriesInState(session.shop, "needs_address", 50);
-  return {
-    governances: directory?.governances ?? [],
-    areas: directory?.areas ?? [],
-    queue: deliveries.map((d) => {
-      // A record that no longer reads shows nothing of it but says so; the order has the address.
-      const unreadable = d.addressMatch instanceof Unreadable;
-      const match = d.addressMatch instanceof Unreadable ? {} : (d.addressMatch ?? {});
-      // What the courier needs and the address lacks, said once: as the reason, or beside it.
-      const missing = missingForCourier(match.parts ?? {});
-      return {
-        id: d.id,
-        orderName: d.orderName,
-        reason: missing && d.stateReason === missingPartsReason(missing) ? null : d.stateReason,
-        missing,
-        typed: [
-          match.input?.address1,
-          match.input?.address2,
-          match.input?.city,
-          match.input?.provinceCode,
-        ]
-          .filter(Boolean)
-          .join(", "),
-        suggestion: match.area ?? null,
-        unreadable,
-        parts: match.parts ?? {},
-        courier: match.courier ?? null,
-        // Whether an answer can be remembered for what the customer typed, said before sending.
-        remember: rememberChance(d),
-      };
-    }),
-  };
+  return addressReviewPage(session.shop);
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {

@@ -15,18 +15,14 @@ import {
   type StatementDraft,
 } from "../components/cash/cash-sections";
 import { useCsvDownload } from "../components/csv-download";
-import {
-  cashPageAction,
-  loadCashPage,
-  type CashActionResult,
-} from "../deliveries/cash-page.server";
+import { cashPageAction, loadCashPage, type CashActionResult } from "../pages/cash.server";
 import { useLanguage } from "../i18n/language";
 import { authenticate } from "../shopify.server";
 
 /**
  * Cash on delivery (issue 16, ADRs 0035–0037): totals, per day, statements and their
  * differences, import or record a statement, mark settled orders paid. Its data and actions are
- * app/deliveries/cash-page.server.ts; its cards app/components/cash/.
+ * app/pages/cash.server.ts; its cards app/components/cash/.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);

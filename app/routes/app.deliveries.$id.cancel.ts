@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { cancelPageAction } from "../deliveries/cancel-page.server";
+import { cancelPageAction } from "../pages/cancel-dialog.server";
 import { authenticate } from "../shopify.server";
 
 // The delivery page's cancel dialog (app/components/deliveries/cancel-dialog.tsx): cancel with or

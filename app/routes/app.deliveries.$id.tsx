@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { notice, type Notice } from "../deliveries/domain/notices";
+import { notice, type Notice } from "../domain/notices";
 import { Badge, BlockStack, Box, InlineGrid, Page } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import { stateTone } from "../components/delivery-state";
@@ -15,16 +15,16 @@ import {
 } from "../components/deliveries/delivery-state-banner";
 import { DeliveryTimeline } from "../components/deliveries/delivery-timeline";
 import { TechnicalDetails } from "../components/deliveries/technical-details";
-import { deliveryPage } from "../deliveries/delivery-page.server";
+import { deliveryPage } from "../pages/delivery.server";
 import { CancelDelivery } from "../components/deliveries/cancel-dialog";
-import { markDeliveryCreated } from "../deliveries/mark-created.server";
-import { retryDelivery } from "../deliveries/retry.server";
+import { markDeliveryCreated } from "../actions/mark-created.server";
+import { retryDelivery } from "../actions/retry.server";
 import { authenticate } from "../shopify.server";
 
 /**
  * A delivery's page in words: why it waits and what to do, the customer, the address as placed
  * and how sure the match was, the parcel and payment, the courier, the timeline; the raw request
- * only under "Technical details". Its data is deliveries/delivery-page.server.ts, its cards
+ * only under "Technical details". Its data is pages/delivery.server.ts, its cards
  * components/deliveries/. The side column takes further cards (one line each).
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {

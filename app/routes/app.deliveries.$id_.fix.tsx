@@ -3,15 +3,12 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Card, Page, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import { CorrectionForm, CorrectionOutcome } from "../components/deliveries/correction-form";
-import {
-  correctAndResend,
-  correctionPage,
-  type CorrectionOutcome as Outcome,
-} from "../deliveries/fix.server";
+import { correctAndResend, type CorrectionOutcome as Outcome } from "../actions/fix.server";
+import { correctionPage } from "../pages/fix.server";
 import { authenticate } from "../shopify.server";
 
 /**
- * "Fix and send again" (deliveries/fix.server.ts): a rejected delivery, or one waiting for its
+ * "Fix and send again" (pages/fix.server.ts, actions/fix.server.ts): a rejected delivery, or one waiting for its
  * address or the merchant's decision, corrected in place and sent again. Another shop's delivery
  * is not found.
  */

@@ -33,17 +33,17 @@ import {
   loadDeliveryListPage,
   retryOrCancelDeliveries,
   type BulkOutcome,
-} from "../deliveries/list-page.server";
+} from "../pages/deliveries.server";
 import { useNotice } from "../components/notice";
 import { useLanguage } from "../i18n/language";
-import { LIST_TABS } from "../models/delivery-list";
+import { LIST_TABS } from "../models/read/delivery-list";
 import { authenticate } from "../shopify.server";
 import { useSmallScreen } from "../components/small-screen";
 
 /**
  * The deliveries list (ADR 0041): tabs, filters, search and keyset pages over the shop's
  * deliveries, read again while visible, with bulk "Send again" and "Cancel". Its data and bulk
- * actions are app/deliveries/list-page.server.ts; its rows and filters app/components/deliveries/.
+ * actions are app/pages/deliveries.server.ts; its rows and filters app/components/deliveries/.
  */
 
 /** How often an open, visible list reads its rows again (states change without a reload). */

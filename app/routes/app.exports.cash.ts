@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { cashLedgerExport } from "../deliveries/cash-export.server";
-import { csvDownloadHeaders, csvStream } from "../exports/csv";
+import { cashLedgerExport } from "../pages/cash-export.server";
+import { csvDownloadHeaders, csvStream } from "../domain/csv";
 import { languageOf } from "../i18n/config";
 import { authenticate } from "../shopify.server";
 

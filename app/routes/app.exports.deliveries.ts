@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { deliveriesExport } from "../deliveries/list-export.server";
-import { csvDownloadHeaders, csvStream } from "../exports/csv";
+import { deliveriesExport } from "../pages/deliveries-export.server";
+import { csvDownloadHeaders, csvStream } from "../domain/csv";
 import { languageOf } from "../i18n/config";
 import { authenticate } from "../shopify.server";
 

@@ -18,89 +18,18 @@ import { useTranslation } from "react-i18next";
 import { useLanguage } from "../i18n/language";
 import { translateMessage } from "../i18n/messages";
 import { areaName, governorateName } from "../i18n/place-names";
-import { listAreaOverrides } from "../models/area-overrides.server";
-import { getCourierAccount } from "../models/courier-account.server";
-import { confirmPickupLocation, listPickupLocations } from "../models/pickup-locations.server";
-import { loadCourierDirectory } from "../services/courier-directory.server";
-import {
-  parsePickupForm,
-  proposeForLocation,
-  type PickupFormValues,
-} from "../services/pickup-mapping";
+import { pickupLocationsPage, savePickupLocation } from "../pages/pickup-locations.server";
+import type { PickupFormValues } from "../services/pickup-mapping";
 import { authenticate } from "../shopify.server";
-import { fetchPickupCandidates } from "../shopify/locations";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session, admin } = await authenticate.admin(request);
-  const account = await getCourierAccount(session.shop);
-  const directory = await loadCourierDirectory(session.shop, account.environment);
-  if (!directory) return { connected: false as const, locations: [], governances: [], areas: [] };
-
-  const [shopifyLocations, mappings, overrides] = await Promise.all([
-    fetchPickupCandidates(admin),
-    listPickupLocations(session.shop),
-    listAreaOverrides(session.shop),
-  ]);
-  const locations = shopifyLocations.map((location) => {
-    const mapping = mappings.find((m) => m.locationId === location.id);
-    const proposal = proposeForLocation(location, directory, overrides);
-    const address = location.address;
-    return {
-      id: location.id,
-      name: location.name,
-      addressText: [address.address1, address.address2, address.city, address.provinceCode]
-        .filter(Boolean)
-        .join(", "),
-      confirmedAt: mapping?.confirmedAt.toISOString() ?? null,
-      values: mapping
-        ? ({
-            governanceId: mapping.governanceId,
-            areaId: mapping.areaId,
-            block: mapping.block,
-            street: mapping.street,
-            building: mapping.building,
-            avenue: mapping.avenue,
-            floor: mapping.floor,
-            contactName: mapping.contactName,
-            contactPhone: mapping.contactPhone,
-          } satisfies PickupFormValues)
-        : proposal.values,
-      proposalReasons: mapping ? [] : proposal.reasons,
-      proposalConfident: proposal.confident,
-    };
-  });
-  return {
-    connected: true as const,
-    locations,
-    governances: directory.governances,
-    areas: directory.areas,
-  };
+  return pickupLocationsPage(session.shop, admin);
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const form = Object.fromEntries(await request.formData());
-  const account = await getCourierAccount(session.shop);
-  const directory = await loadCourierDirectory(session.shop, account.environment);
-  if (!directory) {
-    return Response.json(
-      {
-        ok: false,
-        locationId: form.locationId,
-        errors: { form: "Connect the courier in Settings first." },
-      },
-      { status: 400 },
-    );
-  }
-  const result = parsePickupForm(form, directory);
-  if (!result.ok) {
-    return Response.json(
-      { ok: false, locationId: form.locationId, errors: result.errors },
-      { status: 400 },
-    );
-  }
-  await confirmPickupLocation(session.shop, result.mapping);
-  return Response.json({ ok: true, locationId: result.mapping.locationId, errors: {} });
+  return savePickupLocation(session.shop, Object.fromEntries(await request.formData()));
 };
 
 type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { BULK_LIMIT } from "../deliveries/domain/limits";
-import { readSendStatuses } from "../deliveries/send-status.server";
+import { BULK_LIMIT } from "../domain/limits";
+import { readSendStatuses } from "../actions/send-status.server";
 import { authenticate } from "../shopify.server";
 
 // Where the deliveries of a send stand; the Send page polls this until each has settled.

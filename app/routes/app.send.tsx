@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { SendPage } from "../components/send/send-page";
-import { loadSendPage, sendPageAction } from "../deliveries/send-page.server";
+import { loadSendPage, sendPageAction } from "../pages/send.server";
 import { authenticate } from "../shopify.server";
 
-export type { SendActionResult } from "../deliveries/send-page.server";
+export type { SendActionResult } from "../pages/send.server";
 
 /**
  * "Send to courier": the unfulfilled orders (searched, by day), each one's price quote in its row,
- * and the selection sent after a confirmation. Data and actions: deliveries/send-page.server.ts;
+ * and the selection sent after a confirmation. Data and actions: pages/send.server.ts;
  * the page: components/send/.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {

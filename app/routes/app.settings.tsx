@@ -25,13 +25,13 @@ import {
   loadSettingsPage,
   type SettingsActionResult,
   type SettingsPageData,
-} from "../deliveries/settings.server";
+} from "../pages/settings.server";
 import { authenticate } from "../shopify.server";
 
 /**
  * Settings: the courier connection and areas (each its own form), one form of every setting
  * saved from App Bridge's contextual save bar, and the courier's status pushes. What it reads
- * and does is app/deliveries/settings.server.ts; its sections are app/components/settings/.
+ * and does is app/pages/settings.server.ts; its sections are app/components/settings/.
  */
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {

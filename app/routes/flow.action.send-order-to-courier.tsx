@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { noticeInEnglish } from "../deliveries/notice-english.server";
-import { sendOrdersToCourier } from "../deliveries/send.server";
+import { noticeInEnglish } from "../actions/notice-english.server";
+import { sendOrdersToCourier } from "../actions/send.server";
 import { authenticate } from "../shopify.server";
 
 /**

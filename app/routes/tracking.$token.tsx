@@ -6,11 +6,7 @@ import { formatDateTime } from "../i18n/format";
 import { shopperLanguage } from "../i18n/i18next.server";
 import { tFor } from "../i18n/instance";
 import { languageFromMatches } from "../i18n/language";
-import {
-  findDeliveryForTrackingPage,
-  readTrackingPageContact,
-} from "../models/tracking-page.server";
-import { trackingSteps } from "../tracking-page/steps";
+import { trackingPage } from "../shopper/tracking-page.server";
 
 /**
  * The public tracking page behind the URL on the Shopify fulfillment: /tracking/<token>, 128
@@ -20,17 +16,9 @@ import { trackingSteps } from "../tracking-page/steps";
  * name, address or phone.
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const delivery = await findDeliveryForTrackingPage(params.token ?? "");
-  if (!delivery?.courierOrderNumber) throw new Response("Unknown tracking link.", { status: 404 });
-  const contact = await readTrackingPageContact(delivery.shop);
-  return {
-    locale: await shopperLanguage(request, delivery.customerLanguage),
-    number: delivery.courierOrderNumber,
-    shopName: contact.shopName,
-    phone: contact.phone,
-    email: contact.email,
-    ...trackingSteps(delivery.events, delivery.state),
-  };
+  const page = await trackingPage(params.token ?? "");
+  if (!page) throw new Response("Unknown tracking link.", { status: 404 });
+  return { locale: await shopperLanguage(request, page.customerLanguage), ...page.view };
 };
 
 export const headers = () => ({

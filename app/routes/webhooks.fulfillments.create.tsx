@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { fulfillmentWebhook, receiveFulfillment } from "../deliveries/intake.server";
-import { kickDeliveryWorker } from "../deliveries/drain-loop.server";
+import { fulfillmentWebhook, receiveFulfillment } from "../pipeline/intake.server";
+import { kickDeliveryWorker } from "../pipeline/drain-loop.server";
 import { env } from "../env.server";
 import { readShopifyWebhook } from "../shopify/webhook-hmac";
 import { parseWebhookPayload } from "../shopify/webhook-response";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requestCancelForShopify } from "../deliveries/cancel.server";
+import { requestCancelForShopify } from "../actions/cancel.server";
 import { rememberWebhook, webhookHandled } from "../models/deliveries.server";
 import { parseWebhookPayload } from "../shopify/webhook-response";
 import { env } from "../env.server";

@@ -15,7 +15,7 @@ import {
   startTrial,
   type CircuitName,
 } from "../courier/circuit";
-import { longestCourierCallMs } from "../deliveries/domain/lease-policy";
+import { longestCourierCallMs } from "../domain/lease-policy";
 import { env } from "../env.server";
 import { changeCircuit, readCircuit } from "../models/courier-circuits.server";
 import { resumeWaitingDeliveries } from "../models/deliveries.server";

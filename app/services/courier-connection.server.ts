@@ -19,7 +19,7 @@ import {
 } from "../models/courier-account.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
 import { rememberStatus } from "../models/tracking.server";
-import { recognizeStatus } from "../deliveries/domain/courier-status";
+import { recognizeStatus } from "../domain/courier-status";
 
 /**
  * The merchant's courier connection: a key is only kept once the courier accepted it, and the

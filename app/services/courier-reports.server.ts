@@ -1,10 +1,10 @@
 import { knownCourierOrders, recentCourierExceptions } from "../models/courier-exceptions.server";
 import { getShopSettings } from "../models/shop.server";
 import { isCourierError } from "../courier";
-import { courierFailureNotice, notice, type Notice } from "../deliveries/domain/notices";
-import { recognizeStatus } from "../deliveries/domain/courier-status";
-import { parseCourierTime } from "../deliveries/domain/tracking-plan";
-import type { DeliveryState } from "../deliveries/domain/states";
+import { courierFailureNotice, notice, type Notice } from "../domain/notices";
+import { recognizeStatus } from "../domain/courier-status";
+import { parseCourierTime } from "../domain/tracking-plan";
+import type { DeliveryState } from "../domain/states";
 import { loadCourierApiKey } from "../models/courier-account.server";
 import { loadStatusMappings } from "../models/tracking.server";
 import { merchantCourierCalls } from "./courier-breaker.server";

@@ -7,7 +7,7 @@ import {
   saveSettlement,
   settledUnpaidOrders,
 } from "../models/cash-ledger.server";
-import { parseKwd } from "../money/kwd";
+import { parseKwd } from "../domain/kwd";
 import { markOrderPaid } from "../shopify/fulfillment-events";
 import type { AdminGraphql } from "../shopify/graphql";
 import {
@@ -17,7 +17,7 @@ import {
   StatementFileError,
   type StatementColumns,
   type StatementLine,
-} from "../settlements";
+} from "../domain/settlements";
 
 /**
  * The cash page's actions: import a courier statement (read, map, match, save), record one by

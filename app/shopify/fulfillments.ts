@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { LineItemsRead } from "../deliveries/domain/line-items-read";
-import type { OrderForDelivery } from "../deliveries/domain/request";
+import type { LineItemsRead } from "../domain/line-items-read";
+import type { OrderForDelivery } from "../domain/request";
 import {
   runAdminOperation,
   ShopifyReplyError,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { OrderForDelivery } from "../deliveries/domain/request";
+import type { OrderForDelivery } from "../domain/request";
 import {
   amountsOf,
   ORDER_AMOUNT_FIELDS,

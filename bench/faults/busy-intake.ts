@@ -12,7 +12,7 @@ import path from "node:path";
 import { API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import autocannon from "autocannon";
 import prisma from "../../app/db.server";
-import { fulfillmentWebhook, receiveFulfillment } from "../../app/deliveries/intake.server";
+import { fulfillmentWebhook, receiveFulfillment } from "../../app/pipeline/intake.server";
 import { resetEnvForTests } from "../../app/env.server";
 import { startCourierSandbox } from "../../sandbox/courier";
 import { fulfillmentPayload, readyShop } from "../../test/support/pipeline";

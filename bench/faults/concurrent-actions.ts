@@ -5,7 +5,7 @@
  * a thrown error is what the route answers 500. Figures: server errors, courier orders beyond one per delivery.
  */
 import prisma from "../../app/db.server";
-import { retryDelivery } from "../../app/deliveries/retry.server";
+import { retryDelivery } from "../../app/actions/retry.server";
 import { courierBench, duplicatesOf, readyDeliveries, type Log } from "../support/fault-courier";
 
 const DELIVERIES = 20;

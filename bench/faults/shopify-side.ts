@@ -18,7 +18,7 @@ const PARKED = ["needs_review", "needs_attention", "rejected"];
 export async function missedWebhooks(log: Log): Promise<Record<string, number>> {
   // Loaded here: the scenarios below also run against main's code, which has no check.
   const { CHECK_EVERY_MS, runDueFulfillmentChecks } =
-    await import("../../app/deliveries/fulfillment-check.server");
+    await import("../../app/pipeline/fulfillment-check.server");
   const bench = await courierBench();
   const shopify = await startStandInShop("faults-missed", bench.clock);
   try {

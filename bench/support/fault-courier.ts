@@ -6,9 +6,9 @@
  */
 import { startCourierSandbox, type CourierSandbox } from "../../sandbox/courier";
 import prisma from "../../app/db.server";
-import { notesCarryReference } from "../../app/deliveries/domain/request";
-import { fulfillmentWebhook, receiveFulfillment } from "../../app/deliveries/intake.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { notesCarryReference } from "../../app/domain/request";
+import { fulfillmentWebhook, receiveFulfillment } from "../../app/pipeline/intake.server";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
 import { resetEnvForTests } from "../../app/env.server";
 import { adminApi } from "../../test/support/admin-api";
 import {

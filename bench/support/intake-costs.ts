@@ -37,8 +37,8 @@ export async function measureIntakeCosts(options: { wal: boolean; calls?: number
     const { default: prisma } = await import("../../app/db.server");
     const { Prisma } = await import("@prisma/client");
     const { fulfillmentWebhook, receiveFulfillment } =
-      await import("../../app/deliveries/intake.server");
-    const { deliveryReference } = await import("../../app/deliveries/domain/request");
+      await import("../../app/pipeline/intake.server");
+    const { deliveryReference } = await import("../../app/domain/request");
 
     const shop = "costs.myshopify.com";
     await prisma.session.create({

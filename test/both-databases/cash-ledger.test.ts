@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import {
-  attentionExceptionItems,
-  deliveryExceptionItems,
-} from "../../app/deliveries/courier-exceptions.server";
+import { attentionExceptionItems, deliveryExceptionItems } from "../../app/pages/reports.server";
 import { rememberedStatementColumns } from "../../app/models/cash-ledger.server";
 import { saveCourierExceptions } from "../../app/models/courier-exceptions.server";
 import { ensureShopInstalled } from "../../app/models/shop.server";

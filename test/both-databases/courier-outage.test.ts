@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { deliveryPage } from "../../app/deliveries/delivery-page.server";
-import { LONG_WAIT_MS } from "../../app/deliveries/domain/waits";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { deliveryPage } from "../../app/pages/delivery.server";
+import { LONG_WAIT_MS } from "../../app/domain/waits";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
 import { courierReports } from "../../app/services/courier-reports.server";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { startChildWorker } from "../support/child-worker";

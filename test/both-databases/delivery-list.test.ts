@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { redactCustomer } from "../../app/models/privacy.server";
-import { getDashboard } from "../../app/models/dashboard.server";
+import { getDashboard } from "../../app/models/read/dashboard.server";
 import {
   listDeliveryPage,
   SEARCH_LIMIT,
   type ListQuery,
-} from "../../app/models/delivery-list.server";
-import { listQueryOf, readListParams } from "../../app/models/delivery-list-params";
+} from "../../app/models/read/delivery-list.server";
+import { listQueryOf, readListParams } from "../../app/models/read/delivery-list-params";
 import { testDatabaseName } from "../support/database";
 import { shopDomain } from "../support/shopify";
 

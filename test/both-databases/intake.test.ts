@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { receiveFulfillment } from "../../app/deliveries/intake.server";
-import { deliveryReference } from "../../app/deliveries/domain/request";
+import { receiveFulfillment } from "../../app/pipeline/intake.server";
+import { deliveryReference } from "../../app/domain/request";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import {
   fulfillmentPayload,

@@ -4,7 +4,7 @@ import {
   CHECK_EVERY_MS,
   runDueFulfillmentChecks,
   WEBHOOK_GRACE_MS,
-} from "../../app/deliveries/fulfillment-check.server";
+} from "../../app/pipeline/fulfillment-check.server";
 import { countRecoveredFulfillments } from "../../app/models/fulfillment-checks.server";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
 import { testDatabaseName } from "../support/database";

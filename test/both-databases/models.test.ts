@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import prisma, { databaseProvider } from "../../app/db.server";
 import { listAreaOverrides, rememberAreaSpelling } from "../../app/models/area-overrides.server";
 import { getDelivery } from "../../app/models/deliveries.server";
-import { listDeliveryPage } from "../../app/models/delivery-list.server";
+import { listDeliveryPage } from "../../app/models/read/delivery-list.server";
 import {
   recordDelivery,
   transition,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { startChildWorker } from "../support/child-worker";
 import { setUpCourierSandbox } from "../support/courier-sandbox";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { deliveriesExport } from "../../app/deliveries/list-export.server";
-import { csvStream } from "../../app/exports/csv";
-import { listDeliveryPages } from "../../app/models/delivery-list.server";
+import { deliveriesExport } from "../../app/pages/deliveries-export.server";
+import { csvStream } from "../../app/domain/csv";
+import { listDeliveryPages } from "../../app/models/read/delivery-list.server";
 import { testDatabaseName } from "../support/database";
 import { shopDomain } from "../support/shopify";
 

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { buildCreateOrderBody, createCourierClient } from "../../app/courier";
 import prisma from "../../app/db.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
-import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
-import { notesCarryReference } from "../../app/deliveries/domain/request";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
+import { MAX_STEP_FAILURES } from "../../app/domain/lease-policy";
+import { notesCarryReference } from "../../app/domain/request";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { orderInput } from "../courier/fixtures";
 import { SANDBOX_KEY, setUpCourierSandbox } from "../support/courier-sandbox";

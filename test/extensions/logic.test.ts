@@ -4,7 +4,7 @@ import { parse } from "smol-toml";
 import { describe, expect, it, vi } from "vitest";
 import type { DeliveryView, OrderDeliveriesResponse } from "../../app/api-contract";
 import { stateTone } from "../../app/components/delivery-state";
-import { DELIVERY_STATES } from "../../app/deliveries/domain/states";
+import { DELIVERY_STATES } from "../../app/domain/states";
 import { deliveryView as appDeliveryView } from "../../app/extension-api/delivery-view";
 import { ADMIN_API_VERSION } from "../../app/shopify/api-version";
 import { AppApiError, createAppApi, labelsSrc, numericId } from "../../extensions/shared/api";

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { cancelDelivery } from "../../app/deliveries/cancel.server";
-import { productionDependencies } from "../../app/deliveries/runner.server";
-import { quoteOrder } from "../../app/deliveries/quote.server";
-import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
+import { cancelDelivery } from "../../app/actions/cancel.server";
+import { productionDependencies } from "../../app/pipeline/runner.server";
+import { quoteOrder } from "../../app/actions/quote.server";
+import { MAX_STEP_FAILURES } from "../../app/domain/lease-policy";
 import { resetEnvForTests } from "../../app/env.server";
 import { tFor } from "../../app/i18n/instance";
 import { readCourierApiKey } from "../../app/models/courier-account.server";

@@ -1,5 +1,5 @@
-import { addressMatchColumn } from "../../app/deliveries/domain/address-match";
-import { requestColumn } from "../../app/deliveries/domain/stored-request";
+import { addressMatchColumn } from "../../app/domain/address-match";
+import { requestColumn } from "../../app/domain/stored-request";
 import type { LabelDelivery } from "../../app/labels";
 
 /** The JSON columns of {@link createdDelivery} as the database holds them. */

@@ -7,9 +7,9 @@ import {
   piecesFromDescription,
   renderLabelsDocument,
 } from "../../app/labels";
-import { redactDeliveryRequest } from "../../app/deliveries/domain/redaction";
-import { describeItems } from "../../app/deliveries/domain/request";
-import { requestColumn } from "../../app/deliveries/domain/stored-request";
+import { redactDeliveryRequest } from "../../app/domain/redaction";
+import { describeItems } from "../../app/domain/request";
+import { requestColumn } from "../../app/domain/stored-request";
 import { CREATED_DELIVERY_COLUMNS, createdDelivery } from "./fixtures";
 
 const shop = { name: "Dar Al Abaya" };

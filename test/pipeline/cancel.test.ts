@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import prisma from "../../app/db.server";
-import { cancelDelivery } from "../../app/deliveries/cancel.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
-import { leaseMsFor, MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
+import { cancelDelivery } from "../../app/actions/cancel.server";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
+import { leaseMsFor, MAX_STEP_FAILURES } from "../../app/domain/lease-policy";
 import { action as cancelAction } from "../../app/routes/app.deliveries.$id.cancel";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { action as fulfillmentsUpdate } from "../../app/routes/webhooks.fulfillments.update";

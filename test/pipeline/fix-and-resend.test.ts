@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
+import { MAX_STEP_FAILURES } from "../../app/domain/lease-policy";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
 import { action as fixAction, loader as fixLoader } from "../../app/routes/app.deliveries.$id_.fix";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";

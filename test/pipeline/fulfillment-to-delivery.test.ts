@@ -1,12 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { formatKuwaitDateTime, parseKuwaitDateTime } from "../../app/courier";
 import prisma, { sqliteConnection } from "../../app/db.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
-import {
-  assertLeaseOutlastsCourierCalls,
-  leaseMsFor,
-} from "../../app/deliveries/domain/lease-policy";
-import { cancelDelivery } from "../../app/deliveries/cancel.server";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
+import { assertLeaseOutlastsCourierCalls, leaseMsFor } from "../../app/domain/lease-policy";
+import { cancelDelivery } from "../../app/actions/cancel.server";
 import { loader as reviewLoader } from "../../app/routes/app.address-review";
 import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
 import { loader as listLoader } from "../../app/routes/app.deliveries._index";

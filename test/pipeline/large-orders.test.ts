@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { deliveryPage } from "../../app/deliveries/delivery-page.server";
-import { LONG_WAIT_MS } from "../../app/deliveries/domain/waits";
+import { deliveryPage } from "../../app/pages/delivery.server";
+import { LONG_WAIT_MS } from "../../app/domain/waits";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
 import { testWorker } from "../support/pipeline";
 import { startStandInShop, type StandInShop } from "../support/standin-shop";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
-import { leaseMsFor } from "../../app/deliveries/domain/lease-policy";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
+import { leaseMsFor } from "../../app/domain/lease-policy";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
 import {

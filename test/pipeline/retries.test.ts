@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
-import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
+import { MAX_STEP_FAILURES } from "../../app/domain/lease-policy";
 import { action as deliveryAction } from "../../app/routes/app.deliveries.$id";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
 import { adminApi } from "../support/admin-api";

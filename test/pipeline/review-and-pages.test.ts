@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseKuwaitDateTime } from "../../app/courier";
 import prisma from "../../app/db.server";
-import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
+import { MAX_STEP_FAILURES } from "../../app/domain/lease-policy";
 import {
   action as reviewAction,
   loader as reviewLoader,

@@ -1,9 +1,9 @@
 import { getGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { receiveFulfillment } from "../../app/deliveries/intake.server";
-import { INTENT_GRACE_MS, intentReference } from "../../app/deliveries/send.server";
-import { MAX_STEP_FAILURES } from "../../app/deliveries/domain/lease-policy";
+import { receiveFulfillment } from "../../app/pipeline/intake.server";
+import { INTENT_GRACE_MS, intentReference } from "../../app/actions/send.server";
+import { MAX_STEP_FAILURES } from "../../app/domain/lease-policy";
 import { action as sendAction, loader as sendLoader } from "../../app/routes/app.send";
 import { loader as statusLoader } from "../../app/routes/app.send.status";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";

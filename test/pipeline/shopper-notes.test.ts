@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
-import { notesCarryReference } from "../../app/deliveries/domain/request";
-import { NOTES_LIMIT } from "../../app/deliveries/domain/courier-notes";
+import { notesCarryReference } from "../../app/domain/request";
+import { NOTES_LIMIT } from "../../app/domain/courier-notes";
 import { labelDataFromDelivery } from "../../app/labels";
 import { getDelivery } from "../../app/models/deliveries.server";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signPush } from "../../app/courier";
 import prisma from "../../app/db.server";
-import { cancelDelivery } from "../../app/deliveries/cancel.server";
-import { runTrackingSync } from "../../app/deliveries/tracking/sync.server";
-import { FIRST_TRACKING_LOOK_MS } from "../../app/deliveries/domain/lease-policy";
-import { SYNC_DEFAULTS } from "../../app/deliveries/tracking/context.server";
-import { requestColumn } from "../../app/deliveries/domain/stored-request";
-import { isStuck, listDeliveryPage } from "../../app/models/delivery-list.server";
+import { cancelDelivery } from "../../app/actions/cancel.server";
+import { runTrackingSync } from "../../app/pipeline/tracking/sync.server";
+import { FIRST_TRACKING_LOOK_MS } from "../../app/domain/lease-policy";
+import { SYNC_DEFAULTS } from "../../app/pipeline/tracking/context.server";
+import { requestColumn } from "../../app/domain/stored-request";
+import { isStuck, listDeliveryPage } from "../../app/models/read/delivery-list.server";
 import { redactCustomer } from "../../app/models/privacy.server";
 import { createPushCredentials } from "../../app/models/push-credentials.server";
 import { listStatusMappings, saveStatusMappings } from "../../app/models/tracking.server";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import prisma from "../../app/db.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
 import { customerDataExport, listComplianceRequests } from "../../app/models/privacy.server";
 import {
   action as reviewAction,

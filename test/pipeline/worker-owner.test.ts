@@ -1,6 +1,6 @@
 import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { productionDependencies } from "../../app/deliveries/runner.server";
+import { productionDependencies } from "../../app/pipeline/runner.server";
 
 describe("the worker's lease owner", () => {
   it("differs between two starts on the same host with the same pid", () => {

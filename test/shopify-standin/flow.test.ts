@@ -7,11 +7,11 @@ import {
   FLOW_TRIGGERS,
   settlementReceivedPayload,
   triggersForMove,
-} from "../../app/flow/triggers";
-import { fils } from "../../app/money/kwd";
+} from "../../app/domain/flow-triggers";
+import { fils } from "../../app/domain/kwd";
 import { transition } from "../../app/models/delivery-state";
 import { ensureShopInstalled } from "../../app/models/shop.server";
-import { sendDueFlowEvents } from "../../app/records/flow-outbox.server";
+import { sendDueFlowEvents } from "../../app/pipeline/records/flow-outbox.server";
 import { action as flowAction } from "../../app/routes/flow.action.send-order-to-courier";
 import { unauthenticated } from "../../app/shopify.server";
 import { routeShopifyToStandIn, type ShopifyStandIn } from "../../sandbox/shopify";

@@ -19,10 +19,10 @@
  */
 import { createCourierClient, type CourierClient } from "../../app/courier";
 import prisma from "../../app/db.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
 import { readCourierApiKey } from "../../app/models/courier-account.server";
 import { courierBaseUrl } from "../../app/services/courier-connection.server";
-import { trackingLink } from "../../app/deliveries/domain/tracking-link";
+import { trackingLink } from "../../app/domain/tracking-link";
 import { unauthenticated } from "../../app/shopify.server";
 import { routeShopifyToStandIn } from "../../sandbox/shopify/redirect";
 

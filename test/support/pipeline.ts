@@ -1,7 +1,7 @@
 import { normalizeArabic } from "../../app/addresses";
 import { createCourierClient, type CourierClient } from "../../app/courier";
 import prisma from "../../app/db.server";
-import { runDueDeliveries, type WorkerDependencies } from "../../app/deliveries/worker.server";
+import { runDueDeliveries, type WorkerDependencies } from "../../app/pipeline/worker.server";
 import { loadCourierApiKey } from "../../app/models/courier-account.server";
 import { ensureShopInstalled } from "../../app/models/shop.server";
 import { loadCourierDirectory } from "../../app/services/courier-directory.server";
@@ -10,7 +10,7 @@ import { unauthenticated } from "../../app/shopify.server";
 import { adminApi } from "./admin-api";
 import { installShop } from "./shopify";
 import { SANDBOX_KEY } from "./test-env";
-import { trackingLink } from "../../app/deliveries/domain/tracking-link";
+import { trackingLink } from "../../app/domain/tracking-link";
 
 /**
  * A shop ready to send deliveries: installed, connected to the courier sandbox, automatic sending

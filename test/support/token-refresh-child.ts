@@ -9,7 +9,7 @@
  */
 import { createInterface } from "node:readline";
 import prisma from "../../app/db.server";
-import { productionDependencies } from "../../app/deliveries/runner.server";
+import { productionDependencies } from "../../app/pipeline/runner.server";
 
 const [shop = "", count = "10"] = process.argv.slice(2);
 const SHOP_NAME = "query ShopName { shop { myshopifyDomain } }";

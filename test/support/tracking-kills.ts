@@ -1,5 +1,5 @@
 import { resetEnvForTests } from "../../app/env.server";
-import { runDueDeliveries } from "../../app/deliveries/worker.server";
+import { runDueDeliveries } from "../../app/pipeline/worker.server";
 import { startCourierSandbox } from "../../sandbox/courier";
 import { startChildWorker } from "./child-worker";
 import { testWorker } from "./pipeline";

@@ -56,8 +56,8 @@ app.use(
 // WITH_WORKER=1: the delivery worker and the tracking sync run in this process too, as in the
 // web process of a SQLite install, on short timers.
 if (process.env.WITH_WORKER === "1") {
-  const { startDeliveryWorker } = await import("../../app/deliveries/runner.server");
-  const { startTrackingSync } = await import("../../app/deliveries/tracking/runner.server");
+  const { startDeliveryWorker } = await import("../../app/pipeline/runner.server");
+  const { startTrackingSync } = await import("../../app/pipeline/tracking/runner.server");
   startDeliveryWorker({ intervalMs: 200 });
   startTrackingSync(200);
 }

@@ -4,8 +4,8 @@ import {
   NOTES_LIMIT,
   orderNotes,
   shopperNoteIn,
-} from "../../app/deliveries/domain/courier-notes";
-import { notesCarryReference } from "../../app/deliveries/domain/request";
+} from "../../app/domain/courier-notes";
+import { notesCarryReference } from "../../app/domain/request";
 
 // The courier's notes fields (ADR 0052): the reference whole and first, the shopper's words after.
 const reference = "SHPFY-dar-abaya-5550001";

@@ -5,7 +5,7 @@ import {
   notCreatedBelievedAt,
   SECOND_LOOK_MS,
   sendWindowMs,
-} from "../../app/deliveries/domain/courier-timing";
+} from "../../app/domain/courier-timing";
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 24, 9, 0, 0) + seconds * 1000);
 

@@ -1,20 +1,16 @@
 import { describe, expect, it } from "vitest";
-import {
-  areaSearchMatches,
-  areaSearchRank,
-  searchText,
-} from "../../app/deliveries/domain/area-search";
-import { normalizeKuwaitiPhone } from "../../app/deliveries/domain/contact-phone";
-import { Unreadable } from "../../app/deliveries/domain/json-column";
-import { explainMatch, type MatchLevel } from "../../app/deliveries/domain/match-explanation";
-import { DELIVERY_STATES } from "../../app/deliveries/domain/states";
+import { areaSearchMatches, areaSearchRank, searchText } from "../../app/domain/area-search";
+import { normalizeKuwaitiPhone } from "../../app/domain/contact-phone";
+import { Unreadable } from "../../app/domain/json-column";
+import { explainMatch, type MatchLevel } from "../../app/domain/match-explanation";
+import { DELIVERY_STATES } from "../../app/domain/states";
 import {
   courierSaid,
   timelineSentence,
   TIMELINE_KINDS,
   type Sentence,
-} from "../../app/deliveries/domain/timeline";
-import { eventText, TIMELINE_TEXTS } from "../../app/deliveries/domain/timeline-text";
+} from "../../app/domain/timeline";
+import { eventText, TIMELINE_TEXTS } from "../../app/domain/timeline-text";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { LANGUAGES, resources } from "../../app/i18n/config";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CourierClient, HistoryPage, HistoryQuery, OrderRecord } from "../../app/courier";
-import { HISTORY_MAX_PAGES, searchHistory } from "../../app/deliveries/history";
+import { HISTORY_MAX_PAGES, searchHistory } from "../../app/pipeline/history.server";
 
 const REF = "SHPFY-shop-12";
 

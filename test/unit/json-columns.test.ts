@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildCreateOrderBody } from "../../app/courier/requests";
-import { addressMatchColumn, type StoredMatch } from "../../app/deliveries/domain/address-match";
-import { eventDataColumn } from "../../app/deliveries/domain/event-data";
-import { jsonColumn, Unreadable } from "../../app/deliveries/domain/json-column";
-import { shopifyPendingColumn } from "../../app/deliveries/domain/owed-shopify-event";
-import { redactDeliveryRequest } from "../../app/deliveries/domain/redaction";
-import { bodyToSend, requestColumn } from "../../app/deliveries/domain/stored-request";
+import { addressMatchColumn, type StoredMatch } from "../../app/domain/address-match";
+import { eventDataColumn } from "../../app/domain/event-data";
+import { jsonColumn, Unreadable } from "../../app/domain/json-column";
+import { shopifyPendingColumn } from "../../app/domain/owed-shopify-event";
+import { redactDeliveryRequest } from "../../app/domain/redaction";
+import { bodyToSend, requestColumn } from "../../app/domain/stored-request";
 
 /** A value that must have read back. */
 function readable<T>(value: T | Unreadable): T {
@@ -43,7 +43,7 @@ describe("a JSON column", () => {
   });
 });
 
-/** A request as the worker builds it (app/deliveries/domain/request.ts). */
+/** A request as the worker builds it (app/domain/request.ts). */
 const body = buildCreateOrderBody({
   pickupAddress: {
     governanceId: 2,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { leaseMsFor, leaseNeedsRenewal } from "../../app/deliveries/domain/lease-policy";
+import { leaseMsFor, leaseNeedsRenewal } from "../../app/domain/lease-policy";
 
 const leaseMs = leaseMsFor(15_000);
 const takenAt = new Date("2026-11-28T10:00:00Z");

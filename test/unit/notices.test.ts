@@ -7,7 +7,7 @@ import {
   noticeSchema,
   readNotice,
   type NoticeCode,
-} from "../../app/deliveries/domain/notices";
+} from "../../app/domain/notices";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { LANGUAGES, resources } from "../../app/i18n/config";
 
@@ -21,7 +21,7 @@ const notices = Object.fromEntries(
 );
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]!).sort();
 
-/** The parameters each code is written with (app/deliveries), by name. */
+/** The parameters each code is written with (app/actions, app/pages, app/pipeline), by name. */
 const PARAMS: Record<NoticeCode, readonly string[]> = {
   ...(Object.fromEntries(NOTICE_CODES.map((code) => [code, []])) as Record<NoticeCode, []>),
   cancel_not_possible: ["state"],
@@ -91,20 +91,23 @@ describe("notices (ADR 0045)", () => {
   it("leaves no English sentence in what the page's actions answer", () => {
     // The actions and services whose outcomes a page of the app renders.
     const files = [
-      "cancel.server.ts",
-      "cancel-page.server.ts",
-      "retry.server.ts",
-      "quote.server.ts",
-      "send.server.ts",
-      "send-page.server.ts",
-      "review.server.ts",
-      "mark-created.server.ts",
-      "sendable-orders.server.ts",
-      "fix.server.ts",
+      "actions/cancel.server.ts",
+      "pages/cancel-dialog.server.ts",
+      "actions/retry.server.ts",
+      "actions/quote.server.ts",
+      "actions/send.server.ts",
+      "pages/send.server.ts",
+      "actions/review.server.ts",
+      "actions/mark-created.server.ts",
+      "actions/sendable-orders.server.ts",
+      "actions/fix.server.ts",
+      "pages/fix.server.ts",
+      "pages/address-review.server.ts",
+      "pages/pickup-locations.server.ts",
     ];
     const sentences: string[] = [];
     for (const file of files) {
-      const source = readFileSync(new URL(`../../app/deliveries/${file}`, import.meta.url), "utf8");
+      const source = readFileSync(new URL(`../../app/${file}`, import.meta.url), "utf8");
       for (const match of source.matchAll(
         /\b(?:error|why|notRemembered|refuseAll|fail|refuse)\s*[:(]\s*["`]([A-Z][^"`]*)/g,
       ))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactDeliveryRequest } from "../../app/deliveries/domain/redaction";
+import { redactDeliveryRequest } from "../../app/domain/redaction";
 
 describe("redactDeliveryRequest", () => {
   it("empties the delivery address's contact and place and drops its coordinates", () => {

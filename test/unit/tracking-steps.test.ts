@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Unreadable } from "../../app/deliveries/domain/json-column";
-import { trackingSteps, type TimelineEvent } from "../../app/tracking-page/steps";
+import { Unreadable } from "../../app/domain/json-column";
+import { trackingSteps, type TimelineEvent } from "../../app/domain/tracking-steps";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 8, minute));
 const courier = (minute: number, state: string): TimelineEvent => ({

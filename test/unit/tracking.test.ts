@@ -7,8 +7,8 @@ import {
 } from "@shopify/shopify-api";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canMove } from "../../app/deliveries/domain/states";
-import { recognizeStatus, type StatusMeaning } from "../../app/deliveries/domain/courier-status";
+import { canMove } from "../../app/domain/states";
+import { recognizeStatus, type StatusMeaning } from "../../app/domain/courier-status";
 import {
   nextSyncDelayMs,
   parseCourierTime,
@@ -16,7 +16,7 @@ import {
   trackingMoveAllowed,
   type CourierEvent,
   type TrackingSnapshot,
-} from "../../app/deliveries/domain/tracking-plan";
+} from "../../app/domain/tracking-plan";
 import { shopifyFailureKind, shopifyFailureMessage } from "../../app/shopify/fulfillment-events";
 import { ShopifyReplyError } from "../../app/shopify/graphql";
 

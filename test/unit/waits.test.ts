@@ -5,7 +5,7 @@ import {
   longWaitSentence,
   readWaitKind,
   WAIT_KINDS,
-} from "../../app/deliveries/domain/waits";
+} from "../../app/domain/waits";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { LANGUAGES, resources } from "../../app/i18n/config";
 

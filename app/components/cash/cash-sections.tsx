@@ -16,11 +16,7 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type {
-  CashActionResult,
-  CashPageData,
-  MarkPaidOutcome,
-} from "../../deliveries/cash-page.server";
+import type { CashActionResult, CashPageData, MarkPaidOutcome } from "../../pages/cash.server";
 import { formatKwd, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";

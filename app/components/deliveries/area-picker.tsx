@@ -1,8 +1,8 @@
 import { Autocomplete, Text } from "@shopify/polaris";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { areaSearchMatches, areaSearchRank } from "../../deliveries/domain/area-search";
-import type { AreaChoice } from "../../deliveries/fix.server";
+import { areaSearchMatches, areaSearchRank } from "../../domain/area-search";
+import type { AreaChoice } from "../../domain/area-choices";
 import type { Language } from "../../i18n/config";
 import { useLanguage } from "../../i18n/language";
 import { areaName, governorateName } from "../../i18n/place-names";

@@ -2,7 +2,7 @@ import { Link as RemixLink, useFetcher } from "@remix-run/react";
 import { Banner, BlockStack, Button, ChoiceList, InlineStack, Modal, Text } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { CancelChoices, CancelPageResult } from "../../deliveries/cancel-page.server";
+import type { CancelChoices, CancelPageResult } from "../../pages/cancel-dialog.server";
 import { formatKwd } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { useNotice } from "../notice";

@@ -13,15 +13,11 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type {
-  AreaChoice,
-  CorrectionField,
-  CorrectionValues,
-  RememberChance,
-} from "../../deliveries/fix.server";
+import type { CorrectionField, CorrectionValues, RememberChance } from "../../actions/fix.server";
+import type { AreaChoice } from "../../domain/area-choices";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";
-import type { Notice } from "../../deliveries/domain/notices";
+import type { Notice } from "../../domain/notices";
 import { useNotice } from "../notice";
 import { AreaPicker, choiceName } from "./area-picker";
 import { withData } from "./sentence";

@@ -1,7 +1,7 @@
 import { Link as RemixLink } from "@remix-run/react";
 import { Badge, BlockStack, Card, InlineStack, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
-import type { ExceptionItem } from "../../deliveries/courier-exceptions.server";
+import type { ExceptionItem } from "../../pages/reports.server";
 import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 

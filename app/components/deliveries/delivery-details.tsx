@@ -1,8 +1,8 @@
 import { Badge, BlockStack, Box, Card, InlineGrid, Link, Text } from "@shopify/polaris";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { DeliveryPageData } from "../../deliveries/delivery-page.server";
-import type { MatchLevel } from "../../deliveries/domain/match-explanation";
+import type { DeliveryPageData } from "../../pages/delivery.server";
+import type { MatchLevel } from "../../domain/match-explanation";
 import { formatKwd, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { areaName, governorateName } from "../../i18n/place-names";

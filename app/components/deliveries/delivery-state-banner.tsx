@@ -2,14 +2,14 @@ import { Form } from "@remix-run/react";
 import { Banner, BlockStack, Button, InlineStack, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { DeliveryPageData } from "../../deliveries/delivery-page.server";
-import type { DeliveryState } from "../../deliveries/domain/states";
-import { longWaitSentence } from "../../deliveries/domain/waits";
+import type { DeliveryPageData } from "../../pages/delivery.server";
+import type { DeliveryState } from "../../domain/states";
+import { longWaitSentence } from "../../domain/waits";
 import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";
 import { stateTone } from "../delivery-state";
-import type { Notice } from "../../deliveries/domain/notices";
+import type { Notice } from "../../domain/notices";
 import { useNotice } from "../notice";
 import { useSentence } from "./sentence";
 

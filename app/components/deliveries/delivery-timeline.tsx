@@ -1,6 +1,6 @@
 import { BlockStack, Box, Card, InlineGrid, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
-import type { DeliveryPageData } from "../../deliveries/delivery-page.server";
+import type { DeliveryPageData } from "../../pages/delivery.server";
 import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { useSentence } from "./sentence";

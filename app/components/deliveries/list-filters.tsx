@@ -6,10 +6,10 @@ import {
   type IndexFiltersProps,
 } from "@shopify/polaris";
 import type { TFunction } from "i18next";
-import { DELIVERY_STATES, type DeliveryState } from "../../deliveries/domain/states";
+import { DELIVERY_STATES, type DeliveryState } from "../../domain/states";
 import type { Language } from "../../i18n/config";
 import { formatDate } from "../../i18n/format";
-import { listStates, type ListParams } from "../../models/delivery-list-params";
+import { listStates, type ListParams } from "../../models/read/delivery-list-params";
 
 /** The list's filters (state, payment, place, dates) and the chips of those applied. */
 export function listFilters(props: {

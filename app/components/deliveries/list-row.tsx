@@ -1,7 +1,7 @@
 import { Badge, BlockStack, Box, IndexTable, InlineStack, Link, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
-import { longWaitSentence } from "../../deliveries/domain/waits";
-import type { ListPageRow } from "../../deliveries/list-page.server";
+import { longWaitSentence } from "../../domain/waits";
+import type { ListPageRow } from "../../pages/deliveries.server";
 import { formatDateTime, formatKwd } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { reasonOnPage } from "../../i18n/messages";

@@ -1,6 +1,6 @@
 import { Fragment, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { Sentence } from "../../deliveries/domain/timeline";
+import type { Sentence } from "../../domain/timeline";
 import { formatDateTime, formatKwd, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { areaName } from "../../i18n/place-names";

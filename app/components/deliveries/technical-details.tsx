@@ -1,7 +1,7 @@
 import { BlockStack, Box, Button, Card, Collapsible, Text } from "@shopify/polaris";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { DeliveryPageData } from "../../deliveries/delivery-page.server";
+import type { DeliveryPageData } from "../../pages/delivery.server";
 
 /**
  * What support and the merchant's developer may need, collapsed by default: the reference the

@@ -11,8 +11,8 @@ import {
 } from "@shopify/polaris";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import type { SendActionResult, SendPageOrder } from "../../deliveries/send-page.server";
-import type { SendProgress, SendStatus } from "../../deliveries/send-status.server";
+import type { SendActionResult, SendPageOrder } from "../../pages/send.server";
+import type { SendProgress, SendStatus } from "../../actions/send-status.server";
 import { formatDateTime, formatKwd } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { reasonOnPage, translateMessage } from "../../i18n/messages";

@@ -25,9 +25,9 @@ import {
 } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { BULK_LIMIT } from "../../deliveries/domain/limits";
-import type { SendPageData } from "../../deliveries/send-page.server";
-import type { SendProgress } from "../../deliveries/send-status.server";
+import { BULK_LIMIT } from "../../domain/limits";
+import type { SendPageData } from "../../pages/send.server";
+import type { SendProgress } from "../../actions/send-status.server";
 import { SendOrderRow } from "./order-row";
 import { progressOf, useSendRun, type RowOutcome } from "./use-send-run";
 import { useSmallScreen } from "../small-screen";

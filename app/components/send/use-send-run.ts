@@ -1,9 +1,9 @@
 import { useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { SEND_BATCH } from "../../deliveries/domain/limits";
-import type { SendActionResult } from "../../deliveries/send-page.server";
-import type { SendProgress, SendStatus } from "../../deliveries/send-status.server";
-import { notice, type Notice } from "../../deliveries/domain/notices";
+import { SEND_BATCH } from "../../domain/limits";
+import type { SendActionResult } from "../../pages/send.server";
+import type { SendProgress, SendStatus } from "../../actions/send-status.server";
+import { notice, type Notice } from "../../domain/notices";
 
 /** What the page knows of one selected order. */
 export type RowOutcome =

@@ -11,7 +11,7 @@ import {
 import type { TFunction } from "i18next";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { SettingsActionResult, SettingsPageData } from "../../deliveries/settings.server";
+import type { SettingsActionResult, SettingsPageData } from "../../pages/settings.server";
 import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";

@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineStack, Text, TextField } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
-import type { SettingsPageData } from "../../deliveries/settings.server";
+import type { SettingsPageData } from "../../pages/settings.server";
 import { AnnotatedSection } from "../annotated-section";
 
 /** The courier's status pushes: its URL and signing secret, turned on, renewed or off. */

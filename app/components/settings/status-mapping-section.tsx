@@ -9,8 +9,8 @@ import {
   Text,
 } from "@shopify/polaris";
 import { Trans, useTranslation } from "react-i18next";
-import { SHOPIFY_EVENT_STATUSES, TRACKED_STATES } from "../../deliveries/domain/courier-status";
-import type { SettingsPageData } from "../../deliveries/settings.server";
+import { SHOPIFY_EVENT_STATUSES, TRACKED_STATES } from "../../domain/courier-status";
+import type { SettingsPageData } from "../../pages/settings.server";
 import { useLanguage } from "../../i18n/language";
 import { AnnotatedSection } from "../annotated-section";
 

@@ -1,6 +1,6 @@
 import { type Prisma } from "@prisma/client";
 import prisma from "../../db.server";
-import { parseState } from "../../deliveries/domain/states";
+import { parseState } from "../../domain/states";
 import { assertMove } from "./transition.server";
 
 /**

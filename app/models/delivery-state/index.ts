@@ -1,6 +1,6 @@
 /**
  * The one writer of Delivery.state. Every insert or update that sets or changes a delivery's
- * state is in this folder: each checks the move table (deliveries/domain/states.ts) and writes the
+ * state is in this folder: each checks the move table (domain/states.ts) and writes the
  * timeline event in the same transaction. test/unit/one-state-writer.test.ts fails when a file of
  * app/ outside this folder writes the column. The rest of app/ imports the writer through this
  * index, as one module.

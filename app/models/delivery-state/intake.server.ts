@@ -2,7 +2,7 @@ import { Prisma } from "@prisma/client";
 import type Database from "better-sqlite3";
 import type pg from "pg";
 import prisma from "../../db.server";
-import { parseState, type DeliveryState } from "../../deliveries/domain/states";
+import { parseState, type DeliveryState } from "../../domain/states";
 import { newRowId } from "../delivery-ids.server";
 import { deliveryRow, type DeliveryRow } from "../delivery-row.server";
 import { assertMove } from "./transition.server";

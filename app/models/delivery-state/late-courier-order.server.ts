@@ -1,6 +1,6 @@
 import prisma from "../../db.server";
-import { eventDataColumn, type EventData } from "../../deliveries/domain/event-data";
-import { type DeliveryState } from "../../deliveries/domain/states";
+import { eventDataColumn, type EventData } from "../../domain/event-data";
+import { type DeliveryState } from "../../domain/states";
 import { deliveryRow, type DeliveryRow } from "../delivery-row.server";
 
 /** Where a courier order may still be recorded by a worker that no longer holds the row. */

@@ -1,12 +1,7 @@
 import { type Prisma } from "@prisma/client";
 import prisma, { databaseProvider } from "../../db.server";
-import { eventDataColumn, type EventData } from "../../deliveries/domain/event-data";
-import {
-  canMove,
-  isFinal,
-  NOT_COLLECTING_STATES,
-  type DeliveryState,
-} from "../../deliveries/domain/states";
+import { eventDataColumn, type EventData } from "../../domain/event-data";
+import { canMove, isFinal, NOT_COLLECTING_STATES, type DeliveryState } from "../../domain/states";
 import { enqueueDeliveryMoveFlowEvents } from "../flow-events.server";
 
 /** Moves through the move table, each with its timeline event, and what refuses one. */
@@ -56,7 +51,7 @@ export interface TransitionInput {
  */
 const MOVED_ON = { waitingSince: null, waitingFor: null, lineItemsRead: null } as const;
 
-/** Refuses a move the move table does not have (deliveries/domain/states.ts). */
+/** Refuses a move the move table does not have (domain/states.ts). */
 export function assertMove(from: DeliveryState, to: DeliveryState): void {
   if (!canMove(from, to)) throw new Error(`A delivery cannot move from ${from} to ${to}.`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell, csvDocument, csvLine, csvStream, UTF8_BOM } from "../../../app/exports/csv";
+import { csvCell, csvDocument, csvLine, csvStream, UTF8_BOM } from "../../../app/domain/csv";
 
 async function text(stream: ReadableStream<Uint8Array>) {
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parcelCharge } from "../../../app/deliveries/domain/request";
-import { displayKwd, fils, formatKwd, kwdToFils, parseKwd, sumFils } from "../../../app/money/kwd";
+import { parcelCharge } from "../../../app/domain/request";
+import { displayKwd, fils, formatKwd, kwdToFils, parseKwd, sumFils } from "../../../app/domain/kwd";
 
 const read = (text: string) => {
   const parsed = parseKwd(text);

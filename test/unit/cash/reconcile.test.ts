@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fils } from "../../../app/money/kwd";
+import { fils } from "../../../app/domain/kwd";
 import {
   cashStatus,
   kuwaitDay,
@@ -8,7 +8,7 @@ import {
   reconcileStatement,
   type LedgerDelivery,
   type StatementLine,
-} from "../../../app/settlements";
+} from "../../../app/domain/settlements";
 
 const delivery = (over: Partial<LedgerDelivery> & { id: string }): LedgerDelivery => ({
   orderName: `#${over.id}`,

@@ -9,7 +9,7 @@ import {
   readStatementLines,
   StatementFileError,
   type StatementColumns,
-} from "../../../app/settlements";
+} from "../../../app/domain/settlements";
 
 const ARABIC_CSV =
   "كشف حساب المندوب\r\nرقم الطلب,المبلغ,التاريخ\r\nCO-1001,36.500,24/11/2026\r\nCO-1002,٤٫٢٥٠,25/11/2026\r\n";

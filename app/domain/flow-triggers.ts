@@ -1,0 +1,97 @@
+import { ATTENTION_STATES, STATE_LABELS, type DeliveryState } from "./states";
+import { type FlowPayload } from "./records-columns";
+import { displayKwd, formatKwd, kwdToFils, type Fils } from "./kwd";
+
+/**
+ * Shopify Flow triggers the app fires (extensions/flow-trigger-*), and what each one carries. A
+ * trigger's payload keys are its extension's field keys; an order reference goes as `order_id`,
+ * the order's numeric id (Flow then loads the order itself). Pure.
+ */
+export const FLOW_TRIGGERS = [
+  "delivery-needs-attention",
+  "delivery-delivered",
+  "delivery-failed-or-returned",
+  "cash-collected",
+  "settlement-received",
+] as const;
+export type FlowTrigger = (typeof FLOW_TRIGGERS)[number];
+
+export interface DeliveryForFlow {
+  id: string;
+  orderId: string;
+  orderName: string | null;
+  courierOrderNumber: string | null;
+  cashToCollect: string | null;
+  stateReason: string | null;
+  trackingUrl: string | null;
+}
+
+/** The triggers a delivery's move from `from` to `to` fires, in order; none for a stay. */
+export function triggersForMove(
+  from: DeliveryState,
+  to: DeliveryState,
+  delivery: Pick<DeliveryForFlow, "cashToCollect">,
+): FlowTrigger[] {
+  if (from === to) return [];
+  if (to === "delivered")
+    return delivery.cashToCollect
+      ? ["delivery-delivered", "cash-collected"]
+      : ["delivery-delivered"];
+  if (to === "failed" || to === "returned") {
+    // A parcel that failed and then came back is one story for Flow: returned after failed fires
+    // once more (its state changed), as the merchant may act on either.
+    return ["delivery-failed-or-returned"];
+  }
+  if (ATTENTION_STATES.includes(to) && !ATTENTION_STATES.includes(from))
+    return ["delivery-needs-attention"];
+  return [];
+}
+
+/** Shopify's numeric id from a gid ("gid://shopify/Order/123" → 123). */
+export function numericId(gid: string): number | null {
+  const match = /\/(\d+)$/.exec(gid);
+  return match ? Number(match[1]) : null;
+}
+
+export type { FlowPayload };
+
+export function deliveryTriggerPayload(
+  trigger: Exclude<FlowTrigger, "settlement-received">,
+  delivery: DeliveryForFlow,
+  state: DeliveryState,
+): FlowPayload {
+  const cash: Fils | null = delivery.cashToCollect ? kwdToFils(delivery.cashToCollect) : null;
+  const base: FlowPayload = {
+    order_id: numericId(delivery.orderId),
+    "Delivery status": STATE_LABELS[state],
+    "Courier order number": delivery.courierOrderNumber ?? "",
+    "Tracking link": delivery.trackingUrl ?? "",
+  };
+  if (trigger === "cash-collected")
+    return { ...base, "Amount collected in KWD": cash === null ? "0.000" : formatKwd(cash) };
+  return {
+    ...base,
+    Reason: delivery.stateReason ?? "",
+    "Cash to collect in KWD": cash === null ? "" : formatKwd(cash),
+  };
+}
+
+export function settlementReceivedPayload(input: {
+  settlementId: string;
+  reference: string | null;
+  receivedOn: string;
+  lines: number;
+  total: Fils;
+  expected: Fils;
+  differences: number;
+}): FlowPayload {
+  return {
+    "Statement reference": input.reference ?? "",
+    "Received on": input.receivedOn,
+    "Orders on the statement": input.lines,
+    "Amount paid in KWD": formatKwd(input.total),
+    "Amount expected in KWD": formatKwd(input.expected),
+    Differences: input.differences,
+    Summary: `${input.lines} orders, ${displayKwd(input.total)} paid, ${input.differences} differences`,
+  };
+}

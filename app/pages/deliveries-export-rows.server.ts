@@ -1,0 +1,68 @@
+import type { CsvValue } from "../domain/csv";
+import { getCourierAccount } from "../models/courier-account.server";
+import { listQueryOf, readListParams } from "../models/read/delivery-list-params";
+import { isStuck, listDeliveryPages, type ListRow } from "../models/read/delivery-list.server";
+import { getPlaceNames } from "../models/place-names.server";
+import type { DeliveryState } from "../domain/states";
+
+/**
+ * The deliveries list as CSV rows (issue 16, ADR 0037): the rows the list page shows for the same
+ * URL (tab, filters, search, sort), every page of them from the first, read a page at a time. The
+ * words (column titles, states, reasons) are given by the caller in the page's language
+ * (list-export.server.ts), so this module needs no translation machinery.
+ */
+
+const kuwaitTime = (at: Date) =>
+  new Date(at.getTime() + 3 * 3_600_000).toISOString().slice(0, 16).replace("T", " ");
+
+export interface ExportWords {
+  header: string[];
+  state: (state: DeliveryState) => string;
+  stuck: string;
+  reason: (reason: string) => string;
+  areaLanguage: "en" | "ar";
+}
+
+export interface DeliveriesExport {
+  header: string[];
+  batches: AsyncGenerator<CsvValue[][]>;
+  fileName: string;
+}
+
+export async function deliveriesExportRows(
+  shop: string,
+  search: URLSearchParams,
+  words: ExportWords,
+  now = new Date(),
+): Promise<DeliveriesExport> {
+  const params = readListParams(search);
+  // From the first row whatever page the merchant was on.
+  const { after: _after, before: _before, ...query } = listQueryOf(shop, params, now);
+  const account = await getCourierAccount(shop);
+  const places = await getPlaceNames(shop, account.environment);
+  const areaName = new Map(places.areas.map((a) => [a.id, a[words.areaLanguage]]));
+  async function* batches(): AsyncGenerator<CsvValue[][]> {
+    for await (const rows of listDeliveryPages(query)) {
+      yield rows.map((row: ListRow) => {
+        return [
+          row.orderName,
+          row.customerName,
+          row.areaId === null ? null : (areaName.get(row.areaId) ?? null),
+          row.cashToCollect,
+          isStuck(row, now) ? words.stuck : words.state(row.state),
+          row.stateReason === null ? null : words.reason(row.stateReason),
+          row.courierOrderNumber,
+          row.courierStatus,
+          row.trackingUrl,
+          kuwaitTime(row.createdAt),
+          kuwaitTime(row.updatedAt),
+        ];
+      });
+    }
+  }
+  return {
+    header: words.header,
+    batches: batches(),
+    fileName: `deliveries-${kuwaitTime(now).slice(0, 10)}.csv`,
+  };
+}
