@@ -14,6 +14,7 @@ import { createI18n } from "./i18n/instance";
 import { languageFromMatches } from "./i18n/language";
 import { sealStoredSessions } from "./models/sessions.server";
 import { startCourierRecords } from "./pipeline/records/runner.server";
+import { startShopperLoop } from "./shopper/runner.server";
 import { applyDocumentFramePolicy } from "./security/frame-policy";
 
 export const streamTimeout = 5000;
@@ -23,6 +24,7 @@ export const streamTimeout = 5000;
 startDeliveryWorker({ leasesPerPass: WEB_PROCESS_LEASES_PER_PASS });
 startTrackingSync();
 startCourierRecords();
+startShopperLoop();
 // Tokens written in plaintext by an earlier version, or under a retired key, are sealed now.
 sealStoredSessions().catch((error: unknown) => {
   console.error("Sealing the stored Shopify tokens failed:", error);

@@ -30,6 +30,7 @@ const { default: prisma, databaseProvider } = await import("../app/db.server");
 const { startDeliveryWorker, stopDeliveryWorker } = await import("../app/pipeline/runner.server");
 const { startTrackingSync, stopTrackingSync } =
   await import("../app/pipeline/tracking/runner.server");
+const { startShopperLoop, stopShopperLoop } = await import("../app/shopper/runner.server");
 const { startCourierRecords, stopCourierRecords } =
   await import("../app/pipeline/records/runner.server");
 if (databaseProvider() !== "postgresql") {
@@ -51,6 +52,7 @@ await prisma.$queryRaw`SELECT 1`.catch((error: unknown) =>
 startDeliveryWorker({ intervalMs: intervalMs("WORKER_INTERVAL_MS", 3_000) });
 startTrackingSync(intervalMs("SYNC_INTERVAL_MS", 5_000));
 startCourierRecords(intervalMs("RECORDS_INTERVAL_MS", 5_000));
+startShopperLoop(intervalMs("SHOPPER_INTERVAL_MS", 3_000));
 // The loops' timers do not hold the process open (in the web process the server does): this does.
 const keepAlive = setInterval(() => undefined, 1 << 30);
 console.log(`Worker ${process.pid} started: delivery worker and tracking sync on PostgreSQL.`);
@@ -63,7 +65,12 @@ async function stop(signal: string) {
   }
   stopping = true;
   console.log(`Worker ${process.pid}: ${signal}, finishing the passes under way.`);
-  await Promise.all([stopDeliveryWorker(), stopTrackingSync(), stopCourierRecords()]);
+  await Promise.all([
+    stopDeliveryWorker(),
+    stopTrackingSync(),
+    stopCourierRecords(),
+    stopShopperLoop(),
+  ]);
   await prisma.$disconnect();
   clearInterval(keepAlive);
   console.log(`Worker ${process.pid} stopped.`);

@@ -1,11 +1,5 @@
 import { z } from "zod";
-import {
-  type AddressInput,
-  type CourierIndex,
-  gazetteerAreaFor,
-  missingForCourier,
-  overrideKeyFor,
-} from "../addresses";
+import { missingForCourier } from "../addresses";
 import { rememberAreaSpelling } from "../models/area-overrides.server";
 import { getDelivery } from "../models/deliveries.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
@@ -18,6 +12,7 @@ import { Unreadable } from "../domain/json-column";
 import { notice, type Notice } from "../domain/notices";
 import { buildAndQueue } from "../pipeline/steps/prepare.server";
 import { refusedWhenMoved } from "./merchant-action.server";
+import { rememberable } from "../domain/remember-area";
 
 /**
  * The address review: the merchant places an address by hand, and the request is built afresh
@@ -87,25 +82,6 @@ export function partsFrom(
 /** `notRemembered` says why "Remember this spelling" was asked for and could not be done. */
 export type FixOutcome =
   { ok: true; notRemembered?: Notice; message?: Notice } | { ok: false; error: Notice };
-
-/**
- * The key and gazetteer area to remember for the merchant's answer, or why it cannot be. The key
- * is computed afresh from what the customer typed, so it is the one the matcher builds today.
- */
-export function rememberable(
-  typed: AddressInput | Unreadable | undefined,
-  courierAreaId: number,
-  index: CourierIndex,
-): { key: string; governorate: string; area: string } | { why: Notice; detail?: string } {
-  if (typed instanceof Unreadable) return { why: notice("not_remembered_unreadable") };
-  if (!typed) return { why: notice("not_remembered_not_stored") };
-  const key = overrideKeyFor(typed);
-  if (key.key === null) return { why: notice("not_remembered_no_place_name"), detail: key.refusal };
-  const place = gazetteerAreaFor(courierAreaId, index);
-  if (place.status !== "found")
-    return { why: notice("not_remembered_no_gazetteer_area"), detail: place.reason };
-  return { key: key.key, governorate: place.area.governorateCode, area: place.area.nameEn };
-}
 
 export const fixDeliveryAddress = refusedWhenMoved(async function fixDeliveryAddress(
   shop: string,

@@ -42,6 +42,10 @@ export const storedMatchSchema = z.object({
   fixedByMerchant: z.boolean().optional(),
   /** The customer's phone as the merchant corrected it; personal data. */
   contactPhone: text,
+  /** The shopper gave the place on their page (issue 26): with their notes and pin. */
+  fromShopper: z.boolean().optional(),
+  shopperNotes: text,
+  location: z.object({ latitude: z.number(), longitude: z.number() }).nullish(),
 });
 
 export type StoredMatch = z.output<typeof storedMatchSchema>;

@@ -77,6 +77,10 @@ export interface DestinationPlace {
   parts: AddressParts;
   /** The phone the merchant corrected, used instead of the order's (`+965` and eight digits). */
   contactPhone?: string | null;
+  /** Where the shopper pinned the door, instead of the order's coordinates. */
+  location?: { latitude: number; longitude: number } | null;
+  /** The shopper's own directions for the driver (their page, issue 26). */
+  notes?: string | null;
 }
 
 export interface RequestContext {
@@ -224,15 +228,17 @@ export function buildDeliveryRequest(context: RequestContext): BuiltRequest {
       building: parts.building ?? "",
       contactName: address.name?.trim() || "Customer",
       contactPhone,
-      ...(address.latitude !== null && address.longitude !== null
-        ? { latitude: address.latitude, longitude: address.longitude }
-        : {}),
+      ...(destination.location
+        ? destination.location
+        : address.latitude !== null && address.longitude !== null
+          ? { latitude: address.latitude, longitude: address.longitude }
+          : {}),
       // The courier's form has no apartment or PACI field; the driver reads them here, with the
-      // address lines as the shopper typed them (landmarks, directions).
+      // address lines as the shopper typed them (landmarks, directions) and their own notes.
       notes: addressNotes({
         apartment: parts.apartment,
         paci: parts.paci,
-        lines: [address.address1, address.address2],
+        lines: [destination.notes ?? null, address.address1, address.address2],
       }),
     },
     packageDetails: {

@@ -13,6 +13,7 @@ import { z } from "zod";
  *
  *   pending, ready, created ─► needs_attention: something only the merchant can change (an order
  *   not in KWD, Shopify failing for too long); "Try again" puts it back where it was.
+ *   needs_address, rejected ─► pending: the shopper answered on their page (issue 26).
  */
 export const DELIVERY_STATES = [
   "pending",
@@ -40,7 +41,8 @@ export const deliveryState = z.enum(DELIVERY_STATES);
 const MOVES: Record<DeliveryState, readonly DeliveryState[]> = {
   pending: ["skipped", "needs_address", "ready", "needs_attention", "cancelled"],
   skipped: [],
-  needs_address: ["ready", "needs_attention", "cancelled"],
+  // pending: the shopper answered on their page; the worker builds it again with the answer.
+  needs_address: ["ready", "pending", "needs_attention", "cancelled"],
   ready: ["creating", "needs_address", "needs_attention", "cancelled"],
   // cancelled: a cancel asked for while it was being sent, once history shows it was not created;
   // needs_review: that cancel given up before history could tell (never sent again on its own).
@@ -49,7 +51,7 @@ const MOVES: Record<DeliveryState, readonly DeliveryState[]> = {
   needs_review: ["created", "ready", "needs_address", "cancelled"],
   // The merchant's "Try again": back to where it stopped (before or after the courier created it).
   needs_attention: ["pending", "created", "cancelled"],
-  rejected: ["ready", "needs_address", "cancelled"],
+  rejected: ["ready", "needs_address", "pending", "cancelled"],
   created: [
     "picked_up",
     "in_transit",

@@ -22,6 +22,11 @@ export const TIMELINE_TEXTS = [
   "address_corrected",
   "address_corrected_remembered",
   "place_unreadable",
+  "shopper_confirmed",
+  "shopper_fixed",
+  "shopper_fixed_after_booking",
+  "shopper_cash_confirmed",
+  "merchant_answered_for_shopper",
 ] as const;
 export type TimelineText = (typeof TIMELINE_TEXTS)[number];
 

@@ -40,6 +40,7 @@ export const TIMELINE_KINDS = [
   "duplicate_cancelled",
   "duplicate_not_cancelled",
   "corrected",
+  "shopper_answered",
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 

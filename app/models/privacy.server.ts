@@ -1,5 +1,6 @@
 import type { Prisma } from "@prisma/client";
 import { z } from "zod";
+import { eraseAsksOf } from "./shopper-asks.server";
 import prisma, { eraseFromDisk } from "../db.server";
 import { requestCancel } from "./cancel-requests.server";
 import { deliveryEventRow, deliveryRow } from "./delivery-row.server";
@@ -205,6 +206,8 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
       },
       data: { message: REDACTED_TEXT },
     }),
+    // What the customer typed and answered on their page (issue 26).
+    eraseAsksOf(input.shop, orderGids(input.orderIds)),
     // The state is part of the condition: a worker that read the row before this commit finds
     // it moved and does not send it.
     ...erasureCancelWrites(input.shop, cancelled, `Not sent: ${ERASED_REASON}.`, at),
@@ -247,6 +250,7 @@ export async function deleteShopData(shop: string): Promise<Record<string, numbe
     prisma.settlement.deleteMany(where),
     prisma.courierException.deleteMany(where),
     prisma.flowEvent.deleteMany(where),
+    prisma.shopperAsk.deleteMany(where),
     prisma.complianceRequest.deleteMany(where),
     prisma.shopSettings.deleteMany(where),
     prisma.session.deleteMany(where),
@@ -268,6 +272,7 @@ export async function deleteShopData(shop: string): Promise<Record<string, numbe
     "Settlement",
     "CourierException",
     "FlowEvent",
+    "ShopperAsk",
     "ComplianceRequest",
     "ShopSettings",
     "Session",

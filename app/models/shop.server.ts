@@ -94,3 +94,8 @@ export async function saveDeliveryOptions(shop: string, options: DeliveryOptions
   // Turned on now: fulfillments made while it was off are not sent by the missed-webhook check.
   if (options.autoSend && !before?.autoSend) await recoverFulfillmentsFrom(shop, new Date());
 }
+
+/** The shop's name as Shopify has it, kept for the shopper's page (read once, when first needed). */
+export async function rememberShopifyShopName(shop: string, name: string): Promise<void> {
+  await prisma.shopSettings.updateMany({ where: { shop }, data: { shopifyShopName: name } });
+}

@@ -4,7 +4,7 @@
  * so a burst drains without waiting for the timer. A kick during a pass asks for one more after
  * it. Stopping lets the pass under way finish the rows it leased (never left half-sent).
  */
-export type LoopName = "delivery worker" | "tracking sync";
+export type LoopName = "delivery worker" | "tracking sync" | "shopper asks";
 
 interface DrainLoop {
   timer: NodeJS.Timeout;
@@ -75,7 +75,11 @@ async function drain(name: LoopName, loop: DrainLoop) {
       }
     } while (loop.again && !loop.stopping);
   } catch (error) {
-    const what = name === "delivery worker" ? "Delivery worker" : "Tracking sync";
+    const what = {
+      "delivery worker": "Delivery worker",
+      "tracking sync": "Tracking sync",
+      "shopper asks": "Shopper asks",
+    }[name];
     console.error(`${what} pass failed:`, error instanceof Error ? error.message : "unknown error");
   } finally {
     loop.running = false;

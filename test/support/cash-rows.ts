@@ -1,6 +1,10 @@
+import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 
-/** One row of each table the cash ledger, exceptions and Flow add, for shop-wide deletion tests. */
+/**
+ * One row of each table the cash ledger, exceptions, Flow and the shopper's asks add, for
+ * shop-wide deletion tests.
+ */
 export async function seedCashRows(prisma: PrismaClient, shop: string): Promise<void> {
   await prisma.settlement.create({
     data: {
@@ -28,4 +32,13 @@ export async function seedCashRows(prisma: PrismaClient, shop: string): Promise<
     data: { shop, environment: "sandbox", key: "e1", raw: "{}" },
   });
   await prisma.flowEvent.create({ data: { shop, trigger: "delivery-delivered", payload: "{}" } });
+  await prisma.shopperAsk.create({
+    data: {
+      shop,
+      orderId: "gid://shopify/Order/1",
+      token: randomBytes(16).toString("hex"),
+      state: "asked",
+      linkExpiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
 }

@@ -1,4 +1,6 @@
-import { matchAddress, resolveCourierIds } from "../../addresses";
+import { matchAddress, resolveCourierIds, type AddressParts } from "../../addresses";
+import type { ShopperAnswer } from "../../domain/shopper-ask";
+import { answeredPlacement } from "../../models/shopper-asks.server";
 import { languageOf } from "../../i18n/languages";
 import { listAreaOverrides } from "../../models/area-overrides.server";
 import {
@@ -98,6 +100,51 @@ export const prepare: Step = async (delivery, deps) => {
         leaseExpiresAt: null,
       },
     );
+  }
+
+  // The shopper placed it on their page (issue 26): their answer is the place, as the merchant's
+  // would be; the matcher is not asked again.
+  const answered = await answeredPlacement(delivery.shop, delivery.orderId);
+  if (answered) {
+    const { answer } = answered;
+    const parts = partsOfAnswer(answer);
+    return buildAndQueue(delivery, deps, {
+      order: fulfillment.order,
+      settings,
+      pickup,
+      destination: {
+        governanceId: answer.governanceId!,
+        areaId: answer.areaId!,
+        parts,
+        contactPhone: answer.phone,
+        location:
+          answer.latitude !== null && answer.longitude !== null
+            ? { latitude: answer.latitude, longitude: answer.longitude }
+            : null,
+        notes: answer.notes,
+      },
+      matchRecord: {
+        input: shopperInput(fulfillment.order.shippingAddress),
+        area: answer.areaName?.en ?? null,
+        governorate: null,
+        confident: true,
+        reasons: [
+          answer.kind === "confirmed"
+            ? "The shopper confirmed this address on their page."
+            : "The shopper gave this address on their page.",
+        ],
+        overrideKey: null,
+        parts,
+        courier: { governanceId: answer.governanceId!, areaId: answer.areaId! },
+        fromShopper: true,
+        shopperNotes: answer.notes,
+        location:
+          answer.latitude !== null && answer.longitude !== null
+            ? { latitude: answer.latitude, longitude: answer.longitude }
+            : null,
+        contactPhone: answer.phone,
+      },
+    });
   }
 
   const address = fulfillment.order.shippingAddress;
@@ -284,4 +331,20 @@ export async function buildAndQueue(
       if (!collector) throw error;
     }
   }
+}
+
+/** The parts of the shopper's answer, in the matcher's shape. */
+function partsOfAnswer(answer: ShopperAnswer): AddressParts {
+  return { ...answer.parts };
+}
+
+/** What the shopper typed at checkout, kept beside their answer for the review page. */
+function shopperInput(address: OrderForDelivery["shippingAddress"]) {
+  return {
+    city: address?.city ?? null,
+    address1: address?.address1 ?? null,
+    address2: address?.address2 ?? null,
+    provinceCode: address?.provinceCode ?? null,
+    zip: address?.zip ?? null,
+  };
 }
