@@ -25,4 +25,3 @@ export function rememberable(
     return { why: notice("not_remembered_no_gazetteer_area"), detail: place.reason };
   return { key: key.key, governorate: place.area.governorateCode, area: place.area.nameEn };
 }
-
