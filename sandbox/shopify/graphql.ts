@@ -54,13 +54,23 @@ export type ForcedFault =
   | { kind: "http429"; remaining: number }
   | { kind: "http5xx"; status: number; remaining: number };
 
-const SCHEMA_PATH = new URL("./schema.graphql", import.meta.url);
+const SCHEMA_DIR = new URL("./schema/", import.meta.url);
 
 let cachedSchema: GraphQLSchema | undefined;
 
-/** The stand-in's schema (`schema.graphql`), with its custom scalars made strict. */
+/** The stand-in's SDL: every file of `schema/`, in name order. */
+export function adminSchemaSource(): string {
+  return fs
+    .readdirSync(SCHEMA_DIR)
+    .filter((name) => name.endsWith(".graphql"))
+    .sort()
+    .map((name) => fs.readFileSync(new URL(name, SCHEMA_DIR), "utf8"))
+    .join("\n");
+}
+
+/** The stand-in's schema (`schema/*.graphql`), with its custom scalars made strict. */
 export function adminSchema(): GraphQLSchema {
-  cachedSchema ??= withScalars(buildSchema(fs.readFileSync(SCHEMA_PATH, "utf8")));
+  cachedSchema ??= withScalars(buildSchema(adminSchemaSource()));
   return cachedSchema;
 }
 

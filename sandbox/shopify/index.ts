@@ -44,12 +44,12 @@ export {
   signWebhookBody,
   WEBHOOK_ID_HEADER,
   WebhookSender,
-  webhookPayload,
   type OutgoingWebhook,
   type WebhookAttempt,
   type WebhookDelivery,
   type WebhookTransport,
 } from "./webhooks";
+export { shopTime, webhookPayload } from "./payloads";
 export { signSessionToken, StandInAuth, verifySessionToken, type IssuedAccessToken } from "./auth";
 export { routeShopifyToStandIn, type RouteShopifyOptions } from "./redirect";
 export { seedDemoStore } from "./demo-data";

@@ -339,6 +339,11 @@ export interface UserErrorRecord {
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserErrorRecord[] };
 
+/** An outcome of one user error. */
+export function fail<T>(field: string[] | null, message: string, code?: string): Outcome<T> {
+  return { ok: false, userErrors: [{ field, message, ...(code ? { code } : {}) }] };
+}
+
 /** Something the store did that Shopify would announce with a webhook. */
 export type StoreEvent =
   | {

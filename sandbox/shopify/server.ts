@@ -89,7 +89,7 @@ const INVALID_TOKEN =
 /**
  * Starts the Shopify stand-in: a real HTTP server on 127.0.0.1 that serves the Admin GraphQL API
  * subset and OAuth token exchange for one shop, sends that shop's webhooks to the app, and offers
- * a JSON control API under `/__standin/` (see sandbox/README.md).
+ * a JSON control API under `/__standin/` (see sandbox/shopify/README.md).
  */
 export async function startShopifyStandIn(options: ShopifyStandInOptions): Promise<ShopifyStandIn> {
   const clock = options.clock ?? Date.now;

@@ -4,8 +4,21 @@ import {
   type FlowTriggerDefinition,
   type ReceivedFlowTrigger,
 } from "./flow";
-import { gid, IdSequence, parseGid, type ResourceType } from "./ids";
+import {
+  DEFAULT_LINE_ITEM,
+  DEFAULT_LOCATION_ADDRESS,
+  DEFAULT_SHIPPING_ADDRESS,
+  KUWAIT_PROVINCES,
+} from "./addresses";
+import {
+  cancelFulfillment,
+  createFulfillment,
+  createFulfillmentEvent,
+  updateTracking,
+} from "./fulfillment-ops";
+import { IdSequence, parseGid, type ResourceType } from "./ids";
 import { fromMinor, toMinor } from "./money";
+import { cancelOrder, markAsPaid } from "./order-ops";
 import type {
   AddressInput,
   DisplayFulfillmentStatus,
@@ -24,13 +37,10 @@ import type {
   StandInFulfillmentOrderLineItem,
   StandInLineItem,
   StandInLocation,
-  StandInLocationAddress,
   StandInOrder,
-  StandInTrackingInfo,
   StoreEvent,
   TrackingInput,
   UserErrorRecord,
-  Weight,
 } from "./records";
 
 /** Misuse of the store's own API (an unknown order, nothing left to fulfill...). */
@@ -55,55 +65,21 @@ export interface ShopifyStandInStoreOptions {
   clock?: () => number;
 }
 
-const KUWAIT_PROVINCES: Record<string, string> = {
-  "KW-AH": "Al Ahmadi",
-  "KW-FA": "Al Farwaniyah",
-  "KW-HA": "Hawalli",
-  "KW-JA": "Al Jahra",
-  "KW-KU": "Al Asimah",
-  "KW-MU": "Mubarak Al-Kabeer",
-};
-
-const DEFAULT_SHIPPING_ADDRESS: AddressInput = {
-  firstName: "Fatima",
-  lastName: "Al-Mutairi",
-  company: null,
-  address1: "Block 4, Street 12, House 9",
-  address2: null,
-  city: "Salmiya",
-  province: "Hawalli",
-  provinceCode: "KW-HA",
-  zip: null,
-  country: "Kuwait",
-  countryCode: "KW",
-  phone: "+96550001234",
-  latitude: null,
-  longitude: null,
-};
-
-const DEFAULT_LOCATION_ADDRESS: StandInLocationAddress = {
-  address1: "Block 2, Street 24, Building 15",
-  address2: null,
-  city: "Shuwaikh Industrial",
-  zip: "70050",
-  province: "Al Asimah",
-  provinceCode: "KW-KU",
-  country: "Kuwait",
-  countryCode: "KW",
-  phone: "+96522200000",
-  latitude: 29.3375,
-  longitude: 47.9314,
-};
-
-const DEFAULT_LINE_ITEM = {
-  title: "Oud Perfume",
-  variantTitle: "50 ml",
-  sku: "OUD-50",
-  vendor: "Demo Store",
-  quantity: 1,
-  price: "12.500",
-  weight: { value: 350, unit: "GRAMS" } as Weight,
-};
+/**
+ * What the store's operations (`fulfillment-ops.ts`, `order-ops.ts`...) may do besides reading
+ * the store: take ids, read the clock, announce events, open fulfillment orders.
+ */
+export interface StoreContext {
+  readonly store: ShopifyStandInStore;
+  takeId(): number;
+  now(): Date;
+  emit(event: StoreEvent): void;
+  newFulfillmentOrder(
+    order: StandInOrder,
+    locationId: number,
+    items: [StandInLineItem, number][],
+  ): StandInFulfillmentOrder;
+}
 
 /**
  * An in-memory Shopify shop: locations, orders with their fulfillment orders, fulfillments with
@@ -134,6 +110,14 @@ export class ShopifyStandInStore {
   private readonly orderList: StandInOrder[] = [];
   private readonly listeners = new Set<(event: StoreEvent) => void>();
   private nextOrderNumber = 1001;
+  private readonly context: StoreContext = {
+    store: this,
+    takeId: () => this.ids.take(),
+    now: () => new Date(this.clock()),
+    emit: (event) => this.emit(event),
+    newFulfillmentOrder: (order, locationId, items) =>
+      this.newFulfillmentOrder(order, locationId, items),
+  };
 
   constructor(options: ShopifyStandInStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
@@ -475,123 +459,7 @@ export class ShopifyStandInStore {
     input: FulfillmentCreateInput,
     createdBy: StandInFulfillment["createdBy"] = "app",
   ): Outcome<StandInFulfillment> {
-    const field = ["fulfillment"];
-    if (input.lineItemsByFulfillmentOrder.length === 0) {
-      return fail(
-        ["fulfillment", "lineItemsByFulfillmentOrder"],
-        "Line items by fulfillment order can't be blank.",
-      );
-    }
-    const fulfillmentOrders: StandInFulfillmentOrder[] = [];
-    for (const entry of input.lineItemsByFulfillmentOrder) {
-      const fo = this.findFulfillmentOrder(entry.fulfillmentOrderId);
-      if (!fo)
-        return fail(
-          field,
-          `Fulfillment order ${gid("FulfillmentOrder", entry.fulfillmentOrderId)} does not exist.`,
-        );
-      if (fulfillmentOrders.includes(fo)) return fail(field, "Fulfillment orders must be unique.");
-      fulfillmentOrders.push(fo);
-    }
-    const [first] = fulfillmentOrders;
-    if (!first) return fail(field, "Line items by fulfillment order can't be blank.");
-    if (fulfillmentOrders.some((fo) => fo.orderId !== first.orderId)) {
-      return fail(field, "All fulfillment orders must belong to the same order.");
-    }
-    if (fulfillmentOrders.some((fo) => fo.locationId !== first.locationId)) {
-      return fail(field, "All fulfillment orders must be assigned to the same location.");
-    }
-    const order = this.orderOf(first);
-
-    // Validate every requested quantity before changing anything.
-    const plan: {
-      fo: StandInFulfillmentOrder;
-      lines: { line: StandInFulfillmentOrderLineItem; quantity: number }[];
-    }[] = [];
-    for (const [index, entry] of input.lineItemsByFulfillmentOrder.entries()) {
-      const fo = fulfillmentOrders[index];
-      if (!fo) continue;
-      if (fo.status === "CLOSED" || order.cancelledAt) {
-        return fail(
-          field,
-          `Fulfillment order ${gid("FulfillmentOrder", fo.id)} has an unfulfillable status= closed.`,
-        );
-      }
-      const requested = entry.fulfillmentOrderLineItems?.length
-        ? entry.fulfillmentOrderLineItems
-        : fo.lineItems
-            .filter((l) => l.remainingQuantity > 0)
-            .map((l) => ({ id: l.id, quantity: l.remainingQuantity }));
-      const lines: { line: StandInFulfillmentOrderLineItem; quantity: number }[] = [];
-      for (const { id, quantity } of requested) {
-        const line = fo.lineItems.find((l) => l.id === id);
-        if (!line) {
-          return fail(
-            field,
-            `Fulfillment order line item ${gid("FulfillmentOrderLineItem", id)} does not belong to fulfillment order ${gid("FulfillmentOrder", fo.id)}.`,
-          );
-        }
-        const already = lines
-          .filter((l) => l.line === line)
-          .reduce((sum, l) => sum + l.quantity, 0);
-        if (
-          !Number.isInteger(quantity) ||
-          quantity < 1 ||
-          already + quantity > line.remainingQuantity
-        ) {
-          return fail(field, "Invalid fulfillment order line item quantity requested.");
-        }
-        lines.push({ line, quantity });
-      }
-      if (lines.length === 0)
-        return fail(field, "Invalid fulfillment order line item quantity requested.");
-      plan.push({ fo, lines });
-    }
-
-    const now = new Date(this.clock());
-    const byLineItem = new Map<number, number>();
-    for (const { fo, lines } of plan) {
-      for (const { line, quantity } of lines) {
-        line.remainingQuantity -= quantity;
-        byLineItem.set(line.lineItemId, (byLineItem.get(line.lineItemId) ?? 0) + quantity);
-      }
-      fo.status = fo.lineItems.every((l) => l.remainingQuantity === 0) ? "CLOSED" : "IN_PROGRESS";
-      fo.updatedAt = now;
-    }
-    const fulfillment: StandInFulfillment = {
-      id: this.ids.take(),
-      orderId: order.id,
-      locationId: first.locationId,
-      name: `${order.name}.${order.fulfillments.length + 1}`,
-      status: "SUCCESS",
-      createdAt: now,
-      updatedAt: now,
-      trackingInfo: trackingList(input.trackingInfo),
-      events: [],
-      lineItems: [...byLineItem].map(([lineItemId, quantity]) => ({
-        id: this.ids.take(),
-        lineItemId,
-        quantity,
-      })),
-      drawnFrom: plan.map(({ fo, lines }) => ({
-        fulfillmentOrderId: fo.id,
-        lines: lines.map(({ line, quantity }) => ({ id: line.id, quantity })),
-      })),
-      notifyCustomer: input.notifyCustomer ?? false,
-      originAddress: input.originAddress ?? null,
-      message: input.message ?? null,
-      deliveredAt: null,
-      inTransitAt: null,
-      estimatedDeliveryAt: null,
-      createdBy,
-    };
-    order.fulfillments.push(fulfillment);
-    order.updatedAt = now;
-    this.emit({ topic: "fulfillments/create", at: now, order, fulfillment });
-    if (this.displayFulfillmentStatus(order) === "FULFILLED") {
-      this.emit({ topic: "orders/fulfilled", at: now, order });
-    }
-    return { ok: true, value: fulfillment };
+    return createFulfillment(this.context, input, createdBy);
   }
 
   tryUpdateTracking(
@@ -599,104 +467,18 @@ export class ShopifyStandInStore {
     tracking: TrackingInput,
     notifyCustomer: boolean | null | undefined,
   ): Outcome<StandInFulfillment> {
-    const fulfillment = this.findFulfillment(fulfillmentId);
-    if (!fulfillment) return fail(["fulfillmentId"], "Fulfillment does not exist.");
-    if (fulfillment.status === "CANCELLED") {
-      return fail(
-        ["fulfillmentId"],
-        "Tracking information can't be updated on a cancelled fulfillment.",
-      );
-    }
-    const now = new Date(this.clock());
-    fulfillment.trackingInfo = trackingList(tracking);
-    if (notifyCustomer) fulfillment.notifyCustomer = true;
-    fulfillment.updatedAt = now;
-    const order = this.orderOf(fulfillment);
-    this.emit({ topic: "fulfillments/update", at: now, order, fulfillment });
-    return { ok: true, value: fulfillment };
+    return updateTracking(this.context, fulfillmentId, tracking, notifyCustomer);
   }
 
   tryCreateFulfillmentEvent(
     fulfillmentId: number,
     input: FulfillmentEventInput,
   ): Outcome<StandInFulfillmentEvent> {
-    const fulfillment = this.findFulfillment(fulfillmentId);
-    if (!fulfillment)
-      return fail(["fulfillmentEvent", "fulfillmentId"], "Fulfillment does not exist.");
-    if (fulfillment.status === "CANCELLED") {
-      return fail(
-        ["fulfillmentEvent", "fulfillmentId"],
-        "Events can't be added to a cancelled fulfillment.",
-      );
-    }
-    const now = new Date(this.clock());
-    const event: StandInFulfillmentEvent = {
-      id: this.ids.take(),
-      status: input.status,
-      happenedAt: input.happenedAt ?? now,
-      createdAt: now,
-      message: input.message ?? null,
-      estimatedDeliveryAt: input.estimatedDeliveryAt ?? null,
-      address1: input.address1 ?? null,
-      city: input.city ?? null,
-      province: input.province ?? null,
-      country: input.country ?? null,
-      zip: input.zip ?? null,
-      latitude: input.latitude ?? null,
-      longitude: input.longitude ?? null,
-    };
-    fulfillment.events.push(event);
-    if (event.status === "DELIVERED") fulfillment.deliveredAt = event.happenedAt;
-    if (event.status === "IN_TRANSIT") fulfillment.inTransitAt ??= event.happenedAt;
-    if (event.estimatedDeliveryAt) fulfillment.estimatedDeliveryAt = event.estimatedDeliveryAt;
-    fulfillment.updatedAt = now;
-    this.emit({
-      topic: "fulfillments/update",
-      at: now,
-      order: this.orderOf(fulfillment),
-      fulfillment,
-    });
-    return { ok: true, value: event };
+    return createFulfillmentEvent(this.context, fulfillmentId, input);
   }
 
   tryCancelFulfillment(fulfillmentId: number): Outcome<StandInFulfillment> {
-    const fulfillment = this.findFulfillment(fulfillmentId);
-    if (!fulfillment) return fail(["id"], "Fulfillment does not exist.");
-    if (fulfillment.status === "CANCELLED")
-      return fail(["id"], "Fulfillment is already cancelled.");
-    const order = this.orderOf(fulfillment);
-    if (order.cancelledAt)
-      return fail(["id"], "Fulfillments of a cancelled order can't be cancelled.");
-    const now = new Date(this.clock());
-    fulfillment.status = "CANCELLED";
-    fulfillment.updatedAt = now;
-
-    // As Shopify does: a fulfillment order that was entirely fulfilled stays closed and a new one
-    // takes the cancelled items; one still in progress gets its quantities back.
-    for (const drawn of fulfillment.drawnFrom) {
-      const fo = order.fulfillmentOrders.find((f) => f.id === drawn.fulfillmentOrderId);
-      if (!fo) continue;
-      if (fo.status === "CLOSED") {
-        const items = drawn.lines.flatMap(({ id, quantity }) => {
-          const line = fo.lineItems.find((l) => l.id === id);
-          const item = order.lineItems.find((li) => li.id === line?.lineItemId);
-          return item ? [[item, quantity] as [StandInLineItem, number]] : [];
-        });
-        order.fulfillmentOrders.push(this.newFulfillmentOrder(order, fo.locationId, items));
-      } else {
-        for (const { id, quantity } of drawn.lines) {
-          const line = fo.lineItems.find((l) => l.id === id);
-          if (line) line.remainingQuantity += quantity;
-        }
-        fo.status = fo.lineItems.every((l) => l.remainingQuantity === l.totalQuantity)
-          ? "OPEN"
-          : "IN_PROGRESS";
-        fo.updatedAt = now;
-      }
-    }
-    order.updatedAt = now;
-    this.emit({ topic: "fulfillments/update", at: now, order, fulfillment });
-    return { ok: true, value: fulfillment };
+    return cancelFulfillment(this.context, fulfillmentId);
   }
 
   /** flowTriggerReceive: checked against the app's trigger extensions, recorded when accepted. */
@@ -714,47 +496,11 @@ export class ShopifyStandInStore {
   }
 
   tryMarkAsPaid(orderId: number): Outcome<StandInOrder> {
-    const order = this.findOrder(orderId);
-    if (!order) return fail(["id"], "Order does not exist.");
-    if (order.cancelledAt) return fail(["id"], "Order is cancelled and can't be marked as paid.");
-    if (toMinor(order.totalOutstanding, order.currencyCode) === 0) {
-      return fail(["id"], "Order has no outstanding balance and can't be marked as paid.");
-    }
-    const now = new Date(this.clock());
-    order.financialStatus = "PAID";
-    order.totalOutstanding = fromMinor(0, order.currencyCode);
-    order.updatedAt = now;
-    this.emit({ topic: "orders/paid", at: now, order });
-    return { ok: true, value: order };
+    return markAsPaid(this.context, orderId);
   }
 
   tryCancelOrder(orderId: number, input: OrderCancelInput): Outcome<StandInOrder> {
-    const order = this.findOrder(orderId);
-    if (!order) return fail(["orderId"], "Order does not exist.", "NOT_FOUND");
-    if (order.cancelledAt) return fail(["orderId"], "Order has already been cancelled.", "INVALID");
-    if (order.fulfillments.some((f) => f.status === "SUCCESS")) {
-      return fail(
-        ["orderId"],
-        "Order has fulfillments that aren't cancelled. Cancel them first.",
-        "INVALID",
-      );
-    }
-    const now = new Date(this.clock());
-    order.cancelledAt = now;
-    order.cancelReason = input.reason;
-    order.closedAt = now;
-    if (order.financialStatus === "PENDING") order.financialStatus = "VOIDED";
-    else if (order.financialStatus === "PAID" && input.refund) order.financialStatus = "REFUNDED";
-    order.totalOutstanding = fromMinor(0, order.currencyCode);
-    for (const fo of order.fulfillmentOrders) {
-      if (fo.status === "CLOSED") continue;
-      fo.status = "CLOSED";
-      for (const line of fo.lineItems) line.remainingQuantity = 0;
-      fo.updatedAt = now;
-    }
-    order.updatedAt = now;
-    this.emit({ topic: "orders/cancelled", at: now, order });
-    return { ok: true, value: order };
+    return cancelOrder(this.context, orderId, input);
   }
 
   // --- Internals ----------------------------------------------------------------------------------
@@ -808,21 +554,6 @@ export class ShopifyStandInStore {
       })),
     };
   }
-}
-
-function fail<T>(field: string[] | null, message: string, code?: string): Outcome<T> {
-  return { ok: false, userErrors: [{ field, message, ...(code ? { code } : {}) }] };
-}
-
-function trackingList(input: TrackingInput | null | undefined): StandInTrackingInfo[] {
-  if (!input) return [];
-  const company = input.company ?? null;
-  if (input.numbers?.length) {
-    return input.numbers.map((number, i) => ({ company, number, url: input.urls?.[i] ?? null }));
-  }
-  if (input.number || input.url)
-    return [{ company, number: input.number ?? null, url: input.url ?? null }];
-  return company ? [{ company, number: null, url: null }] : [];
 }
 
 /** A numeric id from a number, a digit string or a gid of the expected type. */
