@@ -1,3 +1,4 @@
+import { settledStatus } from "./holds";
 import { gid } from "./ids";
 import {
   fail,
@@ -58,10 +59,11 @@ export function createFulfillment(
   for (const [index, entry] of input.lineItemsByFulfillmentOrder.entries()) {
     const fo = fulfillmentOrders[index];
     if (!fo) continue;
-    if (fo.status === "CLOSED" || order.cancelledAt) {
+    if (fo.status === "CLOSED" || fo.status === "ON_HOLD" || order.cancelledAt) {
+      const status = fo.status === "ON_HOLD" && !order.cancelledAt ? "on_hold" : "closed";
       return fail(
         field,
-        `Fulfillment order ${gid("FulfillmentOrder", fo.id)} has an unfulfillable status= closed.`,
+        `Fulfillment order ${gid("FulfillmentOrder", fo.id)} has an unfulfillable status= ${status}.`,
       );
     }
     const requested = entry.fulfillmentOrderLineItems?.length
@@ -100,7 +102,7 @@ export function createFulfillment(
       line.remainingQuantity -= quantity;
       byLineItem.set(line.lineItemId, (byLineItem.get(line.lineItemId) ?? 0) + quantity);
     }
-    fo.status = fo.lineItems.every((l) => l.remainingQuantity === 0) ? "CLOSED" : "IN_PROGRESS";
+    fo.status = settledStatus(fo);
     fo.updatedAt = now;
   }
   const fulfillment: StandInFulfillment = {
@@ -237,9 +239,7 @@ export function cancelFulfillment(
         const line = fo.lineItems.find((l) => l.id === id);
         if (line) line.remainingQuantity += quantity;
       }
-      fo.status = fo.lineItems.every((l) => l.remainingQuantity === l.totalQuantity)
-        ? "OPEN"
-        : "IN_PROGRESS";
+      fo.status = settledStatus(fo);
       fo.updatedAt = now;
     }
   }

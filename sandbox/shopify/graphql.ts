@@ -399,6 +399,16 @@ const REQUIRED_SCOPES: Record<string, string[]> = {
   "Mutation.fulfillmentCancel": FULFILLMENT_ORDER_WRITE,
   "Mutation.fulfillmentEventCreate": ["write_fulfillments"],
   "Mutation.orderMarkAsPaid": ["write_orders"],
+  "Mutation.orderUpdate": ["write_orders", "write_marketplace_orders"],
+  "Mutation.fulfillmentOrderHold": [
+    "write_merchant_managed_fulfillment_orders",
+    "write_third_party_fulfillment_orders",
+  ],
+  "Mutation.fulfillmentOrderReleaseHold": [
+    "write_merchant_managed_fulfillment_orders",
+    "write_third_party_fulfillment_orders",
+    "write_marketplace_fulfillment_orders",
+  ],
   "Mutation.orderCancel": ["write_orders", "write_marketplace_orders"],
 };
 

@@ -7,9 +7,13 @@ import {
   FULFILLMENT_EVENT_STATUSES,
   ORDER_CANCEL_REASONS,
   type FulfillmentEventStatus,
+  type FulfillmentHoldReason,
+  type MetafieldInput,
+  type OrderUpdateInput,
   type Outcome,
   type StandInFulfillment,
   type TrackingInput,
+  type UserErrorRecord,
 } from "./records";
 import { idArg, type Views } from "./views";
 
@@ -134,7 +138,77 @@ export function mutationFields(store: ShopifyStandInStore, views: Views, root: (
         userErrors: [],
       };
     },
+    fulfillmentOrderHold: (args: Args) => {
+      const input = args.fulfillmentHold as {
+        reason: string;
+        reasonNotes?: string | null;
+        handle?: string | null;
+        notifyMerchant?: boolean | null;
+        externalId?: string | null;
+        fulfillmentOrderLineItems?: { id: string; quantity: number }[] | null;
+      };
+      const outcome = store.tryHoldFulfillmentOrder(idArg(args.id, "FulfillmentOrder") ?? -1, {
+        reason: input.reason as FulfillmentHoldReason,
+        reasonNotes: input.reasonNotes ?? null,
+        handle: input.handle ?? "",
+        notifyMerchant: input.notifyMerchant ?? false,
+        externalId: input.externalId ?? null,
+        fulfillmentOrderLineItems:
+          input.fulfillmentOrderLineItems?.map((line) => ({
+            id: idArg(line.id, "FulfillmentOrderLineItem") ?? -1,
+            quantity: line.quantity,
+          })) ?? null,
+      });
+      if (!outcome.ok) {
+        return {
+          fulfillmentHold: null,
+          fulfillmentOrder: null,
+          remainingFulfillmentOrder: null,
+          userErrors: coded(outcome.userErrors),
+        };
+      }
+      const { hold, fulfillmentOrder, remainingFulfillmentOrder } = outcome.value;
+      return {
+        fulfillmentHold: views.fulfillmentHold(hold),
+        fulfillmentOrder: views.fulfillmentOrder(fulfillmentOrder),
+        remainingFulfillmentOrder: remainingFulfillmentOrder
+          ? views.fulfillmentOrder(remainingFulfillmentOrder)
+          : null,
+        userErrors: [],
+      };
+    },
+    fulfillmentOrderReleaseHold: (args: Args) => {
+      // Ids of anything but a hold name no hold of this fulfillment order: ignored, as others are.
+      const holdIds = Array.isArray(args.holdIds)
+        ? args.holdIds.map((id) => idArg(id, "FulfillmentHold") ?? -1)
+        : null;
+      const outcome = store.tryReleaseFulfillmentHolds(
+        idArg(args.id, "FulfillmentOrder") ?? -1,
+        holdIds,
+      );
+      if (!outcome.ok) return { fulfillmentOrder: null, userErrors: coded(outcome.userErrors) };
+      return { fulfillmentOrder: views.fulfillmentOrder(outcome.value), userErrors: [] };
+    },
+    orderUpdate: (args: Args) => {
+      const input = args.input as OrderUpdateInput & {
+        id: string;
+        metafields?: (Omit<MetafieldInput, "id"> & { id?: string | null })[] | null;
+      };
+      const outcome = store.tryUpdateOrder(idArg(input.id, "Order") ?? -1, {
+        ...input,
+        metafields: input.metafields?.map((m) => ({
+          ...m,
+          id: m.id ? (idArg(m.id, "Metafield") ?? -1) : null,
+        })),
+      });
+      return payload(outcome, "order", (o) => views.order(o));
+    },
   };
+}
+
+/** User errors of a payload whose error type has a `code`. */
+function coded(userErrors: UserErrorRecord[]) {
+  return userErrors.map((e) => ({ field: e.field, message: e.message, code: e.code ?? null }));
 }
 
 function payload<T>(outcome: Outcome<T>, key: string, view: (value: T) => View): View {

@@ -1,5 +1,14 @@
+import { updatedAddress } from "./addresses";
+import { plannedMetafields } from "./metafields";
 import { fromMinor, toMinor } from "./money";
-import { fail, type OrderCancelInput, type Outcome, type StandInOrder } from "./records";
+import {
+  fail,
+  type OrderCancelInput,
+  type OrderUpdateInput,
+  type Outcome,
+  type StandInAddress,
+  type StandInOrder,
+} from "./records";
 import type { StoreContext } from "./store";
 
 // The store's order operations, shared by the GraphQL mutations and the merchant's actions.
@@ -45,9 +54,52 @@ export function cancelOrder(
     if (fo.status === "CLOSED") continue;
     fo.status = "CLOSED";
     for (const line of fo.lineItems) line.remainingQuantity = 0;
+    for (const hold of fo.holds) hold.releasedAt ??= now;
     fo.updatedAt = now;
   }
   order.updatedAt = now;
   ctx.emit({ topic: "orders/cancelled", at: now, order });
+  return { ok: true, value: order };
+}
+
+/**
+ * orderUpdate: every input is checked before anything changes. A new shipping address becomes the
+ * destination of the fulfillment orders still to ship; closed ones keep the address they went to.
+ */
+export function updateOrder(
+  ctx: StoreContext,
+  orderId: number,
+  input: OrderUpdateInput,
+): Outcome<StandInOrder> {
+  const order = ctx.store.findOrder(orderId);
+  if (!order) return fail(["id"], "Order does not exist.");
+  let address: StandInAddress | undefined;
+  if (input.shippingAddress) {
+    const outcome = updatedAddress(order.shippingAddress, input.shippingAddress, ctx.takeId);
+    if (!outcome.ok) return outcome;
+    address = outcome.value;
+  }
+  const planned = plannedMetafields(order.metafields, input.metafields ?? [], ctx.store.appId);
+  if (!planned.ok) return planned;
+
+  const now = ctx.now();
+  if (address) {
+    order.shippingAddress = address;
+    for (const fo of order.fulfillmentOrders) {
+      if (fo.status === "CLOSED") continue;
+      fo.destination = { ...address, id: fo.destination?.id ?? ctx.takeId() };
+      fo.updatedAt = now;
+    }
+  }
+  for (const change of planned.value) {
+    const { target, ...fields } = change;
+    if (target) Object.assign(target, { type: fields.type, value: fields.value, updatedAt: now });
+    else order.metafields.push({ id: ctx.takeId(), ...fields, createdAt: now, updatedAt: now });
+  }
+  if (input.email !== undefined) order.email = input.email;
+  if (input.phone !== undefined) order.phone = input.phone;
+  if (input.note !== undefined) order.note = input.note;
+  if (input.tags !== undefined && input.tags !== null) order.tags = [...input.tags];
+  order.updatedAt = now;
   return { ok: true, value: order };
 }

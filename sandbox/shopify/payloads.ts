@@ -141,6 +141,7 @@ function restFulfillment(
 
 function restOrder(store: ShopifyStandInStore, order: StandInOrder) {
   const currency = order.currencyCode;
+  const zero = fromMinor(0, currency);
   const status = store.displayFulfillmentStatus(order);
   return {
     id: order.id,
@@ -163,14 +164,28 @@ function restOrder(store: ShopifyStandInStore, order: StandInOrder) {
     test: false,
     currency,
     presentment_currency: currency,
+    customer_locale: order.customerLocale,
+    source_name: "web",
+    buyer_accepts_marketing: false,
+    taxes_included: false,
     financial_status: order.financialStatus.toLowerCase(),
     fulfillment_status:
       status === "FULFILLED" ? "fulfilled" : status === "PARTIALLY_FULFILLED" ? "partial" : null,
     payment_gateway_names: order.paymentGatewayNames,
     subtotal_price: order.subtotalPrice,
+    subtotal_price_set: price(order.subtotalPrice, currency),
+    total_line_items_price: order.subtotalPrice,
+    total_line_items_price_set: price(order.subtotalPrice, currency),
+    total_discounts: zero,
+    total_discounts_set: price(zero, currency),
+    total_tax: zero,
+    total_tax_set: price(zero, currency),
     total_price: order.totalPrice,
-    current_total_price:
-      order.financialStatus === "REFUNDED" ? fromMinor(0, currency) : order.totalPrice,
+    current_total_price: order.financialStatus === "REFUNDED" ? zero : order.totalPrice,
+    current_total_price_set: price(
+      order.financialStatus === "REFUNDED" ? zero : order.totalPrice,
+      currency,
+    ),
     total_outstanding: order.totalOutstanding,
     total_price_set: price(order.totalPrice, currency),
     total_shipping_price_set: price(order.shippingPrice, currency),
@@ -178,7 +193,24 @@ function restOrder(store: ShopifyStandInStore, order: StandInOrder) {
       (sum, li) => sum + weightInGrams(li.weight) * li.quantity,
       0,
     ),
+    note_attributes: [],
+    discount_codes: [],
+    tax_lines: [],
     shipping_address: restAddress(order.shippingAddress),
+    // The stand-in's checkout bills where it ships.
+    billing_address: restAddress(order.shippingAddress),
+    shipping_lines: [
+      {
+        title: "Standard",
+        code: "Standard",
+        source: "shopify",
+        price: order.shippingPrice,
+        price_set: price(order.shippingPrice, currency),
+        discounted_price: order.shippingPrice,
+        discounted_price_set: price(order.shippingPrice, currency),
+        tax_lines: [],
+      },
+    ],
     line_items: order.lineItems.map((item) => restLineItem(store, order, item)),
     fulfillments: order.fulfillments.map((f) => restFulfillment(store, order, f)),
   };

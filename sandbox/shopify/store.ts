@@ -1,3 +1,5 @@
+import { DEFAULT_LOCATION_ADDRESS, KUWAIT_PROVINCES } from "./addresses";
+import { StandInError } from "./errors";
 import {
   checkFlowTrigger,
   flowTriggersFromExtensions,
@@ -5,54 +7,43 @@ import {
   type ReceivedFlowTrigger,
 } from "./flow";
 import {
-  DEFAULT_LINE_ITEM,
-  DEFAULT_LOCATION_ADDRESS,
-  DEFAULT_SHIPPING_ADDRESS,
-  KUWAIT_PROVINCES,
-} from "./addresses";
-import {
   cancelFulfillment,
   createFulfillment,
   createFulfillmentEvent,
   updateTracking,
 } from "./fulfillment-ops";
+import { activeHolds, holdFulfillmentOrder, releaseFulfillmentHolds } from "./holds";
 import { IdSequence, parseGid, type ResourceType } from "./ids";
-import { fromMinor, toMinor } from "./money";
-import { cancelOrder, markAsPaid } from "./order-ops";
+import { appNamespace } from "./metafields";
+import { buildOrder, routeOrder, type Placement } from "./order-building";
+import { cancelOrder, markAsPaid, updateOrder } from "./order-ops";
 import type {
-  AddressInput,
   DisplayFulfillmentStatus,
   FulfillmentCreateInput,
   FulfillmentEventInput,
+  FulfillmentHoldInput,
   FulfillOptions,
   GraphqlOperationRecord,
+  HoldResult,
   LocationInput,
   OrderCancelInput,
   OrderInput,
+  OrderUpdateInput,
   Outcome,
-  StandInAddress,
   StandInFulfillment,
   StandInFulfillmentEvent,
+  StandInFulfillmentHold,
   StandInFulfillmentOrder,
   StandInFulfillmentOrderLineItem,
   StandInLineItem,
   StandInLocation,
+  StandInMetafield,
   StandInOrder,
   StoreEvent,
   TrackingInput,
-  UserErrorRecord,
 } from "./records";
 
-/** Misuse of the store's own API (an unknown order, nothing left to fulfill...). */
-export class StandInError extends Error {
-  constructor(
-    message: string,
-    readonly userErrors: UserErrorRecord[] = [],
-  ) {
-    super(message);
-    this.name = "StandInError";
-  }
-}
+export { StandInError } from "./errors";
 
 export interface ShopifyStandInStoreOptions {
   /** The shop's myshopify domain (default "demo-store.myshopify.com"). */
@@ -63,6 +54,8 @@ export interface ShopifyStandInStoreOptions {
   currencyCode?: string;
   /** Milliseconds since the epoch; for tests that need fixed times. */
   clock?: () => number;
+  /** The app's id, which names its reserved metafield namespace `app--<id>` (default 6120001). */
+  appId?: number;
 }
 
 /**
@@ -104,12 +97,16 @@ export class ShopifyStandInStore {
   readonly flowTriggers: ReceivedFlowTrigger[] = [];
   private flowTriggerDefinitions: Map<string, FlowTriggerDefinition> | undefined;
   readonly clock: () => number;
+  /** The one app's id: `$app` metafield namespaces are `app--<appId>`. */
+  readonly appId: number;
 
   private readonly ids = new IdSequence();
   private readonly locationList: StandInLocation[] = [];
   private readonly orderList: StandInOrder[] = [];
   private readonly listeners = new Set<(event: StoreEvent) => void>();
   private nextOrderNumber = 1001;
+  /** Orders added with `routed: false`, and where their lines will ship from. */
+  private readonly unrouted = new Map<number, Placement>();
   private readonly context: StoreContext = {
     store: this,
     takeId: () => this.ids.take(),
@@ -121,6 +118,7 @@ export class ShopifyStandInStore {
 
   constructor(options: ShopifyStandInStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
+    this.appId = options.appId ?? 6_120_001;
     const domain = options.shop ?? "demo-store.myshopify.com";
     this.shop = {
       id: this.ids.take(),
@@ -194,6 +192,13 @@ export class ShopifyStandInStore {
     return undefined;
   }
 
+  /** Like {@link findFulfillmentOrder}, but throws a {@link StandInError} when there is none. */
+  fulfillmentOrder(ref: number | string): StandInFulfillmentOrder {
+    const fo = this.findFulfillmentOrder(ref);
+    if (!fo) throw new StandInError(`No fulfillment order ${ref} in the stand-in store`);
+    return fo;
+  }
+
   findLineItem(id: number): StandInLineItem | undefined {
     for (const order of this.orderList) {
       const found = order.lineItems.find((li) => li.id === id);
@@ -242,8 +247,40 @@ export class ShopifyStandInStore {
   displayFulfillmentStatus(order: StandInOrder): DisplayFulfillmentStatus {
     const wanted = order.lineItems.reduce((sum, li) => sum + li.quantity, 0);
     const done = order.lineItems.reduce((sum, li) => sum + this.fulfilledQuantity(order, li.id), 0);
-    if (done === 0) return "UNFULFILLED";
+    if (done === 0) {
+      // As in the admin: on hold only when everything left to ship is held.
+      const open = order.fulfillmentOrders.filter((fo) => fo.status !== "CLOSED");
+      const held = open.length > 0 && open.every((fo) => fo.status === "ON_HOLD");
+      return held ? "ON_HOLD" : "UNFULFILLED";
+    }
     return done >= wanted ? "FULFILLED" : "PARTIALLY_FULFILLED";
+  }
+
+  /** A hold by id or gid, released or not. */
+  findFulfillmentHold(ref: number | string): StandInFulfillmentHold | undefined {
+    const id = numericId(ref, "FulfillmentHold");
+    for (const order of this.orderList) {
+      for (const fo of order.fulfillmentOrders) {
+        const found = fo.holds.find((hold) => hold.id === id);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  /** The holds in force on an order's fulfillment orders (released ones stay on each `holds`). */
+  fulfillmentHolds(ref: number | string): StandInFulfillmentHold[] {
+    return this.order(ref).fulfillmentOrders.flatMap((fo) => activeHolds(fo));
+  }
+
+  /** An order's metafield; `namespace` null or "$app" is the app's reserved namespace. */
+  metafield(
+    ref: number | string,
+    namespace: string | null,
+    key: string,
+  ): StandInMetafield | undefined {
+    const wanted = appNamespace(this.appId, namespace);
+    return this.order(ref).metafields.find((m) => m.namespace === wanted && m.key === key);
   }
 
   // --- Building the shop ------------------------------------------------------------------------
@@ -271,107 +308,31 @@ export class ShopifyStandInStore {
 
   /**
    * Adds an order as a customer's checkout would, with one fulfillment order per location its
-   * lines are assigned to. Every field has a sensible Kuwaiti default.
+   * lines are assigned to (unless `routed: false`), and announces `orders/create`. Every field
+   * has a sensible Kuwaiti default.
    */
   addOrder(input: OrderInput = {}): StandInOrder {
-    const now = new Date(this.clock());
-    const createdAt = input.createdAt ? new Date(input.createdAt) : now;
-    if (Number.isNaN(createdAt.getTime())) throw new StandInError("createdAt is not a date");
-    const currencyCode = input.currencyCode ?? this.shop.currencyCode;
-    const defaultLocation = this.resolveLocation(input.locationId);
-
-    const lines = (input.lineItems ?? [{}]).map((line) => {
-      const quantity = line.quantity ?? DEFAULT_LINE_ITEM.quantity;
-      if (!Number.isInteger(quantity) || quantity < 1) {
-        throw new StandInError(
-          `A line item's quantity must be a whole number above 0, not ${quantity}`,
-        );
-      }
-      const weight =
-        line.grams !== undefined
-          ? { value: line.grams, unit: "GRAMS" as const }
-          : line.weight === undefined
-            ? DEFAULT_LINE_ITEM.weight
-            : line.weight;
-      // A line that names its own product does not inherit the default product's variant and SKU.
-      const base = line.title === undefined ? DEFAULT_LINE_ITEM : { variantTitle: null, sku: null };
-      const item: StandInLineItem = {
-        id: this.ids.take(),
-        variantId: this.ids.take(),
-        inventoryItemId: this.ids.take(),
-        title: line.title ?? DEFAULT_LINE_ITEM.title,
-        variantTitle: line.variantTitle === undefined ? base.variantTitle : line.variantTitle,
-        sku: line.sku === undefined ? base.sku : line.sku,
-        vendor: line.vendor === undefined ? this.shop.name : line.vendor,
-        quantity,
-        price: fromMinor(
-          toMinor(line.price ?? DEFAULT_LINE_ITEM.price, currencyCode),
-          currencyCode,
-        ),
-        requiresShipping: line.requiresShipping ?? true,
-        weight: weight ? { ...weight } : null,
-      };
-      const location =
-        line.locationId === undefined ? defaultLocation : this.resolveLocation(line.locationId);
-      return { item, location };
-    });
-
-    const subtotal = lines.reduce(
-      (sum, { item }) => sum + toMinor(item.price, currencyCode) * item.quantity,
-      0,
+    const { order, placement } = buildOrder(this.context, input, this.nextOrderNumber, (ref) =>
+      this.resolveLocation(ref),
     );
-    const shipping = toMinor(input.shippingPrice ?? "1.000", currencyCode);
-    const total = subtotal + shipping;
-    const cod = input.payment === "cod";
-
-    const order: StandInOrder = {
-      id: this.ids.take(),
-      number: this.nextOrderNumber,
-      name: `#${this.nextOrderNumber}`,
-      createdAt,
-      updatedAt: createdAt,
-      processedAt: createdAt,
-      closedAt: null,
-      cancelledAt: null,
-      cancelReason: null,
-      email: input.email === undefined ? "fatima@example.com" : input.email,
-      phone: input.phone === undefined ? null : input.phone,
-      customerLocale: input.customerLocale === undefined ? "en" : input.customerLocale,
-      note: input.note ?? null,
-      tags: input.tags ?? [],
-      currencyCode,
-      financialStatus: cod ? "PENDING" : "PAID",
-      paymentGatewayNames:
-        input.paymentGatewayNames ?? (cod ? ["Cash on Delivery (COD)"] : ["shopify_payments"]),
-      subtotalPrice: fromMinor(subtotal, currencyCode),
-      shippingPrice: fromMinor(shipping, currencyCode),
-      totalPrice: fromMinor(total, currencyCode),
-      totalOutstanding: fromMinor(cod ? total : 0, currencyCode),
-      shippingAddress:
-        input.shippingAddress === null ? null : this.buildAddress(input.shippingAddress ?? {}),
-      lineItems: lines.map((l) => l.item),
-      fulfillmentOrders: [],
-      fulfillments: [],
-    };
     this.nextOrderNumber += 1;
-
-    // One fulfillment order per location, in the order the locations first appear.
-    const byLocation = new Map<number, StandInLineItem[]>();
-    for (const { item, location } of lines) {
-      if (!item.requiresShipping) continue;
-      byLocation.set(location.id, [...(byLocation.get(location.id) ?? []), item]);
-    }
-    for (const [locationId, items] of byLocation) {
-      order.fulfillmentOrders.push(
-        this.newFulfillmentOrder(
-          order,
-          locationId,
-          items.map((i) => [i, i.quantity]),
-        ),
-      );
-    }
-
+    if (input.routed === false) this.unrouted.set(order.id, placement);
+    else routeOrder(this.context, order, placement);
     this.orderList.push(order);
+    this.emit({ topic: "orders/create", at: new Date(this.clock()), order });
+    return order;
+  }
+
+  /**
+   * Creates the fulfillment orders of an order added with `routed: false`, as Shopify's routing
+   * does some time after the order was created.
+   */
+  routeOrder(ref: number | string): StandInOrder {
+    const order = this.order(ref);
+    const placement = this.unrouted.get(order.id);
+    if (!placement) throw new StandInError(`Order ${order.name} is routed already`);
+    this.unrouted.delete(order.id);
+    routeOrder(this.context, order, placement);
     return order;
   }
 
@@ -382,8 +343,19 @@ export class ShopifyStandInStore {
    * one fulfillment order, by default everything it still holds. Announces `fulfillments/create`.
    */
   fulfillOrder(ref: number | string, options: FulfillOptions = {}): StandInFulfillment {
+    return this.unwrap(this.tryFulfillOrder(ref, options));
+  }
+
+  /**
+   * Like {@link fulfillOrder}, but Shopify's refusal (a fulfillment order on hold or closed, a
+   * quantity too large) comes back as the user errors fulfillmentCreate would give.
+   */
+  tryFulfillOrder(ref: number | string, options: FulfillOptions = {}): Outcome<StandInFulfillment> {
     const order = this.order(ref);
-    const candidates = order.fulfillmentOrders.filter((fo) => fo.status !== "CLOSED");
+    // The merchant picks a fulfillment order that can ship; a held one only when all are held.
+    const candidates = order.fulfillmentOrders
+      .filter((fo) => fo.status !== "CLOSED")
+      .sort((a, b) => Number(a.status === "ON_HOLD") - Number(b.status === "ON_HOLD"));
     let fulfillmentOrder: StandInFulfillmentOrder | undefined;
     if (options.fulfillmentOrderId !== undefined) {
       const id = numericId(options.fulfillmentOrderId, "FulfillmentOrder");
@@ -408,18 +380,45 @@ export class ShopifyStandInStore {
         throw new StandInError(`Line item ${lineItem} is not on ${order.name}'s fulfillment order`);
       return { id: line.id, quantity };
     });
-    return this.unwrap(
-      this.tryCreateFulfillment(
-        {
-          lineItemsByFulfillmentOrder: [
-            { fulfillmentOrderId: fulfillmentOrder.id, fulfillmentOrderLineItems: lines ?? null },
-          ],
-          trackingInfo: options.tracking ?? null,
-          notifyCustomer: options.notifyCustomer ?? false,
-        },
-        "merchant",
-      ),
+    return this.tryCreateFulfillment(
+      {
+        lineItemsByFulfillmentOrder: [
+          { fulfillmentOrderId: fulfillmentOrder.id, fulfillmentOrderLineItems: lines ?? null },
+        ],
+        trackingInfo: options.tracking ?? null,
+        notifyCustomer: options.notifyCustomer ?? false,
+      },
+      "merchant",
     );
+  }
+
+  /**
+   * Holds a fulfillment order (id or gid) as the merchant would in the admin ("Hold fulfillment");
+   * reason OTHER unless given. The merchant's handles do not clash with the app's.
+   */
+  holdFulfillmentOrder(
+    ref: number | string,
+    input: Partial<FulfillmentHoldInput> = {},
+  ): StandInFulfillmentHold {
+    const fo = this.fulfillmentOrder(ref);
+    return this.unwrap(
+      this.tryHoldFulfillmentOrder(fo.id, { reason: "OTHER", ...input }, "merchant"),
+    ).hold;
+  }
+
+  /** Releases holds as the merchant would: the given ones, or every hold on the fulfillment order. */
+  releaseFulfillmentHolds(
+    ref: number | string,
+    holdIds?: readonly (number | string)[],
+  ): StandInFulfillmentOrder {
+    const fo = this.fulfillmentOrder(ref);
+    const ids = holdIds?.map((id) => numericId(id, "FulfillmentHold") ?? -1) ?? null;
+    return this.unwrap(this.tryReleaseFulfillmentHolds(fo.id, ids));
+  }
+
+  /** Edits an order as the merchant would (shipping address, metafields, note...). */
+  updateOrder(ref: number | string, input: OrderUpdateInput): StandInOrder {
+    return this.unwrap(this.tryUpdateOrder(this.order(ref).id, input));
   }
 
   /** Cancels a fulfillment as the merchant would; announces `fulfillments/update`. */
@@ -503,6 +502,25 @@ export class ShopifyStandInStore {
     return cancelOrder(this.context, orderId, input);
   }
 
+  tryUpdateOrder(orderId: number, input: OrderUpdateInput): Outcome<StandInOrder> {
+    return updateOrder(this.context, orderId, input);
+  }
+
+  tryHoldFulfillmentOrder(
+    fulfillmentOrderId: number,
+    input: FulfillmentHoldInput,
+    heldBy: StandInFulfillmentHold["heldBy"] = "app",
+  ): Outcome<HoldResult> {
+    return holdFulfillmentOrder(this.context, fulfillmentOrderId, input, heldBy);
+  }
+
+  tryReleaseFulfillmentHolds(
+    fulfillmentOrderId: number,
+    holdIds: readonly number[] | null,
+  ): Outcome<StandInFulfillmentOrder> {
+    return releaseFulfillmentHolds(this.context, fulfillmentOrderId, holdIds);
+  }
+
   // --- Internals ----------------------------------------------------------------------------------
 
   private emit(event: StoreEvent): void {
@@ -525,14 +543,6 @@ export class ShopifyStandInStore {
     return location;
   }
 
-  private buildAddress(input: Partial<AddressInput>): StandInAddress {
-    const address = { ...DEFAULT_SHIPPING_ADDRESS, ...input };
-    if (input.provinceCode && input.province === undefined) {
-      address.province = KUWAIT_PROVINCES[input.provinceCode] ?? null;
-    }
-    return { id: this.ids.take(), ...address };
-  }
-
   private newFulfillmentOrder(
     order: StandInOrder,
     locationId: number,
@@ -552,6 +562,8 @@ export class ShopifyStandInStore {
         totalQuantity: quantity,
         remainingQuantity: quantity,
       })),
+      destination: order.shippingAddress ? { ...order.shippingAddress, id: this.ids.take() } : null,
+      holds: [],
     };
   }
 }

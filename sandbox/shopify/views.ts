@@ -1,17 +1,22 @@
 import { GraphQLError } from "graphql";
 import { connection, type PageArgs, type View } from "./connection";
+import { activeHolds } from "./holds";
 import { gid, parseGid, type ResourceType } from "./ids";
+import { appNamespace } from "./metafields";
 import { graphqlDecimal, toMinor } from "./money";
 import type { ShopifyStandInStore } from "./store";
 import {
   weightInGrams,
   type StandInAddress,
   type StandInFulfillment,
+  type FulfillmentHoldReason,
   type StandInFulfillmentEvent,
+  type StandInFulfillmentHold,
   type StandInFulfillmentOrder,
   type StandInFulfillmentOrderLineItem,
   type StandInLineItem,
   type StandInLocation,
+  type StandInMetafield,
   type StandInOrder,
   type Weight,
 } from "./records";
@@ -46,6 +51,18 @@ function moneyMinor(minor: number, currencyCode: string) {
 function weightView(weight: Weight | null) {
   return weight ? { unit: weight.unit, value: weight.value } : null;
 }
+
+// FulfillmentHold.displayReason: the reason as the admin shows it (English).
+const HOLD_REASON_WORDS: Record<FulfillmentHoldReason, string> = {
+  AWAITING_PAYMENT: "Awaiting payment",
+  AWAITING_RETURN_ITEMS: "Awaiting return items",
+  HIGH_RISK_OF_FRAUD: "High risk of fraud",
+  INCORRECT_ADDRESS: "Incorrect address",
+  INVENTORY_OUT_OF_STOCK: "Inventory out of stock",
+  ONLINE_STORE_POST_PURCHASE_CROSS_SELL: "Post-purchase upsell",
+  OTHER: "Other",
+  UNKNOWN_DELIVERY_DATE: "Unknown delivery date",
+};
 
 export class Views {
   constructor(private readonly store: ShopifyStandInStore) {}
@@ -92,9 +109,12 @@ export class Views {
       paymentGatewayNames: order.paymentGatewayNames,
       displayFinancialStatus: order.financialStatus,
       displayFulfillmentStatus: () => store.displayFulfillmentStatus(order),
+      // Held items cannot be fulfilled until the hold is released.
       fulfillable: () =>
         !cancelled &&
-        order.fulfillmentOrders.some((fo) => fo.lineItems.some((l) => l.remainingQuantity > 0)),
+        order.fulfillmentOrders.some(
+          (fo) => fo.status !== "ON_HOLD" && fo.lineItems.some((l) => l.remainingQuantity > 0),
+        ),
       fullyPaid: order.financialStatus === "PAID" && outstanding === 0,
       canMarkAsPaid: !cancelled && outstanding > 0,
       totalPriceSet: money(order.totalPrice, currency),
@@ -126,6 +146,52 @@ export class Views {
         ),
       fulfillments: (args: { first?: number | null }) =>
         order.fulfillments.slice(0, args.first ?? undefined).map((f) => this.fulfillment(f)),
+      metafield: (args: { namespace?: string | null; key: string }) => {
+        const found = store.metafield(order.id, args.namespace ?? null, args.key);
+        return found ? this.metafield(found) : null;
+      },
+      metafields: (args: PageArgs & { namespace?: string | null; keys?: string[] | null }) => {
+        const namespace =
+          args.namespace === undefined || args.namespace === null
+            ? undefined
+            : appNamespace(store.appId, args.namespace);
+        const keys = args.keys?.map((k) => {
+          const at = k.lastIndexOf(".");
+          return `${appNamespace(store.appId, k.slice(0, at))}.${k.slice(at + 1)}`;
+        });
+        return connection(
+          order.metafields.filter(
+            (m) =>
+              (namespace === undefined || m.namespace === namespace) &&
+              (!keys || keys.includes(`${m.namespace}.${m.key}`)),
+          ),
+          args,
+          (m) => m.id,
+          (m) => this.metafield(m),
+        );
+      },
+    };
+  }
+
+  metafield(metafield: StandInMetafield): View {
+    return {
+      __typename: "Metafield",
+      ...metafield,
+      id: gid("Metafield", metafield.id),
+      legacyResourceId: metafield.id,
+      ownerType: "ORDER",
+    };
+  }
+
+  fulfillmentHold(hold: StandInFulfillmentHold): View {
+    return {
+      __typename: "FulfillmentHold",
+      id: gid("FulfillmentHold", hold.id),
+      handle: hold.handle,
+      reason: hold.reason,
+      reasonNotes: hold.reasonNotes,
+      displayReason: HOLD_REASON_WORDS[hold.reason],
+      heldByRequestingApp: hold.heldBy === "app",
     };
   }
 
@@ -238,8 +304,13 @@ export class Views {
   fulfillmentOrder(fo: StandInFulfillmentOrder): View {
     const order = this.store.orderOf(fo);
     const location = this.store.findLocation(fo.locationId);
-    const destination = order.shippingAddress;
+    const destination = fo.destination;
     const open = fo.status !== "CLOSED" && order.cancelledAt === null;
+    const actions: string[] = !open
+      ? []
+      : fo.status === "ON_HOLD"
+        ? ["HOLD", "RELEASE_HOLD"]
+        : ["CREATE_FULFILLMENT", "HOLD"];
     return {
       __typename: "FulfillmentOrder",
       id: gid("FulfillmentOrder", fo.id),
@@ -250,7 +321,8 @@ export class Views {
       orderId: gid("Order", order.id),
       orderName: order.name,
       order: () => this.order(order),
-      supportedActions: open ? [{ action: "CREATE_FULFILLMENT", externalUrl: null }] : [],
+      supportedActions: actions.map((action) => ({ action, externalUrl: null })),
+      fulfillmentHolds: () => activeHolds(fo).map((hold) => this.fulfillmentHold(hold)),
       assignedLocation: {
         name: location?.name ?? "",
         address1: location?.address.address1 ?? null,
@@ -262,14 +334,13 @@ export class Views {
         countryCode: location?.address.countryCode ?? "KW",
         location: () => (location ? this.location(location) : null),
       },
-      destination: destination
-        ? {
-            __typename: "FulfillmentOrderDestination",
-            ...destination,
-            id: gid("FulfillmentOrderDestination", destination.id),
-            email: order.email,
-          }
-        : null,
+      // Since 2024-10 an order without a shipping address has a destination of nulls, not null.
+      destination: {
+        __typename: "FulfillmentOrderDestination",
+        ...(destination ?? {}),
+        id: gid("FulfillmentOrderDestination", destination?.id ?? fo.id),
+        email: order.email,
+      },
       lineItems: (args: PageArgs) =>
         connection(
           fo.lineItems,
@@ -425,6 +496,17 @@ export class Views {
       case "FulfillmentEvent": {
         const event = store.findFulfillmentEvent(parsed.id);
         return event ? this.fulfillmentEvent(event) : null;
+      }
+      case "FulfillmentHold": {
+        const hold = store.findFulfillmentHold(parsed.id);
+        return hold ? this.fulfillmentHold(hold) : null;
+      }
+      case "Metafield": {
+        const metafield = store
+          .orders()
+          .flatMap((o) => o.metafields)
+          .find((m) => m.id === parsed.id);
+        return metafield ? this.metafield(metafield) : null;
       }
       default:
         return null;

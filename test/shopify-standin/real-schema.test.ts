@@ -5,6 +5,8 @@ import {
   isObjectType,
   isScalarType,
   isUnionType,
+  parse,
+  validate,
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputField,
@@ -13,6 +15,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { adminSchema } from "../../sandbox/shopify";
 import { realAdminSchema } from "../support/real-admin-schema";
+import { ADDRESS_CHECK_DOCUMENTS } from "./address-check-documents";
 
 // The stand-in's SDL is written by hand; Shopify's real Admin schema of the same version ships
 // with @shopify/dev-mcp. Every name the stand-in declares must exist there with the same type,
@@ -132,5 +135,16 @@ describe("the stand-in's schema against Shopify's Admin schema 2026-10", () => {
   it("names the same root types for queries and mutations", () => {
     expect(adminSchema().getQueryType()?.name).toBe(realAdminSchema().getQueryType()?.name);
     expect(adminSchema().getMutationType()?.name).toBe(realAdminSchema().getMutationType()?.name);
+  });
+});
+
+describe("the documents of the address check (issue 26)", () => {
+  it("are valid on Shopify's schema and on the stand-in's alike", () => {
+    const problems = Object.entries(ADDRESS_CHECK_DOCUMENTS).flatMap(([name, text]) =>
+      [realAdminSchema(), adminSchema()].flatMap((schema) =>
+        validate(schema, parse(text)).map((e) => `${name}: ${e.message}`),
+      ),
+    );
+    expect(problems).toEqual([]);
   });
 });
