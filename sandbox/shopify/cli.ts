@@ -56,7 +56,7 @@ const standIn = await startShopifyStandIn({
 // The first line is read by tools that start the stand-in on port 0.
 console.log(`Shopify stand-in listening on ${standIn.url}`);
 console.log(
-  `  shop ${standIn.shop}, Admin API ${standIn.apiVersion}, ${store.orders().length} orders; control API at ${standIn.url}/__standin/ (see sandbox/README.md)`,
+  `  shop ${standIn.shop}, Admin API ${standIn.apiVersion}, ${store.orders().length} orders; control API at ${standIn.url}/__standin/ (see sandbox/shopify/README.md)`,
 );
 
 console.log(

@@ -54,13 +54,23 @@ export type ForcedFault =
   | { kind: "http429"; remaining: number }
   | { kind: "http5xx"; status: number; remaining: number };
 
-const SCHEMA_PATH = new URL("./schema.graphql", import.meta.url);
+const SCHEMA_DIR = new URL("./schema/", import.meta.url);
 
 let cachedSchema: GraphQLSchema | undefined;
 
-/** The stand-in's schema (`schema.graphql`), with its custom scalars made strict. */
+/** The stand-in's SDL: every file of `schema/`, in name order. */
+export function adminSchemaSource(): string {
+  return fs
+    .readdirSync(SCHEMA_DIR)
+    .filter((name) => name.endsWith(".graphql"))
+    .sort()
+    .map((name) => fs.readFileSync(new URL(name, SCHEMA_DIR), "utf8"))
+    .join("\n");
+}
+
+/** The stand-in's schema (`schema/*.graphql`), with its custom scalars made strict. */
 export function adminSchema(): GraphQLSchema {
-  cachedSchema ??= withScalars(buildSchema(fs.readFileSync(SCHEMA_PATH, "utf8")));
+  cachedSchema ??= withScalars(buildSchema(adminSchemaSource()));
   return cachedSchema;
 }
 
@@ -389,6 +399,16 @@ const REQUIRED_SCOPES: Record<string, string[]> = {
   "Mutation.fulfillmentCancel": FULFILLMENT_ORDER_WRITE,
   "Mutation.fulfillmentEventCreate": ["write_fulfillments"],
   "Mutation.orderMarkAsPaid": ["write_orders"],
+  "Mutation.orderUpdate": ["write_orders", "write_marketplace_orders"],
+  "Mutation.fulfillmentOrderHold": [
+    "write_merchant_managed_fulfillment_orders",
+    "write_third_party_fulfillment_orders",
+  ],
+  "Mutation.fulfillmentOrderReleaseHold": [
+    "write_merchant_managed_fulfillment_orders",
+    "write_third_party_fulfillment_orders",
+    "write_marketplace_fulfillment_orders",
+  ],
   "Mutation.orderCancel": ["write_orders", "write_marketplace_orders"],
 };
 

@@ -2,6 +2,7 @@
 export type ResourceType =
   | "Fulfillment"
   | "FulfillmentEvent"
+  | "FulfillmentHold"
   | "FulfillmentLineItem"
   | "FulfillmentOrder"
   | "FulfillmentOrderDestination"
@@ -12,6 +13,7 @@ export type ResourceType =
   | "LineItem"
   | "Location"
   | "MailingAddress"
+  | "Metafield"
   | "Order"
   | "ProductVariant"
   | "Shop";

@@ -7,6 +7,7 @@ export {
 export { ShopifyStandInStore, StandInError, type ShopifyStandInStoreOptions } from "./store";
 export {
   FULFILLMENT_EVENT_STATUSES,
+  FULFILLMENT_HOLD_REASONS,
   ORDER_CANCEL_REASONS,
   STANDIN_API_VERSION,
   WEBHOOK_TOPICS,
@@ -14,16 +15,26 @@ export {
   type FulfillOptions,
   type FulfillmentEventInput,
   type FulfillmentEventStatus,
+  type FulfillmentHoldInput,
+  type FulfillmentHoldReason,
+  type FulfillmentOrderStatus,
+  type HoldResult,
   type GraphqlOperationRecord,
   type LineItemInput,
   type LocationInput,
+  type MailingAddressInput,
+  type MetafieldInput,
   type OrderInput,
+  type OrderUpdateInput,
+  type Outcome,
   type StandInAddress,
   type StandInFulfillment,
   type StandInFulfillmentEvent,
+  type StandInFulfillmentHold,
   type StandInFulfillmentOrder,
   type StandInLineItem,
   type StandInLocation,
+  type StandInMetafield,
   type StandInOrder,
   type StandInTrackingInfo,
   type StoreEvent,
@@ -44,12 +55,12 @@ export {
   signWebhookBody,
   WEBHOOK_ID_HEADER,
   WebhookSender,
-  webhookPayload,
   type OutgoingWebhook,
   type WebhookAttempt,
   type WebhookDelivery,
   type WebhookTransport,
 } from "./webhooks";
+export { shopTime, webhookPayload } from "./payloads";
 export { signSessionToken, StandInAuth, verifySessionToken, type IssuedAccessToken } from "./auth";
 export { routeShopifyToStandIn, type RouteShopifyOptions } from "./redirect";
 export { seedDemoStore } from "./demo-data";

@@ -110,6 +110,7 @@ function fieldMatches(
       if (lower === "unshipped" || lower === "unfulfilled") return status === "UNFULFILLED";
       if (lower === "shipped" || lower === "fulfilled") return status === "FULFILLED";
       if (lower === "partial") return status === "PARTIALLY_FULFILLED";
+      if (lower === "on_hold") return status === "ON_HOLD";
       return false;
     }
     case "created_at":

@@ -37,15 +37,30 @@ export type OrderCancelReason = (typeof ORDER_CANCEL_REASONS)[number];
 
 /** The subset of `OrderDisplayFinancialStatus` the stand-in's orders move through. */
 export type FinancialStatus = "PAID" | "PENDING" | "VOIDED" | "REFUNDED";
-export type FulfillmentOrderStatus = "OPEN" | "IN_PROGRESS" | "CLOSED";
+export type FulfillmentOrderStatus = "OPEN" | "IN_PROGRESS" | "ON_HOLD" | "CLOSED";
 export type FulfillmentStatus = "SUCCESS" | "CANCELLED";
-export type DisplayFulfillmentStatus = "UNFULFILLED" | "PARTIALLY_FULFILLED" | "FULFILLED";
+export type DisplayFulfillmentStatus =
+  "UNFULFILLED" | "PARTIALLY_FULFILLED" | "FULFILLED" | "ON_HOLD";
+
+/** The Admin API's `FulfillmentHoldReason` values in 2026-10. */
+export const FULFILLMENT_HOLD_REASONS = [
+  "AWAITING_PAYMENT",
+  "AWAITING_RETURN_ITEMS",
+  "HIGH_RISK_OF_FRAUD",
+  "INCORRECT_ADDRESS",
+  "INVENTORY_OUT_OF_STOCK",
+  "ONLINE_STORE_POST_PURCHASE_CROSS_SELL",
+  "OTHER",
+  "UNKNOWN_DELIVERY_DATE",
+] as const;
+export type FulfillmentHoldReason = (typeof FULFILLMENT_HOLD_REASONS)[number];
 
 /** Topics of the webhooks the stand-in sends. */
 export const WEBHOOK_TOPICS = [
   "fulfillments/create",
   "fulfillments/update",
   "orders/cancelled",
+  "orders/create",
   "orders/fulfilled",
   "orders/paid",
 ] as const;
@@ -117,10 +132,43 @@ export interface StandInFulfillmentOrder {
   id: number;
   orderId: number;
   locationId: number;
+  /** ON_HOLD while any of its holds is active. */
   status: FulfillmentOrderStatus;
   createdAt: Date;
   updatedAt: Date;
   lineItems: StandInFulfillmentOrderLineItem[];
+  /** Where its items go: the order's shipping address, followed while the order is not closed. */
+  destination: StandInAddress | null;
+  /** Every hold placed on it, released ones included (`releasedAt` set). */
+  holds: StandInFulfillmentHold[];
+}
+
+export interface StandInFulfillmentHold {
+  id: number;
+  fulfillmentOrderId: number;
+  reason: FulfillmentHoldReason;
+  reasonNotes: string | null;
+  /** "" when none was given (Shopify's default); unique among one holder's active holds. */
+  handle: string;
+  /** Who placed it: the app through the Admin API, or the merchant in the admin. */
+  heldBy: "app" | "merchant";
+  notifyMerchant: boolean;
+  externalId: string | null;
+  createdAt: Date;
+  /** When it was released, or its fulfillment order closed; null while it holds. */
+  releasedAt: Date | null;
+}
+
+export interface StandInMetafield {
+  id: number;
+  namespace: string;
+  key: string;
+  /** Shopify's metafield type, e.g. "single_line_text_field" or "json". */
+  type: string;
+  /** Always a string, whatever the type, as Shopify stores it. */
+  value: string;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface StandInTrackingInfo {
@@ -207,6 +255,7 @@ export interface StandInOrder {
   lineItems: StandInLineItem[];
   fulfillmentOrders: StandInFulfillmentOrder[];
   fulfillments: StandInFulfillment[];
+  metafields: StandInMetafield[];
 }
 
 export interface AddressInput {
@@ -267,6 +316,67 @@ export interface OrderInput {
   /** The location that fulfills the order (id or gid); default the first active one. */
   locationId?: number | string;
   createdAt?: Date | string;
+  /**
+   * false: the order arrives without fulfillment orders, as Shopify creates them in a background
+   * job after the order (and its orders/create webhook); `routeOrder` creates them. Default true.
+   */
+  routed?: boolean;
+}
+
+/** Shopify's `MailingAddressInput`: no coordinates; `country` and `province` are deprecated. */
+export interface MailingAddressInput {
+  firstName?: string | null;
+  lastName?: string | null;
+  company?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  province?: string | null;
+  provinceCode?: string | null;
+  zip?: string | null;
+  country?: string | null;
+  countryCode?: string | null;
+  phone?: string | null;
+}
+
+/** Shopify's `MetafieldInput` (the id as a number). */
+export interface MetafieldInput {
+  id?: number | null;
+  namespace?: string | null;
+  key?: string | null;
+  type?: string | null;
+  value?: string | null;
+}
+
+/** What `orderUpdate` (Shopify's GraphQL `OrderInput`) changes on an order, besides its id. */
+export interface OrderUpdateInput {
+  /** Replaces the fields given; a field left out keeps its value. */
+  shippingAddress?: MailingAddressInput | null;
+  /** Added, or updated when one with the same namespace and key (or id) exists. */
+  metafields?: MetafieldInput[] | null;
+  email?: string | null;
+  phone?: string | null;
+  note?: string | null;
+  tags?: string[] | null;
+}
+
+/** Shopify's `FulfillmentOrderHoldInput` (line item ids as numbers). */
+export interface FulfillmentHoldInput {
+  reason: FulfillmentHoldReason;
+  reasonNotes?: string | null;
+  /** Default "". */
+  handle?: string | null;
+  notifyMerchant?: boolean | null;
+  externalId?: string | null;
+  /** Hold only these quantities: the rest moves to a new fulfillment order. Default all. */
+  fulfillmentOrderLineItems?: { id: number; quantity: number }[] | null;
+}
+
+export interface HoldResult {
+  hold: StandInFulfillmentHold;
+  fulfillmentOrder: StandInFulfillmentOrder;
+  /** The items not held, split off into a fulfillment order of their own; null when none. */
+  remainingFulfillmentOrder: StandInFulfillmentOrder | null;
 }
 
 export interface LocationInput {
@@ -339,6 +449,11 @@ export interface UserErrorRecord {
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; userErrors: UserErrorRecord[] };
 
+/** An outcome of one user error. */
+export function fail<T>(field: string[] | null, message: string, code?: string): Outcome<T> {
+  return { ok: false, userErrors: [{ field, message, ...(code ? { code } : {}) }] };
+}
+
 /** Something the store did that Shopify would announce with a webhook. */
 export type StoreEvent =
   | {
@@ -348,7 +463,7 @@ export type StoreEvent =
       fulfillment: StandInFulfillment;
     }
   | {
-      topic: "orders/cancelled" | "orders/fulfilled" | "orders/paid";
+      topic: "orders/cancelled" | "orders/create" | "orders/fulfilled" | "orders/paid";
       at: Date;
       order: StandInOrder;
     };

@@ -9,9 +9,11 @@ import {
   STANDIN_API_VERSION,
   type FulfillOptions,
   type FulfillmentEventInput,
+  type FulfillmentHoldInput,
   type LocationInput,
   type OrderCancelInput,
   type OrderInput,
+  type OrderUpdateInput,
   type StandInOrder,
   type WebhookTopic,
   WEBHOOK_TOPICS,
@@ -89,7 +91,7 @@ const INVALID_TOKEN =
 /**
  * Starts the Shopify stand-in: a real HTTP server on 127.0.0.1 that serves the Admin GraphQL API
  * subset and OAuth token exchange for one shop, sends that shop's webhooks to the app, and offers
- * a JSON control API under `/__standin/` (see sandbox/README.md).
+ * a JSON control API under `/__standin/` (see sandbox/shopify/README.md).
  */
 export async function startShopifyStandIn(options: ShopifyStandInOptions): Promise<ShopifyStandIn> {
   const clock = options.clock ?? Date.now;
@@ -226,6 +228,21 @@ export async function startShopifyStandIn(options: ShopifyStandInOptions): Promi
       if ((ref = param(/^POST \/__standin\/orders\/([^/]+)\/fulfill$/))) {
         return send(201, store.fulfillOrder(ref, body as FulfillOptions));
       }
+      if ((ref = param(/^POST \/__standin\/orders\/([^/]+)\/route$/))) {
+        return send(200, orderJson(store.routeOrder(ref)));
+      }
+      if ((ref = param(/^POST \/__standin\/orders\/([^/]+)\/update$/))) {
+        return send(200, orderJson(store.updateOrder(ref, body as OrderUpdateInput)));
+      }
+      if ((ref = param(/^POST \/__standin\/fulfillment-orders\/([^/]+)\/hold$/))) {
+        return send(201, store.holdFulfillmentOrder(ref, body as Partial<FulfillmentHoldInput>));
+      }
+      if ((ref = param(/^POST \/__standin\/fulfillment-orders\/([^/]+)\/release-hold$/))) {
+        const holdIds = Array.isArray(body.holdIds)
+          ? (body.holdIds as (number | string)[])
+          : undefined;
+        return send(200, store.releaseFulfillmentHolds(ref, holdIds));
+      }
       if ((ref = param(/^POST \/__standin\/orders\/([^/]+)\/mark-as-paid$/))) {
         return send(200, orderJson(store.markOrderAsPaid(ref)));
       }
@@ -327,6 +344,7 @@ export async function startShopifyStandIn(options: ShopifyStandInOptions): Promi
       ...order,
       gid: gid("Order", order.id),
       displayFulfillmentStatus: store.displayFulfillmentStatus(order),
+      fulfillmentHolds: store.fulfillmentHolds(order.id),
     };
   }
 

@@ -1,48 +1,49 @@
+import { DEFAULT_LOCATION_ADDRESS, KUWAIT_PROVINCES } from "./addresses";
+import { StandInError } from "./errors";
 import {
   checkFlowTrigger,
   flowTriggersFromExtensions,
   type FlowTriggerDefinition,
   type ReceivedFlowTrigger,
 } from "./flow";
-import { gid, IdSequence, parseGid, type ResourceType } from "./ids";
-import { fromMinor, toMinor } from "./money";
+import {
+  cancelFulfillment,
+  createFulfillment,
+  createFulfillmentEvent,
+  updateTracking,
+} from "./fulfillment-ops";
+import { activeHolds, holdFulfillmentOrder, releaseFulfillmentHolds } from "./holds";
+import { IdSequence, parseGid, type ResourceType } from "./ids";
+import { appNamespace } from "./metafields";
+import { buildOrder, routeOrder, type Placement } from "./order-building";
+import { cancelOrder, markAsPaid, updateOrder } from "./order-ops";
 import type {
-  AddressInput,
   DisplayFulfillmentStatus,
   FulfillmentCreateInput,
   FulfillmentEventInput,
+  FulfillmentHoldInput,
   FulfillOptions,
   GraphqlOperationRecord,
+  HoldResult,
   LocationInput,
   OrderCancelInput,
   OrderInput,
+  OrderUpdateInput,
   Outcome,
-  StandInAddress,
   StandInFulfillment,
   StandInFulfillmentEvent,
+  StandInFulfillmentHold,
   StandInFulfillmentOrder,
   StandInFulfillmentOrderLineItem,
   StandInLineItem,
   StandInLocation,
-  StandInLocationAddress,
+  StandInMetafield,
   StandInOrder,
-  StandInTrackingInfo,
   StoreEvent,
   TrackingInput,
-  UserErrorRecord,
-  Weight,
 } from "./records";
 
-/** Misuse of the store's own API (an unknown order, nothing left to fulfill...). */
-export class StandInError extends Error {
-  constructor(
-    message: string,
-    readonly userErrors: UserErrorRecord[] = [],
-  ) {
-    super(message);
-    this.name = "StandInError";
-  }
-}
+export { StandInError } from "./errors";
 
 export interface ShopifyStandInStoreOptions {
   /** The shop's myshopify domain (default "demo-store.myshopify.com"). */
@@ -53,57 +54,25 @@ export interface ShopifyStandInStoreOptions {
   currencyCode?: string;
   /** Milliseconds since the epoch; for tests that need fixed times. */
   clock?: () => number;
+  /** The app's id, which names its reserved metafield namespace `app--<id>` (default 6120001). */
+  appId?: number;
 }
 
-const KUWAIT_PROVINCES: Record<string, string> = {
-  "KW-AH": "Al Ahmadi",
-  "KW-FA": "Al Farwaniyah",
-  "KW-HA": "Hawalli",
-  "KW-JA": "Al Jahra",
-  "KW-KU": "Al Asimah",
-  "KW-MU": "Mubarak Al-Kabeer",
-};
-
-const DEFAULT_SHIPPING_ADDRESS: AddressInput = {
-  firstName: "Fatima",
-  lastName: "Al-Mutairi",
-  company: null,
-  address1: "Block 4, Street 12, House 9",
-  address2: null,
-  city: "Salmiya",
-  province: "Hawalli",
-  provinceCode: "KW-HA",
-  zip: null,
-  country: "Kuwait",
-  countryCode: "KW",
-  phone: "+96550001234",
-  latitude: null,
-  longitude: null,
-};
-
-const DEFAULT_LOCATION_ADDRESS: StandInLocationAddress = {
-  address1: "Block 2, Street 24, Building 15",
-  address2: null,
-  city: "Shuwaikh Industrial",
-  zip: "70050",
-  province: "Al Asimah",
-  provinceCode: "KW-KU",
-  country: "Kuwait",
-  countryCode: "KW",
-  phone: "+96522200000",
-  latitude: 29.3375,
-  longitude: 47.9314,
-};
-
-const DEFAULT_LINE_ITEM = {
-  title: "Oud Perfume",
-  variantTitle: "50 ml",
-  sku: "OUD-50",
-  vendor: "Demo Store",
-  quantity: 1,
-  price: "12.500",
-  weight: { value: 350, unit: "GRAMS" } as Weight,
-};
+/**
+ * What the store's operations (`fulfillment-ops.ts`, `order-ops.ts`...) may do besides reading
+ * the store: take ids, read the clock, announce events, open fulfillment orders.
+ */
+export interface StoreContext {
+  readonly store: ShopifyStandInStore;
+  takeId(): number;
+  now(): Date;
+  emit(event: StoreEvent): void;
+  newFulfillmentOrder(
+    order: StandInOrder,
+    locationId: number,
+    items: [StandInLineItem, number][],
+  ): StandInFulfillmentOrder;
+}
 
 /**
  * An in-memory Shopify shop: locations, orders with their fulfillment orders, fulfillments with
@@ -128,15 +97,28 @@ export class ShopifyStandInStore {
   readonly flowTriggers: ReceivedFlowTrigger[] = [];
   private flowTriggerDefinitions: Map<string, FlowTriggerDefinition> | undefined;
   readonly clock: () => number;
+  /** The one app's id: `$app` metafield namespaces are `app--<appId>`. */
+  readonly appId: number;
 
   private readonly ids = new IdSequence();
   private readonly locationList: StandInLocation[] = [];
   private readonly orderList: StandInOrder[] = [];
   private readonly listeners = new Set<(event: StoreEvent) => void>();
   private nextOrderNumber = 1001;
+  /** Orders added with `routed: false`, and where their lines will ship from. */
+  private readonly unrouted = new Map<number, Placement>();
+  private readonly context: StoreContext = {
+    store: this,
+    takeId: () => this.ids.take(),
+    now: () => new Date(this.clock()),
+    emit: (event) => this.emit(event),
+    newFulfillmentOrder: (order, locationId, items) =>
+      this.newFulfillmentOrder(order, locationId, items),
+  };
 
   constructor(options: ShopifyStandInStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
+    this.appId = options.appId ?? 6_120_001;
     const domain = options.shop ?? "demo-store.myshopify.com";
     this.shop = {
       id: this.ids.take(),
@@ -210,6 +192,13 @@ export class ShopifyStandInStore {
     return undefined;
   }
 
+  /** Like {@link findFulfillmentOrder}, but throws a {@link StandInError} when there is none. */
+  fulfillmentOrder(ref: number | string): StandInFulfillmentOrder {
+    const fo = this.findFulfillmentOrder(ref);
+    if (!fo) throw new StandInError(`No fulfillment order ${ref} in the stand-in store`);
+    return fo;
+  }
+
   findLineItem(id: number): StandInLineItem | undefined {
     for (const order of this.orderList) {
       const found = order.lineItems.find((li) => li.id === id);
@@ -258,8 +247,40 @@ export class ShopifyStandInStore {
   displayFulfillmentStatus(order: StandInOrder): DisplayFulfillmentStatus {
     const wanted = order.lineItems.reduce((sum, li) => sum + li.quantity, 0);
     const done = order.lineItems.reduce((sum, li) => sum + this.fulfilledQuantity(order, li.id), 0);
-    if (done === 0) return "UNFULFILLED";
+    if (done === 0) {
+      // As in the admin: on hold only when everything left to ship is held.
+      const open = order.fulfillmentOrders.filter((fo) => fo.status !== "CLOSED");
+      const held = open.length > 0 && open.every((fo) => fo.status === "ON_HOLD");
+      return held ? "ON_HOLD" : "UNFULFILLED";
+    }
     return done >= wanted ? "FULFILLED" : "PARTIALLY_FULFILLED";
+  }
+
+  /** A hold by id or gid, released or not. */
+  findFulfillmentHold(ref: number | string): StandInFulfillmentHold | undefined {
+    const id = numericId(ref, "FulfillmentHold");
+    for (const order of this.orderList) {
+      for (const fo of order.fulfillmentOrders) {
+        const found = fo.holds.find((hold) => hold.id === id);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  /** The holds in force on an order's fulfillment orders (released ones stay on each `holds`). */
+  fulfillmentHolds(ref: number | string): StandInFulfillmentHold[] {
+    return this.order(ref).fulfillmentOrders.flatMap((fo) => activeHolds(fo));
+  }
+
+  /** An order's metafield; `namespace` null or "$app" is the app's reserved namespace. */
+  metafield(
+    ref: number | string,
+    namespace: string | null,
+    key: string,
+  ): StandInMetafield | undefined {
+    const wanted = appNamespace(this.appId, namespace);
+    return this.order(ref).metafields.find((m) => m.namespace === wanted && m.key === key);
   }
 
   // --- Building the shop ------------------------------------------------------------------------
@@ -287,107 +308,31 @@ export class ShopifyStandInStore {
 
   /**
    * Adds an order as a customer's checkout would, with one fulfillment order per location its
-   * lines are assigned to. Every field has a sensible Kuwaiti default.
+   * lines are assigned to (unless `routed: false`), and announces `orders/create`. Every field
+   * has a sensible Kuwaiti default.
    */
   addOrder(input: OrderInput = {}): StandInOrder {
-    const now = new Date(this.clock());
-    const createdAt = input.createdAt ? new Date(input.createdAt) : now;
-    if (Number.isNaN(createdAt.getTime())) throw new StandInError("createdAt is not a date");
-    const currencyCode = input.currencyCode ?? this.shop.currencyCode;
-    const defaultLocation = this.resolveLocation(input.locationId);
-
-    const lines = (input.lineItems ?? [{}]).map((line) => {
-      const quantity = line.quantity ?? DEFAULT_LINE_ITEM.quantity;
-      if (!Number.isInteger(quantity) || quantity < 1) {
-        throw new StandInError(
-          `A line item's quantity must be a whole number above 0, not ${quantity}`,
-        );
-      }
-      const weight =
-        line.grams !== undefined
-          ? { value: line.grams, unit: "GRAMS" as const }
-          : line.weight === undefined
-            ? DEFAULT_LINE_ITEM.weight
-            : line.weight;
-      // A line that names its own product does not inherit the default product's variant and SKU.
-      const base = line.title === undefined ? DEFAULT_LINE_ITEM : { variantTitle: null, sku: null };
-      const item: StandInLineItem = {
-        id: this.ids.take(),
-        variantId: this.ids.take(),
-        inventoryItemId: this.ids.take(),
-        title: line.title ?? DEFAULT_LINE_ITEM.title,
-        variantTitle: line.variantTitle === undefined ? base.variantTitle : line.variantTitle,
-        sku: line.sku === undefined ? base.sku : line.sku,
-        vendor: line.vendor === undefined ? this.shop.name : line.vendor,
-        quantity,
-        price: fromMinor(
-          toMinor(line.price ?? DEFAULT_LINE_ITEM.price, currencyCode),
-          currencyCode,
-        ),
-        requiresShipping: line.requiresShipping ?? true,
-        weight: weight ? { ...weight } : null,
-      };
-      const location =
-        line.locationId === undefined ? defaultLocation : this.resolveLocation(line.locationId);
-      return { item, location };
-    });
-
-    const subtotal = lines.reduce(
-      (sum, { item }) => sum + toMinor(item.price, currencyCode) * item.quantity,
-      0,
+    const { order, placement } = buildOrder(this.context, input, this.nextOrderNumber, (ref) =>
+      this.resolveLocation(ref),
     );
-    const shipping = toMinor(input.shippingPrice ?? "1.000", currencyCode);
-    const total = subtotal + shipping;
-    const cod = input.payment === "cod";
-
-    const order: StandInOrder = {
-      id: this.ids.take(),
-      number: this.nextOrderNumber,
-      name: `#${this.nextOrderNumber}`,
-      createdAt,
-      updatedAt: createdAt,
-      processedAt: createdAt,
-      closedAt: null,
-      cancelledAt: null,
-      cancelReason: null,
-      email: input.email === undefined ? "fatima@example.com" : input.email,
-      phone: input.phone === undefined ? null : input.phone,
-      customerLocale: input.customerLocale === undefined ? "en" : input.customerLocale,
-      note: input.note ?? null,
-      tags: input.tags ?? [],
-      currencyCode,
-      financialStatus: cod ? "PENDING" : "PAID",
-      paymentGatewayNames:
-        input.paymentGatewayNames ?? (cod ? ["Cash on Delivery (COD)"] : ["shopify_payments"]),
-      subtotalPrice: fromMinor(subtotal, currencyCode),
-      shippingPrice: fromMinor(shipping, currencyCode),
-      totalPrice: fromMinor(total, currencyCode),
-      totalOutstanding: fromMinor(cod ? total : 0, currencyCode),
-      shippingAddress:
-        input.shippingAddress === null ? null : this.buildAddress(input.shippingAddress ?? {}),
-      lineItems: lines.map((l) => l.item),
-      fulfillmentOrders: [],
-      fulfillments: [],
-    };
     this.nextOrderNumber += 1;
-
-    // One fulfillment order per location, in the order the locations first appear.
-    const byLocation = new Map<number, StandInLineItem[]>();
-    for (const { item, location } of lines) {
-      if (!item.requiresShipping) continue;
-      byLocation.set(location.id, [...(byLocation.get(location.id) ?? []), item]);
-    }
-    for (const [locationId, items] of byLocation) {
-      order.fulfillmentOrders.push(
-        this.newFulfillmentOrder(
-          order,
-          locationId,
-          items.map((i) => [i, i.quantity]),
-        ),
-      );
-    }
-
+    if (input.routed === false) this.unrouted.set(order.id, placement);
+    else routeOrder(this.context, order, placement);
     this.orderList.push(order);
+    this.emit({ topic: "orders/create", at: new Date(this.clock()), order });
+    return order;
+  }
+
+  /**
+   * Creates the fulfillment orders of an order added with `routed: false`, as Shopify's routing
+   * does some time after the order was created.
+   */
+  routeOrder(ref: number | string): StandInOrder {
+    const order = this.order(ref);
+    const placement = this.unrouted.get(order.id);
+    if (!placement) throw new StandInError(`Order ${order.name} is routed already`);
+    this.unrouted.delete(order.id);
+    routeOrder(this.context, order, placement);
     return order;
   }
 
@@ -398,8 +343,19 @@ export class ShopifyStandInStore {
    * one fulfillment order, by default everything it still holds. Announces `fulfillments/create`.
    */
   fulfillOrder(ref: number | string, options: FulfillOptions = {}): StandInFulfillment {
+    return this.unwrap(this.tryFulfillOrder(ref, options));
+  }
+
+  /**
+   * Like {@link fulfillOrder}, but Shopify's refusal (a fulfillment order on hold or closed, a
+   * quantity too large) comes back as the user errors fulfillmentCreate would give.
+   */
+  tryFulfillOrder(ref: number | string, options: FulfillOptions = {}): Outcome<StandInFulfillment> {
     const order = this.order(ref);
-    const candidates = order.fulfillmentOrders.filter((fo) => fo.status !== "CLOSED");
+    // The merchant picks a fulfillment order that can ship; a held one only when all are held.
+    const candidates = order.fulfillmentOrders
+      .filter((fo) => fo.status !== "CLOSED")
+      .sort((a, b) => Number(a.status === "ON_HOLD") - Number(b.status === "ON_HOLD"));
     let fulfillmentOrder: StandInFulfillmentOrder | undefined;
     if (options.fulfillmentOrderId !== undefined) {
       const id = numericId(options.fulfillmentOrderId, "FulfillmentOrder");
@@ -424,18 +380,45 @@ export class ShopifyStandInStore {
         throw new StandInError(`Line item ${lineItem} is not on ${order.name}'s fulfillment order`);
       return { id: line.id, quantity };
     });
-    return this.unwrap(
-      this.tryCreateFulfillment(
-        {
-          lineItemsByFulfillmentOrder: [
-            { fulfillmentOrderId: fulfillmentOrder.id, fulfillmentOrderLineItems: lines ?? null },
-          ],
-          trackingInfo: options.tracking ?? null,
-          notifyCustomer: options.notifyCustomer ?? false,
-        },
-        "merchant",
-      ),
+    return this.tryCreateFulfillment(
+      {
+        lineItemsByFulfillmentOrder: [
+          { fulfillmentOrderId: fulfillmentOrder.id, fulfillmentOrderLineItems: lines ?? null },
+        ],
+        trackingInfo: options.tracking ?? null,
+        notifyCustomer: options.notifyCustomer ?? false,
+      },
+      "merchant",
     );
+  }
+
+  /**
+   * Holds a fulfillment order (id or gid) as the merchant would in the admin ("Hold fulfillment");
+   * reason OTHER unless given. The merchant's handles do not clash with the app's.
+   */
+  holdFulfillmentOrder(
+    ref: number | string,
+    input: Partial<FulfillmentHoldInput> = {},
+  ): StandInFulfillmentHold {
+    const fo = this.fulfillmentOrder(ref);
+    return this.unwrap(
+      this.tryHoldFulfillmentOrder(fo.id, { reason: "OTHER", ...input }, "merchant"),
+    ).hold;
+  }
+
+  /** Releases holds as the merchant would: the given ones, or every hold on the fulfillment order. */
+  releaseFulfillmentHolds(
+    ref: number | string,
+    holdIds?: readonly (number | string)[],
+  ): StandInFulfillmentOrder {
+    const fo = this.fulfillmentOrder(ref);
+    const ids = holdIds?.map((id) => numericId(id, "FulfillmentHold") ?? -1) ?? null;
+    return this.unwrap(this.tryReleaseFulfillmentHolds(fo.id, ids));
+  }
+
+  /** Edits an order as the merchant would (shipping address, metafields, note...). */
+  updateOrder(ref: number | string, input: OrderUpdateInput): StandInOrder {
+    return this.unwrap(this.tryUpdateOrder(this.order(ref).id, input));
   }
 
   /** Cancels a fulfillment as the merchant would; announces `fulfillments/update`. */
@@ -475,123 +458,7 @@ export class ShopifyStandInStore {
     input: FulfillmentCreateInput,
     createdBy: StandInFulfillment["createdBy"] = "app",
   ): Outcome<StandInFulfillment> {
-    const field = ["fulfillment"];
-    if (input.lineItemsByFulfillmentOrder.length === 0) {
-      return fail(
-        ["fulfillment", "lineItemsByFulfillmentOrder"],
-        "Line items by fulfillment order can't be blank.",
-      );
-    }
-    const fulfillmentOrders: StandInFulfillmentOrder[] = [];
-    for (const entry of input.lineItemsByFulfillmentOrder) {
-      const fo = this.findFulfillmentOrder(entry.fulfillmentOrderId);
-      if (!fo)
-        return fail(
-          field,
-          `Fulfillment order ${gid("FulfillmentOrder", entry.fulfillmentOrderId)} does not exist.`,
-        );
-      if (fulfillmentOrders.includes(fo)) return fail(field, "Fulfillment orders must be unique.");
-      fulfillmentOrders.push(fo);
-    }
-    const [first] = fulfillmentOrders;
-    if (!first) return fail(field, "Line items by fulfillment order can't be blank.");
-    if (fulfillmentOrders.some((fo) => fo.orderId !== first.orderId)) {
-      return fail(field, "All fulfillment orders must belong to the same order.");
-    }
-    if (fulfillmentOrders.some((fo) => fo.locationId !== first.locationId)) {
-      return fail(field, "All fulfillment orders must be assigned to the same location.");
-    }
-    const order = this.orderOf(first);
-
-    // Validate every requested quantity before changing anything.
-    const plan: {
-      fo: StandInFulfillmentOrder;
-      lines: { line: StandInFulfillmentOrderLineItem; quantity: number }[];
-    }[] = [];
-    for (const [index, entry] of input.lineItemsByFulfillmentOrder.entries()) {
-      const fo = fulfillmentOrders[index];
-      if (!fo) continue;
-      if (fo.status === "CLOSED" || order.cancelledAt) {
-        return fail(
-          field,
-          `Fulfillment order ${gid("FulfillmentOrder", fo.id)} has an unfulfillable status= closed.`,
-        );
-      }
-      const requested = entry.fulfillmentOrderLineItems?.length
-        ? entry.fulfillmentOrderLineItems
-        : fo.lineItems
-            .filter((l) => l.remainingQuantity > 0)
-            .map((l) => ({ id: l.id, quantity: l.remainingQuantity }));
-      const lines: { line: StandInFulfillmentOrderLineItem; quantity: number }[] = [];
-      for (const { id, quantity } of requested) {
-        const line = fo.lineItems.find((l) => l.id === id);
-        if (!line) {
-          return fail(
-            field,
-            `Fulfillment order line item ${gid("FulfillmentOrderLineItem", id)} does not belong to fulfillment order ${gid("FulfillmentOrder", fo.id)}.`,
-          );
-        }
-        const already = lines
-          .filter((l) => l.line === line)
-          .reduce((sum, l) => sum + l.quantity, 0);
-        if (
-          !Number.isInteger(quantity) ||
-          quantity < 1 ||
-          already + quantity > line.remainingQuantity
-        ) {
-          return fail(field, "Invalid fulfillment order line item quantity requested.");
-        }
-        lines.push({ line, quantity });
-      }
-      if (lines.length === 0)
-        return fail(field, "Invalid fulfillment order line item quantity requested.");
-      plan.push({ fo, lines });
-    }
-
-    const now = new Date(this.clock());
-    const byLineItem = new Map<number, number>();
-    for (const { fo, lines } of plan) {
-      for (const { line, quantity } of lines) {
-        line.remainingQuantity -= quantity;
-        byLineItem.set(line.lineItemId, (byLineItem.get(line.lineItemId) ?? 0) + quantity);
-      }
-      fo.status = fo.lineItems.every((l) => l.remainingQuantity === 0) ? "CLOSED" : "IN_PROGRESS";
-      fo.updatedAt = now;
-    }
-    const fulfillment: StandInFulfillment = {
-      id: this.ids.take(),
-      orderId: order.id,
-      locationId: first.locationId,
-      name: `${order.name}.${order.fulfillments.length + 1}`,
-      status: "SUCCESS",
-      createdAt: now,
-      updatedAt: now,
-      trackingInfo: trackingList(input.trackingInfo),
-      events: [],
-      lineItems: [...byLineItem].map(([lineItemId, quantity]) => ({
-        id: this.ids.take(),
-        lineItemId,
-        quantity,
-      })),
-      drawnFrom: plan.map(({ fo, lines }) => ({
-        fulfillmentOrderId: fo.id,
-        lines: lines.map(({ line, quantity }) => ({ id: line.id, quantity })),
-      })),
-      notifyCustomer: input.notifyCustomer ?? false,
-      originAddress: input.originAddress ?? null,
-      message: input.message ?? null,
-      deliveredAt: null,
-      inTransitAt: null,
-      estimatedDeliveryAt: null,
-      createdBy,
-    };
-    order.fulfillments.push(fulfillment);
-    order.updatedAt = now;
-    this.emit({ topic: "fulfillments/create", at: now, order, fulfillment });
-    if (this.displayFulfillmentStatus(order) === "FULFILLED") {
-      this.emit({ topic: "orders/fulfilled", at: now, order });
-    }
-    return { ok: true, value: fulfillment };
+    return createFulfillment(this.context, input, createdBy);
   }
 
   tryUpdateTracking(
@@ -599,104 +466,18 @@ export class ShopifyStandInStore {
     tracking: TrackingInput,
     notifyCustomer: boolean | null | undefined,
   ): Outcome<StandInFulfillment> {
-    const fulfillment = this.findFulfillment(fulfillmentId);
-    if (!fulfillment) return fail(["fulfillmentId"], "Fulfillment does not exist.");
-    if (fulfillment.status === "CANCELLED") {
-      return fail(
-        ["fulfillmentId"],
-        "Tracking information can't be updated on a cancelled fulfillment.",
-      );
-    }
-    const now = new Date(this.clock());
-    fulfillment.trackingInfo = trackingList(tracking);
-    if (notifyCustomer) fulfillment.notifyCustomer = true;
-    fulfillment.updatedAt = now;
-    const order = this.orderOf(fulfillment);
-    this.emit({ topic: "fulfillments/update", at: now, order, fulfillment });
-    return { ok: true, value: fulfillment };
+    return updateTracking(this.context, fulfillmentId, tracking, notifyCustomer);
   }
 
   tryCreateFulfillmentEvent(
     fulfillmentId: number,
     input: FulfillmentEventInput,
   ): Outcome<StandInFulfillmentEvent> {
-    const fulfillment = this.findFulfillment(fulfillmentId);
-    if (!fulfillment)
-      return fail(["fulfillmentEvent", "fulfillmentId"], "Fulfillment does not exist.");
-    if (fulfillment.status === "CANCELLED") {
-      return fail(
-        ["fulfillmentEvent", "fulfillmentId"],
-        "Events can't be added to a cancelled fulfillment.",
-      );
-    }
-    const now = new Date(this.clock());
-    const event: StandInFulfillmentEvent = {
-      id: this.ids.take(),
-      status: input.status,
-      happenedAt: input.happenedAt ?? now,
-      createdAt: now,
-      message: input.message ?? null,
-      estimatedDeliveryAt: input.estimatedDeliveryAt ?? null,
-      address1: input.address1 ?? null,
-      city: input.city ?? null,
-      province: input.province ?? null,
-      country: input.country ?? null,
-      zip: input.zip ?? null,
-      latitude: input.latitude ?? null,
-      longitude: input.longitude ?? null,
-    };
-    fulfillment.events.push(event);
-    if (event.status === "DELIVERED") fulfillment.deliveredAt = event.happenedAt;
-    if (event.status === "IN_TRANSIT") fulfillment.inTransitAt ??= event.happenedAt;
-    if (event.estimatedDeliveryAt) fulfillment.estimatedDeliveryAt = event.estimatedDeliveryAt;
-    fulfillment.updatedAt = now;
-    this.emit({
-      topic: "fulfillments/update",
-      at: now,
-      order: this.orderOf(fulfillment),
-      fulfillment,
-    });
-    return { ok: true, value: event };
+    return createFulfillmentEvent(this.context, fulfillmentId, input);
   }
 
   tryCancelFulfillment(fulfillmentId: number): Outcome<StandInFulfillment> {
-    const fulfillment = this.findFulfillment(fulfillmentId);
-    if (!fulfillment) return fail(["id"], "Fulfillment does not exist.");
-    if (fulfillment.status === "CANCELLED")
-      return fail(["id"], "Fulfillment is already cancelled.");
-    const order = this.orderOf(fulfillment);
-    if (order.cancelledAt)
-      return fail(["id"], "Fulfillments of a cancelled order can't be cancelled.");
-    const now = new Date(this.clock());
-    fulfillment.status = "CANCELLED";
-    fulfillment.updatedAt = now;
-
-    // As Shopify does: a fulfillment order that was entirely fulfilled stays closed and a new one
-    // takes the cancelled items; one still in progress gets its quantities back.
-    for (const drawn of fulfillment.drawnFrom) {
-      const fo = order.fulfillmentOrders.find((f) => f.id === drawn.fulfillmentOrderId);
-      if (!fo) continue;
-      if (fo.status === "CLOSED") {
-        const items = drawn.lines.flatMap(({ id, quantity }) => {
-          const line = fo.lineItems.find((l) => l.id === id);
-          const item = order.lineItems.find((li) => li.id === line?.lineItemId);
-          return item ? [[item, quantity] as [StandInLineItem, number]] : [];
-        });
-        order.fulfillmentOrders.push(this.newFulfillmentOrder(order, fo.locationId, items));
-      } else {
-        for (const { id, quantity } of drawn.lines) {
-          const line = fo.lineItems.find((l) => l.id === id);
-          if (line) line.remainingQuantity += quantity;
-        }
-        fo.status = fo.lineItems.every((l) => l.remainingQuantity === l.totalQuantity)
-          ? "OPEN"
-          : "IN_PROGRESS";
-        fo.updatedAt = now;
-      }
-    }
-    order.updatedAt = now;
-    this.emit({ topic: "fulfillments/update", at: now, order, fulfillment });
-    return { ok: true, value: fulfillment };
+    return cancelFulfillment(this.context, fulfillmentId);
   }
 
   /** flowTriggerReceive: checked against the app's trigger extensions, recorded when accepted. */
@@ -714,47 +495,30 @@ export class ShopifyStandInStore {
   }
 
   tryMarkAsPaid(orderId: number): Outcome<StandInOrder> {
-    const order = this.findOrder(orderId);
-    if (!order) return fail(["id"], "Order does not exist.");
-    if (order.cancelledAt) return fail(["id"], "Order is cancelled and can't be marked as paid.");
-    if (toMinor(order.totalOutstanding, order.currencyCode) === 0) {
-      return fail(["id"], "Order has no outstanding balance and can't be marked as paid.");
-    }
-    const now = new Date(this.clock());
-    order.financialStatus = "PAID";
-    order.totalOutstanding = fromMinor(0, order.currencyCode);
-    order.updatedAt = now;
-    this.emit({ topic: "orders/paid", at: now, order });
-    return { ok: true, value: order };
+    return markAsPaid(this.context, orderId);
   }
 
   tryCancelOrder(orderId: number, input: OrderCancelInput): Outcome<StandInOrder> {
-    const order = this.findOrder(orderId);
-    if (!order) return fail(["orderId"], "Order does not exist.", "NOT_FOUND");
-    if (order.cancelledAt) return fail(["orderId"], "Order has already been cancelled.", "INVALID");
-    if (order.fulfillments.some((f) => f.status === "SUCCESS")) {
-      return fail(
-        ["orderId"],
-        "Order has fulfillments that aren't cancelled. Cancel them first.",
-        "INVALID",
-      );
-    }
-    const now = new Date(this.clock());
-    order.cancelledAt = now;
-    order.cancelReason = input.reason;
-    order.closedAt = now;
-    if (order.financialStatus === "PENDING") order.financialStatus = "VOIDED";
-    else if (order.financialStatus === "PAID" && input.refund) order.financialStatus = "REFUNDED";
-    order.totalOutstanding = fromMinor(0, order.currencyCode);
-    for (const fo of order.fulfillmentOrders) {
-      if (fo.status === "CLOSED") continue;
-      fo.status = "CLOSED";
-      for (const line of fo.lineItems) line.remainingQuantity = 0;
-      fo.updatedAt = now;
-    }
-    order.updatedAt = now;
-    this.emit({ topic: "orders/cancelled", at: now, order });
-    return { ok: true, value: order };
+    return cancelOrder(this.context, orderId, input);
+  }
+
+  tryUpdateOrder(orderId: number, input: OrderUpdateInput): Outcome<StandInOrder> {
+    return updateOrder(this.context, orderId, input);
+  }
+
+  tryHoldFulfillmentOrder(
+    fulfillmentOrderId: number,
+    input: FulfillmentHoldInput,
+    heldBy: StandInFulfillmentHold["heldBy"] = "app",
+  ): Outcome<HoldResult> {
+    return holdFulfillmentOrder(this.context, fulfillmentOrderId, input, heldBy);
+  }
+
+  tryReleaseFulfillmentHolds(
+    fulfillmentOrderId: number,
+    holdIds: readonly number[] | null,
+  ): Outcome<StandInFulfillmentOrder> {
+    return releaseFulfillmentHolds(this.context, fulfillmentOrderId, holdIds);
   }
 
   // --- Internals ----------------------------------------------------------------------------------
@@ -779,14 +543,6 @@ export class ShopifyStandInStore {
     return location;
   }
 
-  private buildAddress(input: Partial<AddressInput>): StandInAddress {
-    const address = { ...DEFAULT_SHIPPING_ADDRESS, ...input };
-    if (input.provinceCode && input.province === undefined) {
-      address.province = KUWAIT_PROVINCES[input.provinceCode] ?? null;
-    }
-    return { id: this.ids.take(), ...address };
-  }
-
   private newFulfillmentOrder(
     order: StandInOrder,
     locationId: number,
@@ -806,23 +562,10 @@ export class ShopifyStandInStore {
         totalQuantity: quantity,
         remainingQuantity: quantity,
       })),
+      destination: order.shippingAddress ? { ...order.shippingAddress, id: this.ids.take() } : null,
+      holds: [],
     };
   }
-}
-
-function fail<T>(field: string[] | null, message: string, code?: string): Outcome<T> {
-  return { ok: false, userErrors: [{ field, message, ...(code ? { code } : {}) }] };
-}
-
-function trackingList(input: TrackingInput | null | undefined): StandInTrackingInfo[] {
-  if (!input) return [];
-  const company = input.company ?? null;
-  if (input.numbers?.length) {
-    return input.numbers.map((number, i) => ({ company, number, url: input.urls?.[i] ?? null }));
-  }
-  if (input.number || input.url)
-    return [{ company, number: input.number ?? null, url: input.url ?? null }];
-  return company ? [{ company, number: null, url: null }] : [];
 }
 
 /** A numeric id from a number, a digit string or a gid of the expected type. */

@@ -77,6 +77,79 @@ describe("the control API", () => {
     expect(log.body).toEqual([]);
   });
 
+  it("sends orders/create for an order added through it", async () => {
+    receiver = await startWebhookReceiver();
+    standIn = await startTestStandIn({
+      appUrl: receiver.url,
+      webhooks: { topics: ["orders/create"] },
+    });
+    const created = await call("POST", "orders", { payment: "cod" });
+    await standIn.webhooks.flush();
+    expect(receiver.received.map((w) => w.path)).toEqual(["/webhooks/orders/create"]);
+    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({
+      id: created.body.id,
+      financial_status: "pending",
+    });
+  });
+
+  it("holds a fulfillment order as the merchant and releases it", async () => {
+    standIn = await startTestStandIn();
+    const order = (await call("POST", "orders", {})).body;
+    const foId = order.fulfillmentOrders[0].id;
+
+    const held = await call("POST", `fulfillment-orders/${foId}/hold`, {
+      reason: "INCORRECT_ADDRESS",
+      reasonNotes: "Called the shopper",
+    });
+    expect(held).toMatchObject({
+      status: 201,
+      body: { reason: "INCORRECT_ADDRESS", heldBy: "merchant", releasedAt: null },
+    });
+    expect((await call("GET", `orders/${order.id}`)).body).toMatchObject({
+      displayFulfillmentStatus: "ON_HOLD",
+      fulfillmentHolds: [{ id: held.body.id }],
+    });
+    expect((await call("POST", `orders/${order.id}/fulfill`)).status).toBe(400);
+
+    const released = await call("POST", `fulfillment-orders/${foId}/release-hold`, {
+      holdIds: [held.body.id],
+    });
+    expect(released).toMatchObject({ status: 200, body: { status: "OPEN" } });
+    expect((await call("POST", "fulfillment-orders/1/hold", {})).status).toBe(404);
+  });
+
+  it("updates an order's shipping address and metafields as the merchant", async () => {
+    standIn = await startTestStandIn();
+    await call("POST", "orders", {});
+    const updated = await call("POST", "orders/1001/update", {
+      shippingAddress: { city: "Jahra", provinceCode: "KW-JA" },
+      metafields: [{ namespace: "kuwait_courier", key: "answer", type: "boolean", value: "true" }],
+    });
+    expect(updated).toMatchObject({
+      status: 200,
+      body: {
+        shippingAddress: { city: "Jahra", province: "Al Jahra" },
+        metafields: [{ namespace: "kuwait_courier", key: "answer", value: "true" }],
+      },
+    });
+    const refused = await call("POST", "orders/1001/update", {
+      shippingAddress: { provinceCode: "KW-XX" },
+    });
+    expect(refused).toEqual({
+      status: 400,
+      body: { error: "Province code KW-XX is not a province of Kuwait." },
+    });
+  });
+
+  it("routes an order added without its fulfillment orders", async () => {
+    standIn = await startTestStandIn();
+    const order = (await call("POST", "orders", { routed: false })).body;
+    expect(order.fulfillmentOrders).toEqual([]);
+    const routed = await call("POST", `orders/${order.id}/route`);
+    expect(routed.body.fulfillmentOrders).toHaveLength(1);
+    expect((await call("POST", `orders/${order.id}/route`)).status).toBe(400);
+  });
+
   it("hands out an admin URL with a valid session token for the demo's browser", async () => {
     standIn = await startTestStandIn({ appUrl: APP_URL });
     const { body } = await call("GET", "admin-url?path=/app/settings");

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { API_KEY, API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import {
   startShopifyStandIn,
+  type AdminGraphqlApi,
   type ShopifyStandIn,
   type ShopifyStandInOptions,
 } from "../../sandbox/shopify";
@@ -108,4 +109,17 @@ export interface GraphqlBody {
       throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };
     };
   };
+}
+
+/**
+ * Runs a document on the stand-in's Admin API without HTTP, as the merchant (every scope) unless
+ * `scopes` are given: charged to the bucket and logged like any call.
+ */
+export function runGraphql(
+  api: AdminGraphqlApi,
+  query: string,
+  variables: Record<string, unknown> = {},
+  scopes: readonly string[] | null = null,
+): GraphqlBody {
+  return api.execute({ query, variables }, scopes).body as GraphqlBody;
 }

@@ -102,7 +102,9 @@ describe("webhooks from the stand-in", () => {
   });
 
   it("is refused by the app when the body was tampered with", async () => {
-    const { standIn, receiver } = await start();
+    const { standIn, receiver } = await start(undefined, {
+      webhooks: { topics: ["fulfillments/create"] },
+    });
     standIn.store.fulfillOrder(standIn.store.addOrder().id);
     await standIn.webhooks.flush();
     const tampered = {
@@ -117,7 +119,9 @@ describe("webhooks from the stand-in", () => {
   });
 
   it("sends fulfillments/create when the app fulfills through the Admin API", async () => {
-    const { standIn, receiver } = await start();
+    const { standIn, receiver } = await start(undefined, {
+      webhooks: { topics: ["fulfillments/create", "orders/fulfilled"] },
+    });
     const order = standIn.store.addOrder();
     const { token } = standIn.auth.issueAccessToken();
     const reply = await postGraphql(

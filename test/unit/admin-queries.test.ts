@@ -1,26 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
-import { buildClientSchema, parse, validate, type IntrospectionQuery } from "graphql";
+import { parse, validate } from "graphql";
 import { describe, expect, it } from "vitest";
-import { ADMIN_API_VERSION } from "../../app/shopify/api-version";
 import { ROOT } from "../support/paths";
+import { realAdminSchema } from "../support/real-admin-schema";
 
-/**
- * Every Admin GraphQL document of the app (the `#graphql` templates under app/), validated
- * against Shopify's real Admin schema of the app's API version: the introspection that
- * @shopify/dev-mcp ships. The stand-in's schema is a subset written by hand; this catches a field
- * or argument Shopify does not have before a store does.
- */
-const dataDir = path.join(ROOT, "node_modules", "@shopify", "dev-mcp", "dist", "data");
-
-function realAdminSchema() {
-  const file = path.join(dataDir, `admin_${ADMIN_API_VERSION}.json.gz`);
-  const introspection = JSON.parse(zlib.gunzipSync(fs.readFileSync(file)).toString("utf8")) as {
-    data: IntrospectionQuery;
-  };
-  return buildClientSchema(introspection.data);
-}
+// Every Admin GraphQL document of the app (the `#graphql` templates under app/), validated
+// against Shopify's real Admin schema of the app's API version: the introspection that
+// @shopify/dev-mcp ships. The stand-in's schema is a subset written by hand; this catches a field
+// or argument Shopify does not have before a store does.
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -24,3 +24,17 @@ describe("the size of app/'s files (issue 13)", () => {
       expect(f.text.split("\n")[0], f.file).toMatch(/^\/\/ Longer than 400 lines: /);
   });
 });
+
+describe("the size of the Shopify stand-in's files", () => {
+  it("keeps every file of sandbox/shopify/ under 600 lines, its schema and README included", () => {
+    const files = (function list(dir: string): string[] {
+      return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? list(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+      );
+    })(path.join(ROOT, "sandbox", "shopify"));
+    const long = files
+      .filter((file) => readFileSync(file, "utf8").split("\n").length > 600)
+      .map((file) => path.relative(ROOT, file));
+    expect(long).toEqual([]);
+  });
+});
