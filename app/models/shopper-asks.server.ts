@@ -76,6 +76,7 @@ export interface AskRow {
   attempts: number;
   nextAttemptAt: Date | null;
   lastError: string | null;
+  createdAt: Date;
 }
 
 const readable = <T>(value: T | Unreadable | null, fallback: T): T =>
@@ -109,6 +110,7 @@ function askRow(row: ShopperAsk): AskRow {
     attempts: row.attempts,
     nextAttemptAt: row.nextAttemptAt,
     lastError: row.lastError,
+    createdAt: row.createdAt,
   };
 }
 

@@ -46,6 +46,8 @@ export interface AskLoopDependencies {
 }
 
 const LEASE_MS = 60_000;
+/** How long an order may be without fulfillment orders before the ask gives up holding it. */
+const ROUTING_WAIT_MS = 5 * 60_000;
 const MAX_ERROR = 400;
 
 const nowOf = (deps: AskLoopDependencies) => deps.now?.() ?? new Date();
@@ -138,6 +140,12 @@ async function check(ask: AskRow, deps: AskLoopDependencies): Promise<void> {
     await rememberShopifyShopName(ask.shop, await fetchShopName(shopify));
   }
   const fulfillmentOrders = (await orderFulfillmentOrders(shopify, ask.orderId)) ?? [];
+  // Shopify makes an order's fulfillment orders in a job of its own after orders/create: none yet
+  // is a wait of a few seconds, not a refusal.
+  if (fulfillmentOrders.length === 0 && now.getTime() - ask.createdAt.getTime() < ROUTING_WAIT_MS) {
+    await saveLeasedAsk(ask, deps.owner, { nextAttemptAt: new Date(now.getTime() + 10_000) });
+    return;
+  }
   const hold = holdFor(decision);
   const held: AskHold[] = [];
   const refusals: string[] = [];

@@ -67,7 +67,16 @@ async function deliveryWaitingForItsAddress() {
   adminApi
     .on("ShopperAskShopName", () => ({ data: { shop: { name: "Dar Al Abaya" } } }))
     .on("ShopperAskFulfillmentOrders", () => ({
-      data: { order: { id: ORDER, fulfillmentOrders: { nodes: [] } } },
+      data: {
+        order: {
+          id: ORDER,
+          fulfillmentOrders: {
+            nodes: [
+              { id: "gid://shopify/FulfillmentOrder/1", status: "CLOSED", fulfillmentHolds: [] },
+            ],
+          },
+        },
+      },
     }));
   await runDueAsks({
     owner: "test-loop",

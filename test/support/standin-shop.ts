@@ -1,6 +1,7 @@
 import { getGlobalDispatcher } from "undici";
 import prisma from "../../app/db.server";
 import { action as fulfillmentsCreate } from "../../app/routes/webhooks.fulfillments.create";
+import { action as ordersCreate } from "../../app/routes/webhooks.orders.create";
 import { gid, routeShopifyToStandIn, type ShopifyStandIn } from "../../sandbox/shopify";
 import type { OrderInput, OutgoingWebhook } from "../../sandbox/shopify";
 import { startTestStandIn } from "../shopify-standin/support";
@@ -9,8 +10,9 @@ import { APP_URL, callRoute, shopDomain } from "./shopify";
 
 /**
  * A shop ready to send deliveries whose Shopify is the stand-in (sandbox/shopify): its real Admin
- * API with the leaky cost bucket, on the test's clock, and its fulfillments/create webhooks handed
- * to the app's route (other topics are acknowledged and ignored). Needs the courier sandbox.
+ * API with the leaky cost bucket, on the test's clock, and its fulfillments/create and orders/create
+ * webhooks handed to the app's routes (other topics are acknowledged and ignored). Needs the
+ * courier sandbox.
  */
 export interface StandInShop {
   shop: string;
@@ -33,11 +35,17 @@ export async function startStandInShop(
   costLimits?: { maximumAvailable?: number; restoreRate?: number },
 ): Promise<StandInShop> {
   const shop = shopDomain(name);
+  const routes = {
+    "/webhooks/fulfillments/create": fulfillmentsCreate,
+    "/webhooks/orders/create": ordersCreate,
+  };
   const deliverToApp = async (webhook: OutgoingWebhook) => {
-    if (!webhook.url.endsWith("/webhooks/fulfillments/create")) return { status: 200 };
+    const path = Object.keys(routes).find((p) => webhook.url.endsWith(p)) as
+      keyof typeof routes | undefined;
+    if (!path) return { status: 200 };
     const response = await callRoute(
-      fulfillmentsCreate,
-      new Request(new URL("/webhooks/fulfillments/create", APP_URL), {
+      routes[path],
+      new Request(new URL(path, APP_URL), {
         method: "POST",
         headers: webhook.headers,
         body: webhook.body,
