@@ -223,11 +223,47 @@ step(
   `fulfilled ${Math.min(3, open.length)} orders in the stand-in; their deliveries are on the way`,
 );
 
+// A new order whose address the courier could not find (no block, a landmark): the app holds it
+// in Shopify and asks the customer (issue 26); the link is what the customer would get.
+const unclear = store.addOrder({
+  payment: "cod",
+  shippingAddress: {
+    firstName: "Noura",
+    lastName: "Al-Hajri",
+    address1: "near the co-op, behind the mosque",
+    address2: null,
+    city: "Salmiya",
+    provinceCode: "KW-HA",
+    phone: "+965 9876 5432",
+  },
+});
+const { default: demoPrisma } = await import("../app/db.server");
+let customerLink: string | null = null;
+for (let i = 0; i < 100 && !customerLink; i += 1) {
+  const ask = await demoPrisma.shopperAsk.findFirst({
+    where: { shop, orderId: gid("Order", unclear.id), state: "asked" },
+  });
+  if (ask) customerLink = `${appUrl}/tracking/${ask.token}`;
+  else await new Promise((r) => setTimeout(r, 200));
+}
+step(
+  customerLink
+    ? `order ${unclear.name} has no block: held in Shopify, its customer asked`
+    : `order ${unclear.name} was not asked about (see the app log)`,
+);
+
 console.log(`
 Open the app (the link carries a session token valid for 12 hours):
   ${shopify.adminUrl("/app").replace(/id_token=[^&]+/, `id_token=${shopify.auth.sessionToken({ expiresInSeconds: 12 * 3600 })}`)}
 
-Fulfil another order in the stand-in (sends the fulfillments/create webhook):
+${
+  customerLink
+    ? `The customer's page for ${unclear.name} (confirm or fix the address, in Arabic or English):
+  ${customerLink}
+
+`
+    : ""
+}Fulfil another order in the stand-in (sends the fulfillments/create webhook):
   curl -X POST '${shopify.url}/__standin/orders/%23${open[3]?.name.replace("#", "") ?? "1004"}/fulfill'
 Move courier orders on:  curl -X POST '${courier.url}/__sandbox/advance' -d '{"target":"all"}'
 App log: ${path.join(dataDir, "app.log")}. Stop with Ctrl-C.
