@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerOnShopperPage, releaseShopperAsk } from "../../app/actions/shopper-answer.server";
+import { redactCustomer } from "../../app/models/privacy.server";
 import { normalizeArabic } from "../../app/addresses";
 import prisma from "../../app/db.server";
 import { loadCourierDirectory } from "../../app/services/courier-directory.server";
@@ -325,5 +326,23 @@ describe("an order nobody answers for", () => {
     await loop();
     expect((await theAsk()).state).toBe("released");
     expect(calls("ShopperAskRelease")).toHaveLength(FULFILLMENT_ORDERS.length);
+  });
+});
+
+describe("the customer's data on an ask", () => {
+  it("is erased by customers/redact: what the order said and what the customer answered", async () => {
+    const ask = await askedOrder();
+    const area = await salmiya();
+    await answerOnShopperPage(ask.token, {
+      intent: "fix",
+      areaId: String(area.areaId),
+      block: "3",
+      street: "12",
+      notes: "Green door",
+    });
+    await redactCustomer({ shop, webhookId: "redact-1", orderIds: ["4401"] });
+    const erased = await theAsk();
+    expect(erased.orderSnapshot).toBeNull();
+    expect(erased.answer).toBeNull();
   });
 });
