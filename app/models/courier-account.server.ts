@@ -202,6 +202,18 @@ export interface CachedMasterData extends MasterDataSnapshot {
   fetchedAt: Date;
 }
 
+/** When the stored master data was fetched (null: none stored): whether a built copy is current. */
+export async function masterDataFetchedAt(
+  shop: string,
+  environment: CourierEnvironment,
+): Promise<Date | null> {
+  const row = await prisma.courierMasterData.findUnique({
+    where: { shop_environment: { shop, environment } },
+    select: { fetchedAt: true },
+  });
+  return row?.fetchedAt ?? null;
+}
+
 export async function getCachedMasterData(
   shop: string,
   environment: CourierEnvironment,

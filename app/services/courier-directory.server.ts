@@ -1,5 +1,5 @@
 import { buildCourierIndex, type CourierIndex } from "../addresses";
-import { getCachedMasterData } from "../models/courier-account.server";
+import { getCachedMasterData, masterDataFetchedAt } from "../models/courier-account.server";
 import type { CourierEnvironment } from "../models/shop.server";
 
 /**
@@ -14,17 +14,32 @@ export interface CourierDirectory {
   index: CourierIndex;
 }
 
+/**
+ * Built directories by shop and environment, the most recently used last. A page asks for one on
+ * every request (the shopper's page on each load); checking that the stored master data is still
+ * the one built costs one indexed read of a timestamp, where reading and decoding the courier's
+ * whole area list again cost most of the request. Bounded: a server of many shops keeps only the
+ * ones in use.
+ */
 const cache = new Map<string, CourierDirectory>();
+const CACHED_SHOPS = 200;
 
 export async function loadCourierDirectory(
   shop: string,
   environment: CourierEnvironment,
 ): Promise<CourierDirectory | null> {
-  const cached = await getCachedMasterData(shop, environment);
-  if (!cached) return null;
   const key = `${shop}|${environment}`;
   const known = cache.get(key);
-  if (known && known.fetchedAt.getTime() === cached.fetchedAt.getTime()) return known;
+  if (known) {
+    cache.delete(key);
+    const fetchedAt = await masterDataFetchedAt(shop, environment);
+    if (fetchedAt?.getTime() === known.fetchedAt.getTime()) {
+      cache.set(key, known);
+      return known;
+    }
+  }
+  const cached = await getCachedMasterData(shop, environment);
+  if (!cached) return null;
 
   const governances = cached.governances.map((g) => ({
     id: g.governanceId,
@@ -47,5 +62,6 @@ export async function loadCourierDirectory(
     }),
   };
   cache.set(key, directory);
+  if (cache.size > CACHED_SHOPS) cache.delete(cache.keys().next().value!);
   return directory;
 }
