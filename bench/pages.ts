@@ -31,7 +31,7 @@ import pg from "pg";
 import { AREAS, GOVERNORATES } from "../app/addresses";
 import { foldName } from "../app/models/read/delivery-list";
 import { migratePostgres, readMigrations } from "../scripts/pg-migrate";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { HUMAN_USER_AGENT, launchBrowser } from "../test/support/browser";
 import { TEST_ENCRYPTION_KEYS, TEST_SCOPES } from "../test/support/test-env";
 import { ensureBuilt, startBuiltServer, type RunningServer } from "./support/app-server";
@@ -370,7 +370,7 @@ export function seedSqlite(file: string, all: ShopShape[], now: number) {
   db.close();
 }
 
-async function seedPostgres(url: string, all: ShopShape[], now: number) {
+export async function seedPostgres(url: string, all: ShopShape[], now: number) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -438,7 +438,7 @@ async function seedPostgres(url: string, all: ShopShape[], now: number) {
   }
 }
 
-async function freshPostgres(name: string): Promise<string> {
+export async function freshPostgres(name: string): Promise<string> {
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -708,41 +708,7 @@ export async function webVitals(base: string, pages: PageSet) {
       const tab = await newVitalsPage(browser);
       await tab.goto(await embeddedUrl(base, page.shop, page.path), { waitUntil: "load" });
       await tab.waitForTimeout(1000);
-      const vitals = await tab.evaluate(
-        () =>
-          new Promise<{ lcp: number; cls: number; shifts: string[] }>((resolve) => {
-            let lcp = 0;
-            let cls = 0;
-            // What moved, for bench/vitals.ts --explain: each shift's elements, before and after.
-            const shifts: string[] = [];
-            new PerformanceObserver((list) => {
-              for (const e of list.getEntries()) lcp = Math.max(lcp, e.startTime);
-            }).observe({ type: "largest-contentful-paint", buffered: true });
-            new PerformanceObserver((list) => {
-              for (const e of list.getEntries() as (PerformanceEntry & {
-                value: number;
-                hadRecentInput: boolean;
-                sources?: {
-                  node?: Node;
-                  previousRect: DOMRectReadOnly;
-                  currentRect: DOMRectReadOnly;
-                }[];
-              })[]) {
-                if (e.hadRecentInput) continue;
-                cls += e.value;
-                for (const source of e.sources ?? []) {
-                  const node = source.node as Element | undefined;
-                  const a = source.previousRect;
-                  const b = source.currentRect;
-                  shifts.push(
-                    `${e.value.toFixed(4)} at ${Math.round(e.startTime)} ms <${node?.nodeName?.toLowerCase() ?? "?"} class="${String(node?.className ?? "").slice(0, 60)}"> "${(node?.textContent ?? "").trim().slice(0, 30)}" ${Math.round(a.x)},${Math.round(a.y)} ${Math.round(a.width)}x${Math.round(a.height)} -> ${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}x${Math.round(b.height)}`,
-                  );
-                }
-              }
-            }).observe({ type: "layout-shift", buffered: true });
-            setTimeout(() => resolve({ lcp, cls, shifts }), 300);
-          }),
-      );
+      const vitals = await vitalsOf(tab);
       out[name] = {
         lcpMs: Math.round(vitals.lcp),
         cls: round(vitals.cls, 3),
@@ -754,6 +720,45 @@ export async function webVitals(base: string, pages: PageSet) {
     await browser.close();
   }
   return out;
+}
+
+/** LCP and CLS of a loaded page, with what moved (for bench/vitals.ts --explain). */
+export function vitalsOf(tab: Page) {
+  return tab.evaluate(
+    () =>
+      new Promise<{ lcp: number; cls: number; shifts: string[] }>((resolve) => {
+        let lcp = 0;
+        let cls = 0;
+        // What moved, for bench/vitals.ts --explain: each shift's elements, before and after.
+        const shifts: string[] = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) lcp = Math.max(lcp, e.startTime);
+        }).observe({ type: "largest-contentful-paint", buffered: true });
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+            sources?: {
+              node?: Node;
+              previousRect: DOMRectReadOnly;
+              currentRect: DOMRectReadOnly;
+            }[];
+          })[]) {
+            if (e.hadRecentInput) continue;
+            cls += e.value;
+            for (const source of e.sources ?? []) {
+              const node = source.node as Element | undefined;
+              const a = source.previousRect;
+              const b = source.currentRect;
+              shifts.push(
+                `${e.value.toFixed(4)} at ${Math.round(e.startTime)} ms <${node?.nodeName?.toLowerCase() ?? "?"} class="${String(node?.className ?? "").slice(0, 60)}"> "${(node?.textContent ?? "").trim().slice(0, 30)}" ${Math.round(a.x)},${Math.round(a.y)} ${Math.round(a.width)}x${Math.round(a.height)} -> ${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}x${Math.round(b.height)}`,
+              );
+            }
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+        setTimeout(() => resolve({ lcp, cls, shifts }), 300);
+      }),
+  );
 }
 
 async function measure(

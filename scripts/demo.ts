@@ -160,59 +160,9 @@ await fetch(shopify.adminUrl("/app"), { headers: browserLike, redirect: "manual"
 
 // …and configures it, through the app's own services (the same code the Settings pages call).
 Object.assign(process.env, demoEnv, { COURIER_SANDBOX_URL: courier.url, DELIVERY_WORKER: "off" });
-const { connectCourier } = await import("../app/services/courier-connection.server");
-const { saveDeliveryOptions } = await import("../app/models/shop.server");
-const { loadCourierDirectory } = await import("../app/services/courier-directory.server");
-const { proposeForLocation } = await import("../app/services/pickup-mapping");
-const { confirmPickupLocation, getPickupLocation } =
-  await import("../app/models/pickup-locations.server");
 const shop = store.shop.domain;
-const connected = await connectCourier({ shop, environment: "sandbox", apiKey: COURIER_KEY });
-if (!connected.ok) throw new Error(connected.error);
-await saveDeliveryOptions(shop, {
-  autoSend: true,
-  paymentCodeCod: "COD",
-  paymentCodePrepaid: "PREPAID",
-  preparationMinutes: 120,
-  notifyCustomer: true,
-});
-const directory = (await loadCourierDirectory(shop, "sandbox"))!;
-for (const location of store.locations()) {
-  const locationId = gid("Location", location.id);
-  if (await getPickupLocation(shop, locationId)) continue;
-  const proposal = proposeForLocation(
-    {
-      id: locationId,
-      name: location.name,
-      isActive: true,
-      fulfillsOnlineOrders: true,
-      address: location.address,
-    },
-    directory,
-  );
-  if (proposal.values.governanceId === null || proposal.values.areaId === null) continue;
-  const { normalizeContactPhone } = await import("../app/courier");
-  const phone = normalizeContactPhone(proposal.values.contactPhone || "22200000");
-  await confirmPickupLocation(shop, {
-    locationId,
-    name: location.name,
-    governanceId: proposal.values.governanceId,
-    areaId: proposal.values.areaId,
-    block: proposal.values.block || "1",
-    street: proposal.values.street || "1",
-    building: proposal.values.building,
-    avenue: proposal.values.avenue,
-    floor: proposal.values.floor,
-    contactName: location.name,
-    contactPhone: phone.ok ? phone.contactPhone : "22200000",
-    latitude: null,
-    longitude: null,
-  });
-}
-// Status pushes: the courier (sandbox) signs each status change and posts it to the shop's URL.
-const { createPushCredentials } = await import("../app/models/push-credentials.server");
-const push = await createPushCredentials(shop);
-courier.configureWebhook({ url: `${appUrl}/courier/webhooks/${push.token}`, secret: push.secret });
+const { configureLocalMerchant } = await import("./support/local-merchant");
+await configureLocalMerchant({ shop, store, courier, courierKey: COURIER_KEY, appUrl });
 step("merchant configured: courier key tested, pickup locations confirmed, automatic sending on");
 step("courier status pushes on: every status change reaches the app and the Shopify fulfillment");
 
