@@ -244,6 +244,10 @@ describe("deliveries in Chromium", () => {
           ...shippingAddress,
         },
       }) as Promise<{ id: number; name: string }>;
+    // A shop that does not ask its customers (Settings): the unplaceable order is offered here and
+    // goes to Address review. Asking, the app holds it in Shopify for its customer's answer and it
+    // is not fulfillable meanwhile (test/pipeline/shopper-ask-standin.test.ts).
+    await prisma.shopSettings.update({ where: { shop }, data: { askShoppers: false } });
     // Oldest first: two that land on the second page, fifty to fill the first, one for abroad.
     const older = await newOrder();
     const unplaceable = await newOrder({
