@@ -309,6 +309,11 @@ describe("the shopper's page before the parcel leaves", () => {
         // The block is missing: the form to fix it is open, the area already chosen.
         expect(await page.locator("#fix-area").inputValue()).toBe(String(salmiya().areaId));
         expect(await page.locator("#fix-street").inputValue()).toBe("12");
+        // The field the courier lacks is marked.
+        expect(await page.locator("label[for=fix-block] .sp-needed").innerText()).toContain(
+          language === "en" ? "needed" : "مطلوب",
+        );
+        expect(await page.locator("label[for=fix-street] .sp-needed").count()).toBe(0);
         if (width === 390) {
           const { cls, lcp } = await paintFigures(page);
           console.log(`${name}: CLS ${cls.toFixed(3)}, LCP ${Math.round(lcp)} ms`);

@@ -66,6 +66,13 @@ export function AddressForm({
     const parts = page.place?.parts as Record<string, string | null> | undefined;
     return parts?.[field] ?? "";
   };
+  // What the shop asked about is marked on the empty fields that would answer it.
+  const reasons: readonly string[] = page.question?.reasons ?? [];
+  const both = reasons.includes("block_and_street_or_house");
+  const needed = new Set<FormField>([
+    ...(both || reasons.includes("block") ? (["block"] as const) : []),
+    ...(both || reasons.includes("street_or_house") ? (["street", "house"] as const) : []),
+  ]);
   // After a refused save (with JavaScript) the first field to fix gets the focus.
   useEffect(() => {
     if (problem?.errors && fromFix)
@@ -86,14 +93,16 @@ export function AddressForm({
     const id = `fix-${name}`;
     const error = errors[name];
     const described = [error && `${id}-error`, options.hint && `${id}-hint`].filter(Boolean);
+    const need = needed.has(name) && initial(name) === "";
     return (
       <div className={error ? "sp-field bad" : "sp-field"}>
         <label htmlFor={id}>
           {t(`address.${name}`)}
           {options.optional && <small> ({t("address.optional")})</small>}
+          {need && <small className="sp-needed"> ({t("address.needed")})</small>}
         </label>
         <input
-          className="sp-input"
+          className={need ? "sp-input need" : "sp-input"}
           id={id}
           name={name}
           type={options.type ?? "text"}

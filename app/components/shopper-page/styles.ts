@@ -61,6 +61,8 @@ body{margin:0;background:#f2f3f5}
 .sp-input{display:block;width:100%;min-height:48px;font:inherit;font-size:16px;padding:10px 12px;border:1.5px solid #98a2b3;border-radius:10px;background:#fff;color:inherit}
 .sp-input:focus{outline:3px solid #b2ccff;border-color:#1447c4}
 textarea.sp-input{min-height:84px;resize:vertical}
+.sp-input.need{border-color:#f79009;border-width:2px;background:#fffcf5}
+.sp-field label small.sp-needed{color:#b54708;font-weight:700}
 .sp-field.bad .sp-input{border-color:#d92d20;border-width:2px;background:#fffbfa}
 .sp-err{color:#b42318;font-size:15px;font-weight:600;margin-top:4px}
 .sp-hint{color:#5d6470;font-size:14px;margin-top:4px}
