@@ -7,6 +7,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteError,
 } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -26,13 +27,20 @@ export const loader = async ({ request }: LoaderFunctionArgs) => ({
 export function Layout({ children }: { children: ReactNode }) {
   const language = useLanguage();
   useChangeLanguage(language);
+  // The shopper's page draws with the phone's own fonts: no stylesheet from another site to wait
+  // for, no font arriving late to shift it (issue 26).
+  const publicPage = useMatches().some(
+    (match) => (match.handle as { publicPage?: boolean } | undefined)?.publicPage,
+  );
   return (
     <html lang={language} dir={directionOf(language)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <link rel="preconnect" href="https://cdn.shopify.com/" />
-        <link rel="stylesheet" href="https://cdn.shopify.com/static/fonts/inter/v4/styles.css" />
+        {!publicPage && <link rel="preconnect" href="https://cdn.shopify.com/" />}
+        {!publicPage && (
+          <link rel="stylesheet" href="https://cdn.shopify.com/static/fonts/inter/v4/styles.css" />
+        )}
         {language === "ar" && <ArabicFont />}
         <Meta />
         <Links />

@@ -55,3 +55,38 @@ export function formatDate(at: Date | string, language: Language): string {
     () => new Intl.DateTimeFormat(LOCALES[language], { dateStyle: "medium", timeZone: TIME_ZONE }),
   ).format(new Date(at));
 }
+
+// The shopper's page writes days the way people in Kuwait say them, day before month (British
+// English; Arabic month names), and times on the 12-hour clock.
+const SHOPPER_LOCALES: Record<Language, string> = { en: "en-GB", ar: "ar-KW-u-nu-latn" };
+
+/** A Kuwait date ("2026-11-30") as a day: "Monday 30 November" / "الاثنين، 30 نوفمبر". */
+export function formatShopperDay(day: string, language: Language): string {
+  return cached(
+    `sd:${language}`,
+    () =>
+      new Intl.DateTimeFormat(SHOPPER_LOCALES[language], {
+        weekday: "long",
+        day: "numeric",
+        month: "long",
+        timeZone: "UTC",
+      }),
+  ).format(new Date(`${day}T00:00:00Z`));
+}
+
+/** A moment in Kuwait's time for a shopper: "Sun 29 Nov, 2:05 pm" / "الأحد، 29 نوفمبر، 2:05 م". */
+export function formatShopperMoment(at: Date | string, language: Language): string {
+  return cached(
+    `sm:${language}`,
+    () =>
+      new Intl.DateTimeFormat(SHOPPER_LOCALES[language], {
+        weekday: "short",
+        day: "numeric",
+        month: "short",
+        hour: "numeric",
+        minute: "2-digit",
+        hour12: true,
+        timeZone: TIME_ZONE,
+      }),
+  ).format(new Date(at));
+}

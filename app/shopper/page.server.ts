@@ -112,7 +112,8 @@ export async function shopperPage(
   ]);
   const directory = await loadCourierDirectory(rows.shop, shop.courierEnvironment);
   const refusal = changeRefusal(rows, states, now);
-  const canChange = refusal === null && directory !== null;
+  // Only an ask can take an answer: a delivery's link without one tracks the parcel only.
+  const canChange = refusal === null && directory !== null && ask !== null;
   return {
     language: ask?.customerLanguage ?? delivery?.customerLanguage ?? null,
     shop: {

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 
 /**
  * Elements wider than the viewport, or sticking out of the card they sit in (Polaris cards, the
- * tracking page's card), unless something between them scrolls or clips on purpose. Polaris's
+ * shopper page's cards), unless something between them scrolls or clips on purpose. Polaris's
  * visually hidden labels (one pixel, clipped) are not drawn and do not count.
  */
 export async function overflowingElements(page: Page): Promise<string[]> {
@@ -34,7 +34,7 @@ export async function overflowingElements(page: Page): Promise<string[]> {
         problems.push(
           `wider than the page: ${describe(el)} (${Math.round(rect.left)}–${Math.round(rect.right)} of ${viewport})`,
         );
-      const card = el.parentElement?.closest(".Polaris-Card, .Polaris-ShadowBevel, .tp-card");
+      const card = el.parentElement?.closest(".Polaris-Card, .Polaris-ShadowBevel, .sp-card");
       if (!card) continue;
       const box = card.getBoundingClientRect();
       if ((rect.right > box.right + 1 || rect.left < box.left - 1) && !clipsBetween(el, card))
@@ -68,7 +68,8 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
  * that says it is English (lang="en") is not data, whatever else it says: a sentence of the app
  * left in English is a missing translation, not an exemption.
  */
-export const NOT_PAGE_TEXT = "script, style, ui-nav-menu, ui-save-bar, [data-technical-record]";
+export const NOT_PAGE_TEXT =
+  "script, style, noscript, ui-nav-menu, ui-save-bar, [data-technical-record]";
 export const DATA = "[translate=no]:not([lang=en]):not([lang=en] *)";
 
 /**

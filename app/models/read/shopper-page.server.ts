@@ -39,6 +39,8 @@ export interface PageDelivery {
 }
 
 const LINK = /^[0-9a-f]{32}$/;
+/** A delivery's id, as links put on fulfillments before tracking tokens named it. */
+const OLD_LINK = /^[A-Za-z0-9_-]{1,64}$/;
 
 const DELIVERY_FIELDS = {
   id: true,
@@ -114,7 +116,7 @@ export async function shopperPageRows(
   token: string,
   now = new Date(),
 ): Promise<ShopperPageRows | null> {
-  if (!LINK.test(token)) return null;
+  if (!LINK.test(token)) return OLD_LINK.test(token) ? oldLinkRows(token) : null;
   const ask = await findAskByToken(token);
   if (ask) {
     const delivery = await latestDelivery(ask.shop, ask.orderId);
@@ -132,6 +134,21 @@ export async function shopperPageRows(
     delivery,
     shop: delivery.shop,
   };
+}
+
+/**
+ * Links put on fulfillments before tracking tokens named the delivery's id. They keep working for
+ * exactly those deliveries (their stored link says so); no new link is ever made that way.
+ */
+async function oldLinkRows(id: string): Promise<ShopperPageRows | null> {
+  const row = await prisma.delivery.findFirst({
+    where: { id, trackingUrl: { endsWith: `/tracking/${id}` } },
+    select: DELIVERY_FIELDS,
+  });
+  if (!row) return null;
+  const delivery = pageDelivery(row);
+  // Read-only: a row id is not the 128 random bits a link that may change the address needs.
+  return { ask: null, delivery, shop: delivery.shop };
 }
 
 /** States of all the order's deliveries (a split order may have several). */
