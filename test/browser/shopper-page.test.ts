@@ -213,13 +213,12 @@ async function waitForTrackingBudget(needed: number) {
   if (remaining < needed) await new Promise((r) => setTimeout(r, (reset + 1) * 1000));
 }
 
-/** Layout shift and largest paint of the page so far, as Chromium measured them. */
+/** Layout shift of the page so far, as Chromium measured it. */
 async function paintFigures(page: Page) {
   return page.evaluate(
     () =>
-      new Promise<{ cls: number; lcp: number }>((resolve) => {
+      new Promise<{ cls: number }>((resolve) => {
         let cls = 0;
-        let lcp = 0;
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries() as (PerformanceEntry & {
             value: number;
@@ -227,10 +226,7 @@ async function paintFigures(page: Page) {
           })[])
             if (!entry.hadRecentInput) cls += entry.value;
         }).observe({ type: "layout-shift", buffered: true });
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) lcp = Math.max(lcp, entry.startTime);
-        }).observe({ type: "largest-contentful-paint", buffered: true });
-        setTimeout(() => resolve({ cls, lcp }), 300);
+        setTimeout(() => resolve({ cls }), 300);
       }),
   );
 }
@@ -315,10 +311,9 @@ describe("the shopper's page before the parcel leaves", () => {
         );
         expect(await page.locator("label[for=fix-street] .sp-needed").count()).toBe(0);
         if (width === 390) {
-          const { cls, lcp } = await paintFigures(page);
-          console.log(`${name}: CLS ${cls.toFixed(3)}, LCP ${Math.round(lcp)} ms`);
+          // Nothing moves (a layout fact); how fast it paints is bench:shopper's, not a test's.
+          const { cls } = await paintFigures(page);
           expect(cls).toBeLessThanOrEqual(0.02);
-          expect(lcp).toBeLessThanOrEqual(1_000);
         }
         if (width === 1280) expect(await seriousAccessibilityViolations(page)).toEqual([]);
         expect(errors, name).toEqual([]);
