@@ -1,15 +1,18 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import type { ShopperAnswer } from "../../app/domain/shopper-ask";
+import { loader as homeLoader } from "../../app/routes/app._index";
 import {
   action as answersAction,
   loader as answersLoader,
 } from "../../app/routes/app.customer-answers";
+import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
 import { adminFetchRequest, APP_URL, callRoute, installShop, shopDomain } from "../support/shopify";
 
 /**
  * Customer answers (issue 26), the merchant's side of asking the shopper: the page's tabs, the
- * customer's link, "Release now" (only this shop's asks, only while they wait).
+ * customer's link, "Release now" (only this shop's asks, only while they wait), Home's figures
+ * and the delivery page's card.
  */
 const shop = shopDomain("customer-answers");
 const other = shopDomain("someone-else");
@@ -235,5 +238,75 @@ describe("releasing an order from the customer answers page", () => {
     expect((await prisma.shopperAsk.findUniqueOrThrow({ where: { id: waiting.id } })).state).toBe(
       "asked",
     );
+  });
+});
+
+describe("customer answers elsewhere in the admin", () => {
+  it("counts on Home the orders waiting, answered and not answered in the last 30 days", async () => {
+    await installShop(shop);
+    // Asking about doubtful addresses is on by default.
+    await prisma.shopSettings.create({ data: { shop } });
+    await ask("asked");
+    await ask("asked");
+    await ask("answered", { answer: FIXED });
+    await ask("expired");
+    await ask("asked", { shop: other });
+    const old = await ask("answered", { answer: FIXED });
+    await prisma.shopperAsk.update({
+      where: { id: old.id },
+      data: { answeredAt: new Date(Date.now() - 40 * 24 * HOUR) },
+    });
+    const home = await (await callRoute(homeLoader, await adminFetchRequest(shop, "/app"))).json();
+    expect(home.customerAnswers).toEqual({ waiting: 2, answered: 1, noAnswer: 1, asking: true });
+  });
+
+  it("shows the customer's answer and link on the order's delivery page", async () => {
+    await installShop(shop);
+    const answered = await ask("answered", { answer: FIXED });
+    const delivery = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: answered.orderId,
+        orderName: answered.orderName,
+        fulfillmentId: "gid://shopify/Fulfillment/2",
+        source: "webhook",
+        state: "pending",
+        environment: "sandbox",
+        reference: "SHPFY-answers-2",
+      },
+    });
+    const response = await callRoute(
+      deliveryLoader,
+      await adminFetchRequest(shop, `/app/deliveries/${delivery.id}`),
+      { id: delivery.id },
+    );
+    const data = await response.json();
+    expect(data.customerAnswer).toMatchObject({
+      state: "answered",
+      link: expect.stringContaining(`/tracking/${answered.token}`),
+      answer: { kind: "fixed", notes: "Green door", phone: "•••• •234" },
+    });
+  });
+
+  it("shows no card on a delivery whose order needed no question", async () => {
+    await installShop(shop);
+    const quiet = await ask("not_needed", { reasons: [] });
+    const delivery = await prisma.delivery.create({
+      data: {
+        shop,
+        orderId: quiet.orderId,
+        fulfillmentId: "gid://shopify/Fulfillment/3",
+        source: "webhook",
+        state: "pending",
+        environment: "sandbox",
+        reference: "SHPFY-answers-3",
+      },
+    });
+    const response = await callRoute(
+      deliveryLoader,
+      await adminFetchRequest(shop, `/app/deliveries/${delivery.id}`),
+      { id: delivery.id },
+    );
+    expect((await response.json()).customerAnswer).toBeNull();
   });
 });
