@@ -3,6 +3,7 @@ import { releaseShopperAsk } from "../actions/shopper-answer.server";
 import { maskedPhone, type AskState } from "../domain/shopper-ask";
 import { askLink } from "../domain/tracking-link";
 import { env } from "../env.server";
+import { ANSWER_TABS, type AnswerTab } from "../models/read/customer-answers";
 import { latestDeliveryOfOrders } from "../models/read/order-deliveries.server";
 import { getShopSettings } from "../models/shop.server";
 import { countAsksByState, findAsk, listAsks, type AskRow } from "../models/shopper-asks.server";
@@ -12,9 +13,6 @@ import { countAsksByState, findAsk, listAsks, type AskRow } from "../models/shop
  * their customer about, what it asked and why, and what came back; the customer's link to copy
  * and "Release now" while an order waits. `askView` is also the delivery page's card.
  */
-
-export const ANSWER_TABS = ["waiting", "answered", "all"] as const;
-export type AnswerTab = (typeof ANSWER_TABS)[number];
 
 /** The states each tab lists; "all" leaves out orders with nothing to ask unless asked to. */
 const TAB_STATES: Record<AnswerTab, AskState[]> = {
@@ -55,6 +53,10 @@ export function askView(
   return {
     id: ask.id,
     orderName: ask.orderName,
+    // Who the order is for, as the merchant knows their orders (erased with the customer's data).
+    customer:
+      [ask.snapshot?.address.firstName, ask.snapshot?.address.lastName].filter(Boolean).join(" ") ||
+      null,
     orderAdminPath: `shopify://admin/orders/${ask.orderId.split("/").pop()}`,
     state: ask.state,
     reasons: ask.reasons,

@@ -87,9 +87,11 @@ function CustomerAnswersFigures(props: {
   const page = (tab: string) => `/app/customer-answers?tab=${tab}`;
   return (
     <BlockStack gap="200">
-      <Text as="h2" variant="headingMd">
-        {t("home:customerAnswers.title")}
-      </Text>
+      <Box paddingInline={{ xs: "400", sm: "0" }}>
+        <Text as="h2" variant="headingMd">
+          {t("home:customerAnswers.title")}
+        </Text>
+      </Box>
       {quiet ? (
         <Card>
           <Text as="p">
@@ -98,7 +100,7 @@ function CustomerAnswersFigures(props: {
           </Text>
         </Card>
       ) : (
-        <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+        <InlineGrid columns={3} gap="300">
           <Figure
             label={t("home:customerAnswers.waiting")}
             value={number(figures.waiting)}

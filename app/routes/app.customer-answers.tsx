@@ -17,8 +17,8 @@ import { AnswerRow, AnswersTableColumns } from "../components/customer-answers/a
 import { useSmallScreen } from "../components/small-screen";
 import { formatNumber } from "../i18n/format";
 import { useLanguage } from "../i18n/language";
+import { ANSWER_TABS } from "../models/read/customer-answers";
 import {
-  ANSWER_TABS,
   customerAnswersPage,
   releaseFromPage,
   RELEASE_STATUS,
@@ -71,6 +71,7 @@ export default function CustomerAnswers() {
     <Page
       title={t("answers:title")}
       subtitle={t("answers:subtitle")}
+      fullWidth
       secondaryActions={[{ content: t("answers:settingsLink"), url: "/app/settings" }]}
     >
       {nothingYet ? (
@@ -124,12 +125,17 @@ export default function CustomerAnswers() {
                 { title: t("answers:columns.answer") },
                 { title: t("answers:columns.actions") },
               ]}
-              pagination={{
-                hasNext: data.hasNext,
-                hasPrevious: data.page > 1,
-                onNext: () => go({ tab: data.tab, quiet: data.quiet, page: data.page + 1 }),
-                onPrevious: () => go({ tab: data.tab, quiet: data.quiet, page: data.page - 1 }),
-              }}
+              pagination={
+                data.hasNext || data.page > 1
+                  ? {
+                      hasNext: data.hasNext,
+                      hasPrevious: data.page > 1,
+                      onNext: () => go({ tab: data.tab, quiet: data.quiet, page: data.page + 1 }),
+                      onPrevious: () =>
+                        go({ tab: data.tab, quiet: data.quiet, page: data.page - 1 }),
+                    }
+                  : undefined
+              }
             >
               {data.rows.map((ask, index) => (
                 <AnswerRow key={ask.id} ask={ask} index={index} condensed={condensed} />

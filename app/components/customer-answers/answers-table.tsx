@@ -12,9 +12,16 @@ import { AnswerSummary, AskStateBadge, useReasons } from "./ask-words";
  * up. The columns' widths are fixed before the rows arrive, as the deliveries list's are, so the
  * table does not move as it loads and fits the admin's frame.
  */
-const COLUMNS = ["7rem", "13rem", "auto", "10rem", "auto", "11rem"];
+const COLUMNS = [
+  "8rem", // order: "#12345", and the customer's name below
+  "10.5rem", // state: "Released without an answer"
+  "10.5rem", // why: "Area not recognised · No block"
+  "8.5rem", // asked: "Nov 28, 2026, 21:08"
+  "auto", // answer: "Fixed to Salmiya, Block 4, Street 12, House 7"
+  "14rem", // actions: Copy link, Release now, side by side in either language
+];
 const CSS = [
-  ".answers-table table.Polaris-IndexTable__Table { table-layout: fixed; min-width: 52rem; }",
+  ".answers-table table.Polaris-IndexTable__Table { table-layout: fixed; min-width: 58rem; }",
   ".answers-table .Polaris-IndexTable__TableCell { white-space: normal; vertical-align: top; }",
   ...COLUMNS.map(
     (width, i) =>
@@ -31,14 +38,23 @@ export function AnswersTableColumns(props: { children: ReactNode }) {
   );
 }
 
+/** The order, a link to it in Shopify, and who it is for. */
 function OrderName(props: { ask: AskView }) {
   const { t } = useTranslation("answers");
+  const { ask } = props;
   return (
-    <Link url={props.ask.orderAdminPath} target="_top" monochrome removeUnderline>
-      <Text as="span" fontWeight="semibold">
-        {props.ask.orderName ? <bdi translate="no">{props.ask.orderName}</bdi> : t("columns.order")}
-      </Text>
-    </Link>
+    <BlockStack gap="050">
+      <Link url={ask.orderAdminPath} target="_top" monochrome removeUnderline>
+        <Text as="span" fontWeight="semibold">
+          {ask.orderName ? <bdi translate="no">{ask.orderName}</bdi> : t("columns.order")}
+        </Text>
+      </Link>
+      {ask.customer && (
+        <Text as="span" variant="bodySm" tone="subdued" truncate>
+          <bdi translate="no">{ask.customer}</bdi>
+        </Text>
+      )}
+    </BlockStack>
   );
 }
 
@@ -66,16 +82,15 @@ function Actions(props: { ask: AskView }) {
   );
 }
 
-/** When the customer was asked and, while they can answer, until when. */
-function Times(props: { ask: AskView }) {
+/** What came back, or while the customer can still answer, until when. */
+function Answer(props: { ask: AskView; condensed?: boolean }) {
   const { t } = useTranslation("answers");
   const language = useLanguage();
   const { ask } = props;
   return (
     <BlockStack gap="050">
-      <Text as="span" variant="bodySm">
-        {ask.askedAt ? formatDateTime(ask.askedAt, language) : t("answers:notAsked")}
-      </Text>
+      {/* A phone's row says it waits in its badge already. */}
+      {!(props.condensed && ask.state === "asked") && <AnswerSummary ask={ask} />}
       {ask.state === "asked" && ask.answerBy && (
         <Text as="span" variant="bodySm" tone="caution">
           {t("answers:answerBy", { at: formatDateTime(ask.answerBy, language) })}
@@ -108,16 +123,7 @@ export function AnswerRow(props: { ask: AskView; index: number; condensed: boole
                 ? t("answers:askedAt", { at: formatDateTime(ask.askedAt, language) })
                 : t("answers:notAsked")}
             </Text>
-            {ask.state === "asked" && ask.answerBy && (
-              <Text as="span" variant="bodySm" tone="caution">
-                {t("answers:answerBy", { at: formatDateTime(ask.answerBy, language) })}
-              </Text>
-            )}
-            {ask.state !== "asked" && (
-              <BlockStack gap="050">
-                <AnswerSummary ask={ask} />
-              </BlockStack>
-            )}
+            <Answer ask={ask} condensed />
             <Actions ask={ask} />
           </BlockStack>
         </Box>
@@ -138,12 +144,12 @@ export function AnswerRow(props: { ask: AskView; index: number; condensed: boole
         </Text>
       </IndexTable.Cell>
       <IndexTable.Cell>
-        <Times ask={ask} />
+        <Text as="span" variant="bodySm">
+          {ask.askedAt ? formatDateTime(ask.askedAt, language) : t("answers:notAsked")}
+        </Text>
       </IndexTable.Cell>
       <IndexTable.Cell>
-        <BlockStack gap="050">
-          <AnswerSummary ask={ask} />
-        </BlockStack>
+        <Answer ask={ask} />
       </IndexTable.Cell>
       <IndexTable.Cell>
         <Actions ask={ask} />

@@ -61,13 +61,15 @@ export function ReleaseButton(props: { askId: string; orderName: string | null }
   const shopify = useAppBridge();
   const fetcher = useFetcher<ReleaseOutcome>();
   const outcome = fetcher.data;
+  // Said as soon as the answer arrives: the page's data reloads after it and a released order
+  // leaves the Waiting tab, this button with it.
   useEffect(() => {
-    if (!outcome || fetcher.state !== "idle") return;
+    if (!outcome) return;
     shopify.toast.show(
       outcome.ok ? t("answers:actions.released") : t(`answers:errors.${outcome.error}`),
       outcome.ok ? undefined : { isError: true },
     );
-  }, [outcome, fetcher.state, shopify, t]);
+  }, [outcome, shopify, t]);
   return (
     <fetcher.Form method="post" action="/app/customer-answers">
       <input type="hidden" name="intent" value="release" />

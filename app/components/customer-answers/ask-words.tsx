@@ -52,8 +52,11 @@ export function AnsweredPlace(props: { answer: NonNullable<AskView["answer"]> })
   );
 }
 
-/** What came back, as one sentence, with when (and who, when it was not the customer). */
-export function AnswerSummary(props: { ask: AskView; withTime?: boolean }) {
+/**
+ * What came back, as one sentence, with when (and who, when it was not the customer); without
+ * the place where it is shown beside (the delivery page's card).
+ */
+export function AnswerSummary(props: { ask: AskView; withPlace?: boolean }) {
   const { t } = useTranslation("answers");
   const language = useLanguage();
   const { ask } = props;
@@ -61,7 +64,11 @@ export function AnswerSummary(props: { ask: AskView; withTime?: boolean }) {
   if (!answer || ask.state !== "answered") {
     return (
       <Text as="span" tone="subdued">
-        {ask.state === "asked" ? t("answers:answer.none") : t("common:none")}
+        {ask.state === "asked"
+          ? t("answers:answer.none")
+          : ask.state === "expired" && ask.answerBy
+            ? t("answers:answer.noneBy", { at: formatDateTime(ask.answerBy, language) })
+            : t("common:none")}
       </Text>
     );
   }
@@ -69,7 +76,9 @@ export function AnswerSummary(props: { ask: AskView; withTime?: boolean }) {
   return (
     <>
       <Text as="span" breakWord>
-        {answer.kind === "fixed" ? (
+        {answer.kind === "fixed" && props.withPlace === false ? (
+          t("answers:answer.fixedShort")
+        ) : answer.kind === "fixed" ? (
           <Trans
             t={t}
             i18nKey="answers:answer.fixed"
@@ -86,7 +95,7 @@ export function AnswerSummary(props: { ask: AskView; withTime?: boolean }) {
         )}
         {cashAlso && ` · ${t("answers:answer.cashAlso")}`}
       </Text>
-      {(props.withTime ?? true) && ask.answeredAt && (
+      {ask.answeredAt && (
         <Text as="span" tone="subdued" variant="bodySm">
           {t("answers:answeredAt", { at: formatDateTime(ask.answeredAt, language) })}
           {ask.source === "merchant" && ` · ${t("answers:answer.byMerchant")}`}

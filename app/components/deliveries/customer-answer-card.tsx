@@ -64,9 +64,12 @@ export function CustomerAnswerCard(props: { ask: AskView | null }) {
         </InlineGrid>
         {answer && (
           <BlockStack gap="300">
-            <Fact label={t("answers:card.answer")}>
-              <AnswerSummary ask={ask} />
-            </Fact>
+            <BlockStack gap="050">
+              <Text as="span" tone="subdued" variant="bodySm">
+                {t("answers:card.answer")}
+              </Text>
+              <AnswerSummary ask={ask} withPlace={false} />
+            </BlockStack>
             <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
               {answer.kind !== "cash_only" && (
                 <Fact label={t("answers:card.address")}>
@@ -87,7 +90,7 @@ export function CustomerAnswerCard(props: { ask: AskView | null }) {
               )}
               {answer.phone && (
                 <Fact label={t("answers:card.phone")}>
-                  <span dir="ltr" translate="no">
+                  <span dir="ltr" translate="no" data-masked-phone>
                     {answer.phone}
                   </span>
                 </Fact>
@@ -96,15 +99,19 @@ export function CustomerAnswerCard(props: { ask: AskView | null }) {
           </BlockStack>
         )}
         {ask.link ? (
-          <TextField
-            label={t("answers:card.link")}
-            value={ask.link}
-            readOnly
-            autoComplete="off"
-            helpText={t("answers:card.linkHelp")}
-            connectedRight={<CopyLinkButton link={ask.link} orderName={ask.orderName} />}
-            onFocus={(event) => (event?.target as HTMLInputElement | undefined)?.select()}
-          />
+          // A web address reads left to right, on an Arabic page too.
+          <div className="customer-link">
+            <style>{".customer-link input { direction: ltr; }"}</style>
+            <TextField
+              label={t("answers:card.link")}
+              value={ask.link}
+              readOnly
+              autoComplete="off"
+              helpText={t("answers:card.linkHelp")}
+              connectedRight={<CopyLinkButton link={ask.link} orderName={ask.orderName} />}
+              onFocus={(event) => (event?.target as HTMLInputElement | undefined)?.select()}
+            />
+          </div>
         ) : (
           ask.linkEnded && (
             <Text as="p" tone="subdued">
