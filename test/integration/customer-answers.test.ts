@@ -105,6 +105,7 @@ describe("the customer answers page", () => {
       state: "asked",
       reasons: ["block", "area_not_sure"],
       link: `${APP_URL.replace(/\/$/, "")}/tracking/${waiting.token}`,
+      customer: null,
       answer: null,
     });
     expect(data.counts).toEqual({ waiting: 1, answered: 1, all: 2, notNeeded: 0 });
