@@ -6,6 +6,7 @@ export const NAVIGATION = [
   { to: "/app/cash", labelKey: "nav.cash" },
   { to: "/app/reports", labelKey: "nav.reports" },
   { to: "/app/address-review", labelKey: "nav.addressReview" },
+  { to: "/app/customer-answers", labelKey: "nav.customerAnswers" },
   { to: "/app/pickup-locations", labelKey: "nav.pickupLocations" },
   { to: "/app/settings", labelKey: "nav.settings" },
   { to: "/app/privacy", labelKey: "nav.privacy" },

@@ -12,3 +12,8 @@ export function trackingLink(appUrl: string, delivery: Pick<Delivery, "id">): st
   }
   return `${appUrl}/tracking/${token}`;
 }
+
+/** The shopper's page for an ask (issue 26): the same public page, by the ask's own token. */
+export function askLink(appUrl: string, token: string): string {
+  return `${appUrl}/tracking/${token}`;
+}

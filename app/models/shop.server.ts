@@ -95,6 +95,18 @@ export async function saveDeliveryOptions(shop: string, options: DeliveryOptions
   if (options.autoSend && !before?.autoSend) await recoverFulfillmentsFrom(shop, new Date());
 }
 
+/** When to ask customers (issue 26); a window left out keeps the one saved. */
+export async function saveAskSettings(
+  shop: string,
+  settings: { askShoppers: boolean; askCashConfirmation: boolean; askWindowHours?: number },
+): Promise<void> {
+  await prisma.shopSettings.upsert({
+    where: { shop },
+    create: { shop, ...settings },
+    update: settings,
+  });
+}
+
 /** The shop's name as Shopify has it, kept for the shopper's page (read once, when first needed). */
 export async function rememberShopifyShopName(shop: string, name: string): Promise<void> {
   await prisma.shopSettings.updateMany({ where: { shop }, data: { shopifyShopName: name } });

@@ -313,23 +313,46 @@ export async function answeredPlacement(shop: string, orderId: string) {
   return { ask, answer: ask.answer };
 }
 
-/** Home's figures: orders waiting for their shopper, and answers since `since`. */
+/**
+ * Home's figures: orders waiting for their shopper now, and since `since` the answers and the
+ * windows that ended without one.
+ */
 export async function askFigures(shop: string, since: Date) {
-  const [waiting, answered] = await Promise.all([
+  const [waiting, answered, noAnswer] = await Promise.all([
     prisma.shopperAsk.count({ where: { shop, state: "asked" } }),
     prisma.shopperAsk.count({ where: { shop, state: "answered", answeredAt: { gte: since } } }),
+    prisma.shopperAsk.count({ where: { shop, state: "expired", answerBy: { gte: since } } }),
   ]);
-  return { waiting, answered };
+  return { waiting, answered, noAnswer };
 }
 
-/** The shop's asks for its page, newest first (the waiting ones and the latest others). */
-export async function listAsks(shop: string, take = 100): Promise<AskRow[]> {
+/** The shop's asks in `states`, newest first, a page at a time. */
+export async function listAsks(
+  shop: string,
+  { states, take = 100, skip = 0 }: { states: readonly AskState[]; take?: number; skip?: number },
+): Promise<AskRow[]> {
   const rows = await prisma.shopperAsk.findMany({
-    where: { shop, state: { notIn: ["checking", "not_needed"] } },
-    orderBy: { createdAt: "desc" },
+    where: { shop, state: { in: [...states] } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take,
+    skip,
   });
   return rows.map(askRow);
+}
+
+/** How many of the shop's asks are in each state. */
+export async function countAsksByState(shop: string): Promise<Partial<Record<AskState, number>>> {
+  const groups = await prisma.shopperAsk.groupBy({
+    by: ["state"],
+    where: { shop },
+    _count: { _all: true },
+  });
+  const counts: Partial<Record<AskState, number>> = {};
+  for (const group of groups) {
+    const state = askState.safeParse(group.state);
+    if (state.success) counts[state.data] = group._count._all;
+  }
+  return counts;
 }
 
 /** customers/redact: what the asks of these orders hold of the customer is erased. */

@@ -4,6 +4,8 @@ import {
   type DeliveryEventRow,
 } from "../models/deliveries.server";
 import { isStuck } from "../models/read/delivery-list.server";
+import { findAskForOrder } from "../models/shopper-asks.server";
+import { env } from "../env.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { Unreadable } from "../domain/json-column";
 import { explainMatch } from "../domain/match-explanation";
@@ -13,6 +15,7 @@ import { courierSaid, timelineSentence } from "../domain/timeline";
 import { cancelChoicesFor } from "./cancel-dialog.server";
 import { deliveryExceptionItems } from "./reports.server";
 import { isFixable } from "../actions/fix.server";
+import { askView } from "./customer-answers.server";
 
 /**
  * What a delivery's page shows (app/routes/app.deliveries.$id.tsx): the customer, the address as
@@ -162,7 +165,16 @@ export async function deliveryPage(shop: string, id: string, now = new Date()) {
     cancel: await cancelChoicesFor(delivery),
     // What the courier reported as exceptions for this delivery (issue 16).
     exceptions: await deliveryExceptionItems(shop, delivery.id),
+    // The order's customer, asked about the address before it was fulfilled (issue 26).
+    customerAnswer: await customerAnswerOf(shop, delivery.orderId, now),
   };
+}
+
+/** The order's ask, when the customer was asked at all. */
+async function customerAnswerOf(shop: string, orderId: string, now: Date) {
+  const ask = await findAskForOrder(shop, orderId);
+  if (!ask || ask.state === "checking" || ask.state === "not_needed") return null;
+  return askView(ask, { now, appUrl: env().SHOPIFY_APP_URL, deliveryId: null });
 }
 
 const REASON_KINDS = [

@@ -6,7 +6,7 @@ import {
   readPushCredentials,
   removePushCredentials,
 } from "../models/push-credentials.server";
-import { getShopSettings, saveDeliveryOptions } from "../models/shop.server";
+import { getShopSettings, saveAskSettings, saveDeliveryOptions } from "../models/shop.server";
 import { getShopifyAccess } from "../models/shopify-access.server";
 import { readTrackingPageContact, saveTrackingPageContact } from "../models/tracking-page.server";
 import { listStatusMappings, saveStatusMappings } from "../models/tracking.server";
@@ -70,6 +70,20 @@ const settingsForm = z.looseObject({
   trackingContactEmail: optionalText(200, "errors.email").refine(
     (value) => value === null || /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value),
     "errors.email",
+  ),
+  // Asking customers (issue 26): doubtful addresses, every cash-on-delivery order, and how long
+  // Shopify holds an order for the answer. A form without the window (an older page) keeps it.
+  askShoppers: checkbox,
+  askCashConfirmation: checkbox,
+  askWindowHours: z.preprocess(
+    // An emptied field is no number of hours (not zero).
+    (value) => (typeof value === "string" && value.trim() === "" ? Number.NaN : value),
+    z.coerce
+      .number({ error: "errors.askWindowNumber" })
+      .int("errors.askWindowWhole")
+      .min(1, "errors.askWindowRange")
+      .max(168, "errors.askWindowRange")
+      .optional(),
   ),
 });
 
@@ -151,6 +165,11 @@ export async function loadSettingsPage(shop: string) {
       preparationMinutes: settings?.preparationMinutes ?? 120,
     },
     trackingPage,
+    askCustomers: {
+      addresses: settings?.askShoppers ?? true,
+      cash: settings?.askCashConfirmation ?? false,
+      windowHours: settings?.askWindowHours ?? 24,
+    },
     courierEnvironment: account.environment,
     productionAvailable: Boolean(env().COURIER_PRODUCTION_URL),
     key: account.keyHint
@@ -210,6 +229,11 @@ export async function answerSettingsForm(
       preparationMinutes: form.preparationMinutes,
     });
     await setMarkPaidWhen(shop, form.markPaidWhen);
+    await saveAskSettings(shop, {
+      askShoppers: form.askShoppers,
+      askCashConfirmation: form.askCashConfirmation,
+      askWindowHours: form.askWindowHours,
+    });
     await saveTrackingPageContact(shop, {
       shopName: form.trackingShopName,
       phone: form.trackingContactPhone,

@@ -76,6 +76,52 @@ function Step(props: {
   );
 }
 
+/** Customers asked about their address (issue 26): each figure opens Customer answers' tab. */
+function CustomerAnswersFigures(props: {
+  figures: { waiting: number; answered: number; noAnswer: number; asking: boolean };
+  number: (value: number) => string;
+}) {
+  const { t } = useTranslation(["home"]);
+  const { figures, number } = props;
+  const quiet = !figures.asking && figures.waiting + figures.answered + figures.noAnswer === 0;
+  const page = (tab: string) => `/app/customer-answers?tab=${tab}`;
+  return (
+    <BlockStack gap="200">
+      <Box paddingInline={{ xs: "400", sm: "0" }}>
+        <Text as="h2" variant="headingMd">
+          {t("home:customerAnswers.title")}
+        </Text>
+      </Box>
+      {quiet ? (
+        <Card>
+          <Text as="p">
+            {t("home:customerAnswers.off")}{" "}
+            <RemixLink to="/app/settings">{t("home:customerAnswers.turnOn")}</RemixLink>
+          </Text>
+        </Card>
+      ) : (
+        <InlineGrid columns={3} gap="300">
+          <Figure
+            label={t("home:customerAnswers.waiting")}
+            value={number(figures.waiting)}
+            to={page("waiting")}
+          />
+          <Figure
+            label={t("home:customerAnswers.answered")}
+            value={number(figures.answered)}
+            to={page("answered")}
+          />
+          <Figure
+            label={t("home:customerAnswers.noAnswer")}
+            value={number(figures.noAnswer)}
+            to={page("all")}
+          />
+        </InlineGrid>
+      )}
+    </BlockStack>
+  );
+}
+
 export default function Home() {
   const {
     connection,
@@ -84,6 +130,7 @@ export default function Home() {
     steps,
     dashboard,
     recovered,
+    customerAnswers,
     shopifyAccessLost,
   } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
@@ -212,6 +259,8 @@ export default function Home() {
             />
           </InlineGrid>
         </BlockStack>
+
+        <CustomerAnswersFigures figures={customerAnswers} number={n} />
 
         {recovered > 0 && (
           <Card>

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { stateTone } from "../components/delivery-state";
 import { CourierCard } from "../components/deliveries/courier-card";
 import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
+import { CustomerAnswerCard } from "../components/deliveries/customer-answer-card";
 import { AddressCard, CustomerCard, ParcelCard } from "../components/deliveries/delivery-details";
 import {
   ActionOutcome,
@@ -83,6 +84,7 @@ export default function DeliveryPage() {
         <InlineGrid columns={{ xs: 1, md: "2fr 1fr" }} gap="400" alignItems="start">
           <BlockStack gap="400">
             <CustomerCard customer={page.customer} erased={delivery.erased} />
+            <CustomerAnswerCard ask={page.customerAnswer} />
             <AddressCard address={page.address} match={page.match} />
             <ParcelCard parcel={page.parcel} payment={page.payment} />
             <DeliveryTimeline events={page.events} />

@@ -16,6 +16,7 @@ import {
   TrackingPageSection,
   type SettingsFormValues,
 } from "../components/settings/form-sections";
+import { AskCustomersSection } from "../components/settings/ask-customers-section";
 import { keepEdits } from "../components/settings/keep-edits";
 import { PushSection } from "../components/settings/push-section";
 import { StatusMappingSection } from "../components/settings/status-mapping-section";
@@ -57,6 +58,9 @@ function formValues(data: SettingsPageData): SettingsFormValues {
     trackingShopName: data.trackingPage.shopName ?? "",
     trackingContactPhone: data.trackingPage.phone ?? "",
     trackingContactEmail: data.trackingPage.email ?? "",
+    askShoppers: data.askCustomers.addresses,
+    askCashConfirmation: data.askCustomers.cash,
+    askWindowHours: String(data.askCustomers.windowHours),
     mappings: Object.fromEntries(
       data.tracking.mappings.map((m) => [
         m.code,
@@ -133,6 +137,18 @@ export default function Settings() {
           <input type="hidden" name="intent" value="save" />
           <DeliveryOptionsSection values={values} set={set} />
           <TrackingPageSection values={values} set={set} />
+          <AskCustomersSection
+            values={values}
+            set={set}
+            windowError={
+              result &&
+              !result.ok &&
+              "errorKey" in result &&
+              /^errors\.askWindow/.test(result.errorKey)
+                ? t(result.errorKey)
+                : null
+            }
+          />
           <StatusMappingSection
             tracking={data.tracking}
             choices={values.mappings}

@@ -173,6 +173,7 @@ const ADMIN_PAGES = [
   ["language", "/app/language"],
   ["pickup-locations", "/app/pickup-locations"],
   ["address-review", "/app/address-review"],
+  ["customer-answers", "/app/customer-answers"],
 ] as const;
 
 describe("pages in English and Arabic", () => {

@@ -229,6 +229,55 @@ describe("the settings page's courier connection", () => {
     });
   });
 
+  it("saves when to ask customers and for how long", async () => {
+    await installShop(shop);
+    const saved = await post({
+      intent: "save",
+      preparationMinutes: "60",
+      askCashConfirmation: "",
+      askWindowHours: "48",
+    });
+    expect(saved.status).toBe(200);
+    expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).toMatchObject({
+      askShoppers: false,
+      askCashConfirmation: true,
+      askWindowHours: 48,
+    });
+    expect((await load()).askCustomers).toEqual({ addresses: false, cash: true, windowHours: 48 });
+  });
+
+  it("asks about doubtful addresses within 24 hours until the merchant says otherwise", async () => {
+    await installShop(shop);
+    await prisma.shopSettings.create({ data: { shop } });
+    expect((await load()).askCustomers).toEqual({ addresses: true, cash: false, windowHours: 24 });
+  });
+
+  for (const [typed, errorKey] of [
+    ["0", "errors.askWindowRange"],
+    ["169", "errors.askWindowRange"],
+    ["1.5", "errors.askWindowWhole"],
+    ["", "errors.askWindowNumber"],
+    ["a day", "errors.askWindowNumber"],
+  ] as const) {
+    it(`refuses "${typed}" hours to answer, saying what to write, and saves nothing`, async () => {
+      await saveSettings();
+      const bad = await post({
+        intent: "save",
+        askShoppers: "",
+        paymentCodeCod: "CHANGED",
+        preparationMinutes: "30",
+        askWindowHours: typed,
+      });
+      expect(bad).toEqual({ status: 400, body: { ok: false, errorKey } });
+      // Nothing of the refused form is saved: the other settings are as they were.
+      expect(await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).toMatchObject({
+        paymentCodeCod: "COD",
+        preparationMinutes: 90,
+        askWindowHours: 24,
+      });
+    });
+  }
+
   it("refuses a contact phone with letters in it, saying how to write it", async () => {
     await installShop(shop);
     const bad = await post({

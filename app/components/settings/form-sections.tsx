@@ -17,9 +17,12 @@ export interface SettingsFormValues {
   trackingContactPhone: string;
   trackingContactEmail: string;
   mappings: Record<string, { state: string; shopify: string }>;
+  askShoppers: boolean;
+  askCashConfirmation: boolean;
+  askWindowHours: string;
 }
 
-type Setter = <K extends keyof SettingsFormValues>(
+export type Setter = <K extends keyof SettingsFormValues>(
   key: K,
 ) => (value: SettingsFormValues[K]) => void;
 
