@@ -317,6 +317,11 @@ export async function answeredPlacement(shop: string, orderId: string) {
  * Home's figures: orders waiting for their shopper now, and since `since` the answers and the
  * windows that ended without one.
  */
+/** How many of the shop's orders are held for their customers' answers now. */
+export function countWaitingAsks(shop: string): Promise<number> {
+  return prisma.shopperAsk.count({ where: { shop, state: "asked" } });
+}
+
 export async function askFigures(shop: string, since: Date) {
   const [waiting, answered, noAnswer] = await Promise.all([
     prisma.shopperAsk.count({ where: { shop, state: "asked" } }),

@@ -1,3 +1,4 @@
+import { countWaitingAsks } from "../models/shopper-asks.server";
 import { z } from "zod";
 import type { AdminGraphql } from "../shopify/graphql";
 import { fetchSendableOrderPage, ORDER_PAGE_SIZE } from "../shopify/sending";
@@ -95,15 +96,19 @@ export interface SendPageOrder {
 }
 
 /** A page of sendable orders: the first on opening (or a new search), then "Load more". */
-export async function loadSendPage(admin: AdminGraphql, searchParams: URLSearchParams) {
+export async function loadSendPage(
+  shop: string,
+  admin: AdminGraphql,
+  searchParams: URLSearchParams,
+) {
   const params = sendPageParams.parse(Object.fromEntries(searchParams));
-  const page = await fetchSendableOrderPage(
-    admin,
-    params.after ?? null,
-    ORDER_PAGE_SIZE,
-    orderSearchTerms(params),
-  );
+  const [page, waitingForCustomers] = await Promise.all([
+    fetchSendableOrderPage(admin, params.after ?? null, ORDER_PAGE_SIZE, orderSearchTerms(params)),
+    // Held in Shopify for their customers' answers (ADR 0056): not fulfillable, so not listed.
+    countWaitingAsks(shop),
+  ]);
   return {
+    waitingForCustomers,
     params: { q: params.q ?? "", from: params.from ?? "", to: params.to ?? "" },
     orders: page.orders.map((o): SendPageOrder => ({
       id: o.id,

@@ -12,8 +12,8 @@ export type { SendActionResult } from "../pages/send.server";
  * the page: components/send/.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { admin } = await authenticate.admin(request);
-  return loadSendPage(admin, new URL(request.url).searchParams);
+  const { admin, session } = await authenticate.admin(request);
+  return loadSendPage(session.shop, admin, new URL(request.url).searchParams);
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {

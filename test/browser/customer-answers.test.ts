@@ -352,6 +352,22 @@ describe("customer answers in Chromium", () => {
         await page.close();
       });
 
+      it(`says on Send to courier which orders wait for customers in ${language} at ${width} px`, async () => {
+        const page = await open("/app/send", language, width);
+        const title =
+          language === "en"
+            ? "Orders held for their customers' answers: 3"
+            : "طلبات معلّقة بانتظار رد العملاء: 3";
+        const banner = page.locator(".Polaris-Banner", { hasText: title });
+        await expect.poll(() => banner.count()).toBe(1);
+        expect(await banner.getByRole("link").getAttribute("href")).toContain(
+          "/app/customer-answers",
+        );
+        await shoot(banner, `send-waiting-for-customers-${language}-${width}`);
+        await check(page, "send-waiting-for-customers-page", language, width);
+        await page.close();
+      });
+
       it(`shows Settings' Ask customers in ${language} at ${width} px`, async () => {
         const page = await open("/app/settings", language, width);
         const title = language === "en" ? "Ask customers" : "سؤال العملاء";

@@ -558,6 +558,7 @@ describe("Send to courier in bulk, against the Shopify stand-in store", () => {
     ).json() as Promise<{
       orders: { id: string; name: string }[];
       nextCursor: string | null;
+      waitingForCustomers: number;
     }>;
   }
 
@@ -624,6 +625,29 @@ describe("Send to courier in bulk, against the Shopify stand-in store", () => {
       expect(call.outcome).toBe("ok");
       expect(call.requestedQueryCost).toBeLessThanOrEqual(1_000);
     }
+  });
+
+  it("says how many orders Shopify holds for their customers' answers, this shop's only", async () => {
+    await readyStandInShop();
+    const ask = (shop: string, n: number, state: string) =>
+      prisma.shopperAsk.create({
+        data: {
+          shop,
+          orderId: `gid://shopify/Order/${77_000 + n}`,
+          token: `${n}`.padStart(32, "a"),
+          state,
+          linkExpiresAt: new Date(Date.now() + 86_400_000),
+        },
+      });
+    expect((await loadPage()).waitingForCustomers).toBe(0);
+    await ask(bulkShop, 1, "asked");
+    await ask(bulkShop, 2, "asked");
+    await ask(bulkShop, 3, "answered");
+    await ask(shopDomain("send-bulk-other"), 4, "asked");
+    expect((await loadPage()).waitingForCustomers).toBe(2);
+    await prisma.shopperAsk.deleteMany({
+      where: { orderId: { startsWith: "gid://shopify/Order/770" } },
+    });
   });
 
   it("finds orders by number, by customer and by the days they were placed, payment in words", async () => {

@@ -91,6 +91,15 @@ export function SendPage() {
   return (
     <Page title={t("send:title")} subtitle={t("send:subtitle")}>
       <BlockStack gap="400">
+        {firstPage.waitingForCustomers > 0 && (
+          <Banner
+            tone="info"
+            title={t("send:waitingForCustomers.title", { count: firstPage.waitingForCustomers })}
+          >
+            {t("send:waitingForCustomers.body")}{" "}
+            <RemixLink to="/app/customer-answers">{t("send:waitingForCustomers.link")}</RemixLink>
+          </Banner>
+        )}
         {overLimit && (
           <Banner tone="critical" title={t("send:limit.title", { count: selected.length })}>
             {t("send:limit.body", { limit: BULK_LIMIT, extra: selected.length - BULK_LIMIT })}
