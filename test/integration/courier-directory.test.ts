@@ -34,4 +34,15 @@ describe("the courier directory", () => {
     expect(await loadCourierDirectory(shop, "sandbox")).toBeNull();
     expect(await loadCourierDirectory(shop, "production")).toBeNull();
   });
+
+  it("serves one built directory to requests that ask at the same time", async () => {
+    const shop = shopDomain("directory-concurrent");
+    await saveMasterData(shop, "sandbox", masterData("السالمية"), new Date("2026-11-01T00:00:00Z"));
+    const built = await loadCourierDirectory(shop, "sandbox");
+    // A pass of the worker prepares many deliveries at once; none may rebuild it meanwhile.
+    const together = await Promise.all(
+      Array.from({ length: 10 }, () => loadCourierDirectory(shop, "sandbox")),
+    );
+    for (const directory of together) expect(directory).toBe(built);
+  });
 });
