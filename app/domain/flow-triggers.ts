@@ -1,6 +1,8 @@
 import { ATTENTION_STATES, STATE_LABELS, type DeliveryState } from "./states";
 import { type FlowPayload } from "./records-columns";
 import { displayKwd, formatKwd, kwdToFils, type Fils } from "./kwd";
+import { formatKuwaitDateTime } from "../courier/format";
+import type { AskQuestion, AskReason } from "./shopper-ask";
 
 /**
  * Shopify Flow triggers the app fires (extensions/flow-trigger-*), and what each one carries. A
@@ -13,8 +15,14 @@ export const FLOW_TRIGGERS = [
   "delivery-failed-or-returned",
   "cash-collected",
   "settlement-received",
+  "shopper-asked-address",
+  "shopper-asked-cash",
 ] as const;
 export type FlowTrigger = (typeof FLOW_TRIGGERS)[number];
+export type DeliveryFlowTrigger = Exclude<
+  FlowTrigger,
+  "settlement-received" | "shopper-asked-address" | "shopper-asked-cash"
+>;
 
 export interface DeliveryForFlow {
   id: string;
@@ -31,7 +39,7 @@ export function triggersForMove(
   from: DeliveryState,
   to: DeliveryState,
   delivery: Pick<DeliveryForFlow, "cashToCollect">,
-): FlowTrigger[] {
+): DeliveryFlowTrigger[] {
   if (from === to) return [];
   if (to === "delivered")
     return delivery.cashToCollect
@@ -56,7 +64,7 @@ export function numericId(gid: string): number | null {
 export type { FlowPayload };
 
 export function deliveryTriggerPayload(
-  trigger: Exclude<FlowTrigger, "settlement-received">,
+  trigger: DeliveryFlowTrigger,
   delivery: DeliveryForFlow,
   state: DeliveryState,
 ): FlowPayload {
@@ -93,5 +101,47 @@ export function settlementReceivedPayload(input: {
     "Amount expected in KWD": formatKwd(input.expected),
     Differences: input.differences,
     Summary: `${input.lines} orders, ${displayKwd(input.total)} paid, ${input.differences} differences`,
+  };
+}
+
+/**
+ * The one trigger an ask fires when the shopper is asked (issue 27): the address one when the
+ * address is in question (the page asks about cash on the same visit), else the cash one. One per
+ * ask, so a merchant with both workflows sends the customer one message.
+ */
+export function shopperAskedTrigger(
+  questions: readonly AskQuestion[],
+): "shopper-asked-address" | "shopper-asked-cash" | null {
+  if (questions.includes("address")) return "shopper-asked-address";
+  if (questions.includes("cash")) return "shopper-asked-cash";
+  return null;
+}
+
+/** Why the customer is asked, in the merchant's workflow (English, as the Flow fields are). */
+const REASON_WORDS: Record<AskReason, string> = {
+  area_not_recognised: "the area was not recognised",
+  area_not_sure: "the area is not certain",
+  area_not_at_courier: "the courier does not deliver to the area as written",
+  block: "the block number is missing",
+  street_or_house: "the street, house or building number is missing",
+  block_and_street_or_house: "the block and the street, house or building number are missing",
+  cash_confirmation: "cash on delivery is to be confirmed",
+};
+
+export function shopperAskedPayload(ask: {
+  orderId: string;
+  link: string;
+  language: "ar" | "en";
+  reasons: readonly AskReason[];
+  answerBy: Date;
+}): FlowPayload {
+  const why = ask.reasons.map((reason) => REASON_WORDS[reason]).join("; ");
+  return {
+    order_id: numericId(ask.orderId),
+    "Customer page link": ask.link,
+    "Customer language": ask.language,
+    "Why asked": why.charAt(0).toUpperCase() + why.slice(1),
+    // Kuwait's time, as the customer's page says it.
+    "Answer by": formatKuwaitDateTime(ask.answerBy).slice(0, 16).replace("T", " "),
   };
 }

@@ -67,7 +67,6 @@ export async function enqueueDeliveryMoveFlowEvents(
   });
   if (!delivery) return;
   for (const trigger of triggersForMove(from, to, delivery)) {
-    if (trigger === "settlement-received") continue;
     await enqueueFlowEvent(tx, shop, trigger, deliveryTriggerPayload(trigger, delivery, to), at);
   }
 }

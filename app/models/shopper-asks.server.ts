@@ -3,6 +3,9 @@ import { Prisma, type ShopperAsk } from "@prisma/client";
 import { z } from "zod";
 import prisma from "../db.server";
 import { jsonColumn, Unreadable } from "../domain/json-column";
+import type { FlowTrigger } from "../domain/flow-triggers";
+import type { FlowPayload } from "../domain/records-columns";
+import { enqueueFlowEvent } from "./flow-events.server";
 import {
   askState,
   shopperAnswer,
@@ -216,6 +219,28 @@ export async function saveLeasedAsk(ask: AskRow, owner: string, change: AskChang
     data: { ...changeData(change), leaseOwner: null, leaseExpiresAt: null },
   });
   return count === 1;
+}
+
+/**
+ * As saveLeasedAsk, with the Flow trigger the change fires written in the same transaction (the
+ * outbox, ADR 0038): the ask is asked once, so its trigger is owed once, and the outbox sends it,
+ * a Shopify failure tried again there. Nothing is written when the lease was lost.
+ */
+export async function saveLeasedAskWithTrigger(
+  ask: AskRow,
+  owner: string,
+  change: AskChange,
+  trigger: { trigger: FlowTrigger; payload: FlowPayload; at: Date } | null,
+): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const { count } = await tx.shopperAsk.updateMany({
+      where: { id: ask.id, shop: ask.shop, leaseOwner: owner },
+      data: { ...changeData(change), leaseOwner: null, leaseExpiresAt: null },
+    });
+    if (count !== 1) return false;
+    if (trigger) await enqueueFlowEvent(tx, ask.shop, trigger.trigger, trigger.payload, trigger.at);
+    return true;
+  });
 }
 
 /** Strikes off work done, keeping the lease; false when the lease was lost meanwhile. */

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { releaseShopperAsk } from "../actions/shopper-answer.server";
 import { maskedPhone, type AskState } from "../domain/shopper-ask";
+import {
+  customerWhatsappNumber,
+  messageLanguage,
+  shopperChatMessage,
+  whatsappChatUrl,
+} from "../domain/shopper-chat";
 import { askLink } from "../domain/tracking-link";
 import { env } from "../env.server";
 import { ANSWER_TABS, type AnswerTab } from "../models/read/customer-answers";
@@ -46,10 +52,16 @@ const PARTS = [
 /** One ask as the merchant's pages show it: plain data, put into words by the page. */
 export function askView(
   ask: AskRow,
-  { now, appUrl, deliveryId }: { now: Date; appUrl: string; deliveryId: string | null },
+  {
+    now,
+    appUrl,
+    deliveryId,
+    shopName,
+  }: { now: Date; appUrl: string; deliveryId: string | null; shopName: string | null },
 ) {
   const answer = ask.answer;
   const linkLive = ask.state !== "checking" && ask.state !== "not_needed";
+  const link = linkLive && ask.linkExpiresAt > now ? askLink(appUrl, ask.token) : null;
   return {
     id: ask.id,
     orderName: ask.orderName,
@@ -64,8 +76,9 @@ export function askView(
     answerBy: ask.answerBy?.toISOString() ?? null,
     answeredAt: ask.answeredAt?.toISOString() ?? null,
     source: ask.answerSource === "merchant" ? ("merchant" as const) : ("customer" as const),
-    link: linkLive && ask.linkExpiresAt > now ? askLink(appUrl, ask.token) : null,
+    link,
     linkEnded: linkLive && ask.linkExpiresAt <= now,
+    whatsappChat: ask.state === "asked" && link ? chatUrl(ask, link, shopName) : null,
     // The answer still being written to the Shopify order, or its holds released.
     updatingShopify: ask.pendingWork.length > 0,
     answer: answer && {
@@ -88,6 +101,27 @@ export function askView(
 }
 
 export type AskView = ReturnType<typeof askView>;
+
+/** WhatsApp with the message to the customer written, when their phone can be reached there. */
+function chatUrl(ask: AskRow, link: string, shopName: string | null): string | null {
+  const number = customerWhatsappNumber(ask.snapshot?.address.phone ?? ask.snapshot?.phone ?? null);
+  if (!number) return null;
+  const message = shopperChatMessage({
+    language: messageLanguage(ask.customerLanguage),
+    shopName,
+    orderName: ask.orderName,
+    questions: ask.questions,
+    link,
+  });
+  return whatsappChatUrl(number, message);
+}
+
+/** The shop's name as its customers know it (the tracking page's, else Shopify's). */
+export function customerFacingShopName(
+  settings: { trackingShopName?: string | null; shopifyShopName?: string | null } | null,
+): string | null {
+  return settings?.trackingShopName || settings?.shopifyShopName || null;
+}
 
 /** What the Customer answers page shows for `?tab=&quiet=1&page=`. */
 export async function customerAnswersPage(shop: string, search: URLSearchParams, now = new Date()) {
@@ -118,7 +152,12 @@ export async function customerAnswersPage(shop: string, search: URLSearchParams,
     page: params.page,
     hasNext: asks.length > PAGE_SIZE,
     rows: shown.map((ask) =>
-      askView(ask, { now, appUrl, deliveryId: deliveries.get(ask.orderId)?.id ?? null }),
+      askView(ask, {
+        now,
+        appUrl,
+        deliveryId: deliveries.get(ask.orderId)?.id ?? null,
+        shopName: customerFacingShopName(settings),
+      }),
     ),
     counts: {
       waiting: count(TAB_STATES.waiting),

@@ -15,7 +15,8 @@ import { courierSaid, timelineSentence } from "../domain/timeline";
 import { cancelChoicesFor } from "./cancel-dialog.server";
 import { deliveryExceptionItems } from "./reports.server";
 import { isFixable } from "../actions/fix.server";
-import { askView } from "./customer-answers.server";
+import { getShopSettings } from "../models/shop.server";
+import { askView, customerFacingShopName } from "./customer-answers.server";
 
 /**
  * What a delivery's page shows (app/routes/app.deliveries.$id.tsx): the customer, the address as
@@ -174,7 +175,12 @@ export async function deliveryPage(shop: string, id: string, now = new Date()) {
 async function customerAnswerOf(shop: string, orderId: string, now: Date) {
   const ask = await findAskForOrder(shop, orderId);
   if (!ask || ask.state === "checking" || ask.state === "not_needed") return null;
-  return askView(ask, { now, appUrl: env().SHOPIFY_APP_URL, deliveryId: null });
+  return askView(ask, {
+    now,
+    appUrl: env().SHOPIFY_APP_URL,
+    deliveryId: null,
+    shopName: customerFacingShopName(await getShopSettings(shop)),
+  });
 }
 
 const REASON_KINDS = [

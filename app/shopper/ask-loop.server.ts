@@ -8,12 +8,17 @@ import {
   holdFor,
   mailingAddressOf,
 } from "../domain/shopper-ask";
+import { shopperAskedPayload, shopperAskedTrigger } from "../domain/flow-triggers";
 import { backoffMs } from "../domain/lease-policy";
+import { messageLanguage } from "../domain/shopper-chat";
+import { askLink } from "../domain/tracking-link";
+import { env } from "../env.server";
 import { listAreaOverrides, rememberAreaSpelling } from "../models/area-overrides.server";
 import { getShopSettings, rememberShopifyShopName } from "../models/shop.server";
 import {
   claimDueAsks,
   saveLeasedAsk,
+  saveLeasedAskWithTrigger,
   updateLeasedAskWork,
   type AskHold,
   type AskRow,
@@ -43,6 +48,8 @@ export interface AskLoopDependencies {
   adminFor(shop: string): Promise<AdminGraphql>;
   now?: () => Date;
   leaseMs?: number;
+  /** The app's address, for the customer's link in the Flow trigger (SHOPIFY_APP_URL). */
+  appUrl?: string;
 }
 
 const LEASE_MS = 60_000;
@@ -167,19 +174,37 @@ async function check(ask: AskRow, deps: AskLoopDependencies): Promise<void> {
     else refusals.push(placed.refusal);
   }
   const times = askTimes(now, policy.windowHours);
-  await saveLeasedAsk(ask, deps.owner, {
-    // Shopify took no hold (an order fulfilled meanwhile, a plan without holds): the link still
-    // works, but the order goes today's way.
-    state: held.length > 0 ? "asked" : "not_held",
-    questions: decision.questions,
-    reasons: decision.reasons,
-    holds: held,
-    askedAt: now,
-    answerBy: held.length > 0 ? times.answerBy : null,
-    linkExpiresAt: times.linkExpiresAt,
-    nextAttemptAt: held.length > 0 ? times.answerBy : null,
-    lastError: refusals.length > 0 ? refusals.join(" ").slice(0, MAX_ERROR) : null,
-  });
+  const trigger = held.length > 0 ? shopperAskedTrigger(decision.questions) : null;
+  // Merchants without WhatsApp Business send the link from a Flow workflow (issue 27).
+  const flow = trigger && {
+    trigger,
+    payload: shopperAskedPayload({
+      orderId: ask.orderId,
+      link: askLink(deps.appUrl ?? env().SHOPIFY_APP_URL, ask.token),
+      language: messageLanguage(ask.customerLanguage),
+      reasons: decision.reasons,
+      answerBy: times.answerBy,
+    }),
+    at: now,
+  };
+  await saveLeasedAskWithTrigger(
+    ask,
+    deps.owner,
+    {
+      // Shopify took no hold (an order fulfilled meanwhile, a plan without holds): the link still
+      // works, but the order goes today's way.
+      state: held.length > 0 ? "asked" : "not_held",
+      questions: decision.questions,
+      reasons: decision.reasons,
+      holds: held,
+      askedAt: now,
+      answerBy: held.length > 0 ? times.answerBy : null,
+      linkExpiresAt: times.linkExpiresAt,
+      nextAttemptAt: held.length > 0 ? times.answerBy : null,
+      lastError: refusals.length > 0 ? refusals.join(" ").slice(0, MAX_ERROR) : null,
+    },
+    flow,
+  );
 }
 
 /** No answer in the merchant's window: the holds go, and the merchant decides as today. */

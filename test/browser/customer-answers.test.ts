@@ -280,6 +280,16 @@ describe("customer answers in Chromium", () => {
           expect(text).toContain("بانتظار رد العميل");
           expect(text).toContain("بلا رقم قطعة · المنطقة غير مؤكدة");
         }
+        // Click-to-chat (issue 27): the merchant's WhatsApp, the message in the customer's language.
+        const whatsapp = page.getByRole("link", {
+          name:
+            language === "en"
+              ? "Send order #9101's customer the link on WhatsApp"
+              : "إرسال الرابط لعميل الطلب #9101 عبر واتساب",
+        });
+        expect(await whatsapp.getAttribute("href")).toMatch(
+          /^https:\/\/wa\.me\/96599001234\?text=.*9101c+$/,
+        );
         await check(page, "customer-answers-waiting", language, width);
         await page.close();
       });

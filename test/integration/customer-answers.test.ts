@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import type { ShopperAnswer } from "../../app/domain/shopper-ask";
+import type { OrderSnapshot } from "../../app/models/shopper-asks.server";
 import { loader as homeLoader } from "../../app/routes/app._index";
 import {
   action as answersAction,
@@ -41,11 +42,37 @@ const FIXED: ShopperAnswer = {
   cashConfirmed: false,
 };
 
+/** What the order said, with the customer's phone. */
+const snapshotWithPhone = (phone: string): OrderSnapshot => ({
+  address: {
+    firstName: null,
+    lastName: null,
+    address1: "behind the mosque",
+    address2: null,
+    city: "Salmiya",
+    provinceCode: "KW-HA",
+    zip: null,
+    countryCode: "KW",
+    phone,
+  },
+  phone: null,
+  items: [],
+  cashToCollectFils: null,
+  currency: "KWD",
+});
+
 let orderNumber = 5000;
 /** One ask as the shopper loop leaves it. */
 async function ask(
   state: string,
-  extra: { shop?: string; answer?: ShopperAnswer; reasons?: string[]; createdAt?: Date } = {},
+  extra: {
+    shop?: string;
+    answer?: ShopperAnswer;
+    reasons?: string[];
+    createdAt?: Date;
+    phone?: string;
+    language?: string;
+  } = {},
 ) {
   orderNumber += 1;
   const now = Date.now();
@@ -68,6 +95,8 @@ async function ask(
       answerSource: extra.answer ? "shopper" : null,
       answeredAt: extra.answer ? new Date(now - HOUR / 2) : null,
       createdAt: extra.createdAt ?? new Date(now - HOUR),
+      customerLanguage: extra.language ?? null,
+      orderSnapshot: extra.phone ? JSON.stringify(snapshotWithPhone(extra.phone)) : null,
     },
   });
 }
@@ -109,6 +138,29 @@ describe("the customer answers page", () => {
       answer: null,
     });
     expect(data.counts).toEqual({ waiting: 1, answered: 1, all: 2, notNeeded: 0 });
+  });
+
+  it("offers to send the link on WhatsApp in the customer's language while the order waits", async () => {
+    await installShop(shop);
+    const waiting = await ask("asked", { phone: "+965 5012 3456", language: "ar" });
+    const [row] = (await page()).rows;
+    const chat = new URL(row.whatsappChat);
+    expect(`${chat.origin}${chat.pathname}`).toBe("https://wa.me/96550123456");
+    const text = chat.searchParams.get("text")!;
+    expect(text).toContain(`بخصوص طلبك ${waiting.orderName}`);
+    expect(text).toContain(`/tracking/${waiting.token}`);
+  });
+
+  it("offers no WhatsApp for a landline, or once the customer answered", async () => {
+    await installShop(shop);
+    await ask("asked", { phone: "22223333" });
+    await ask("answered", { answer: FIXED, phone: "+96550123456" });
+    const rows = (await page("?tab=all")).rows;
+    expect(rows).toHaveLength(2);
+    expect(rows.map((row: { whatsappChat: string | null }) => row.whatsappChat)).toEqual([
+      null,
+      null,
+    ]);
   });
 
   it("shows what the customer answered, the phone masked, the pin as a map link", async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { answerOnShopperPage } from "../../app/actions/shopper-answer.server";
 import { normalizeArabic } from "../../app/addresses";
 import prisma from "../../app/db.server";
+import { sendDueFlowEvents } from "../../app/pipeline/records/flow-outbox.server";
 import { loadCourierDirectory } from "../../app/services/courier-directory.server";
 import { unauthenticated } from "../../app/shopify.server";
 import { runDueAsks } from "../../app/shopper/ask-loop.server";
@@ -108,5 +109,49 @@ describe("asking the shopper through Shopify", () => {
     expect(
       (await prisma.shopperAsk.findFirstOrThrow({ where: { shop: standIn.shop } })).state,
     ).toBe("asked");
+  });
+
+  it("fires the Flow trigger once per ask, though Shopify fails the first tries", async () => {
+    standIn = await startStandInShop("ask-flow", { now: new Date() });
+    const { store, webhooks, api } = standIn.standIn;
+    const order = store.addOrder({
+      shippingAddress: { address1: "behind the mosque", address2: null, city: "Salmiya" },
+      locationId: standIn.locationId,
+    });
+    await webhooks.flush();
+    const adminFor = async (s: string) => (await unauthenticated.admin(s)).admin;
+    const due = () => prisma.shopperAsk.updateMany({ data: { nextAttemptAt: new Date() } });
+
+    // Shopify down while the loop holds the order: nothing asked, nothing owed to Flow.
+    api.failNext(1, 503);
+    await loop(standIn);
+    expect(await prisma.shopperAsk.findFirstOrThrow()).toMatchObject({
+      state: "checking",
+      lastError: expect.any(String),
+    });
+    expect(await prisma.flowEvent.count()).toBe(0);
+
+    await due();
+    await loop(standIn);
+    // A pass over the asked order (as when it is due again) owes Flow nothing more.
+    await due();
+    await loop(standIn);
+    const ask = await prisma.shopperAsk.findFirstOrThrow({ where: { shop: standIn.shop } });
+    expect(ask.state).toBe("asked");
+    expect(await prisma.flowEvent.count()).toBe(1);
+
+    // Flow's first send refused by Shopify's 503, sent by the outbox's next try.
+    api.failNext(1, 503);
+    expect(await sendDueFlowEvents({ adminFor })).toBe(0);
+    expect(await sendDueFlowEvents({ adminFor }, new Date(Date.now() + 10 * 60_000))).toBe(1);
+    expect(await sendDueFlowEvents({ adminFor }, new Date(Date.now() + 60 * 60_000))).toBe(0);
+    expect(store.flowTriggers).toHaveLength(1);
+    expect(store.flowTriggers[0]).toMatchObject({
+      handle: "shopper-asked-address",
+      payload: {
+        order_id: Number(order.id),
+        "Customer page link": `${process.env.SHOPIFY_APP_URL}/tracking/${ask.token}`,
+      },
+    });
   });
 });

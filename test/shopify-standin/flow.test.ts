@@ -6,7 +6,10 @@ import {
   deliveryTriggerPayload,
   FLOW_TRIGGERS,
   settlementReceivedPayload,
+  shopperAskedPayload,
+  shopperAskedTrigger,
   triggersForMove,
+  type DeliveryFlowTrigger,
 } from "../../app/domain/flow-triggers";
 import { fils } from "../../app/domain/kwd";
 import { transition } from "../../app/models/delivery-state";
@@ -36,18 +39,13 @@ describe("the app's Flow triggers", () => {
     expect([...definitions.keys()].sort()).toEqual([...FLOW_TRIGGERS].sort());
   });
 
-  it.each(FLOW_TRIGGERS.filter((t) => t !== "settlement-received"))(
-    "%s carries exactly the fields its extension defines",
-    (trigger) => {
-      const payload = deliveryTriggerPayload(
-        trigger as Exclude<(typeof FLOW_TRIGGERS)[number], "settlement-received">,
-        delivery,
-        "delivered",
-      );
-      expect(checkFlowTrigger(definitions, trigger, payload)).toEqual([]);
-      expect(payload.order_id).toBe(4401);
-    },
-  );
+  it.each(
+    FLOW_TRIGGERS.filter((t) => t !== "settlement-received" && !t.startsWith("shopper-asked")),
+  )("%s carries exactly the fields its extension defines", (trigger) => {
+    const payload = deliveryTriggerPayload(trigger as DeliveryFlowTrigger, delivery, "delivered");
+    expect(checkFlowTrigger(definitions, trigger, payload)).toEqual([]);
+    expect(payload.order_id).toBe(4401);
+  });
 
   it("settlement-received carries exactly the fields its extension defines", () => {
     const payload = settlementReceivedPayload({
@@ -61,6 +59,32 @@ describe("the app's Flow triggers", () => {
     });
     expect(checkFlowTrigger(definitions, "settlement-received", payload)).toEqual([]);
     expect(payload["Amount paid in KWD"]).toBe("36.500");
+  });
+
+  it.each(["shopper-asked-address", "shopper-asked-cash"])(
+    "%s carries exactly the fields its extension defines",
+    (trigger) => {
+      const payload = shopperAskedPayload({
+        orderId: "gid://shopify/Order/4401",
+        link: "https://courier-app.example/tracking/0123456789abcdef0123456789abcdef",
+        language: "ar",
+        reasons: ["area_not_recognised", "block"],
+        answerBy: new Date("2026-11-29T09:30:00Z"),
+      });
+      expect(checkFlowTrigger(definitions, trigger, payload)).toEqual([]);
+      expect(payload).toMatchObject({
+        order_id: 4401,
+        "Customer language": "ar",
+        "Why asked": "The area was not recognised; the block number is missing",
+        "Answer by": "2026-11-29 12:30",
+      });
+    },
+  );
+
+  it("fire one shopper trigger per ask, the address one when the address is asked", () => {
+    expect(shopperAskedTrigger(["address", "cash"])).toBe("shopper-asked-address");
+    expect(shopperAskedTrigger(["cash"])).toBe("shopper-asked-cash");
+    expect(shopperAskedTrigger([])).toBeNull();
   });
 
   it("are refused by the stand-in when a field is missing or unknown", () => {

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import type { AskView } from "../../pages/customer-answers.server";
-import { CopyLinkButton, ReleaseButton } from "./ask-actions";
+import { CopyLinkButton, ReleaseButton, WhatsAppChatButton } from "./ask-actions";
 import { AnswerSummary, AskStateBadge, useReasons } from "./ask-words";
 
 /**
@@ -72,6 +72,7 @@ function Actions(props: { ask: AskView }) {
           </Text>
         )
       )}
+      {ask.whatsappChat && <WhatsAppChatButton url={ask.whatsappChat} orderName={ask.orderName} />}
       {ask.state === "asked" && <ReleaseButton askId={ask.id} orderName={ask.orderName} />}
       {ask.deliveryId && (
         <Button size="slim" variant="plain" url={`/app/deliveries/${ask.deliveryId}`}>

@@ -87,3 +87,24 @@ export function ReleaseButton(props: { askId: string; orderName: string | null }
     </fetcher.Form>
   );
 }
+
+/**
+ * Opens the merchant's WhatsApp with the message to the customer written in the customer's
+ * language (issue 27), for merchants without WhatsApp Business. Given only while the order waits
+ * and the customer's phone can be reached on WhatsApp.
+ */
+export function WhatsAppChatButton(props: { url: string; orderName: string | null }) {
+  const { t } = useTranslation("answers");
+  return (
+    <Button
+      size="slim"
+      url={props.url}
+      target="_blank"
+      accessibilityLabel={
+        props.orderName ? t("answers:actions.whatsappFor", { order: props.orderName }) : undefined
+      }
+    >
+      {t("answers:actions.whatsapp")}
+    </Button>
+  );
+}

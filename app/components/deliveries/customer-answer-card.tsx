@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import type { AskView } from "../../pages/customer-answers.server";
-import { CopyLinkButton, ReleaseButton } from "../customer-answers/ask-actions";
+import { CopyLinkButton, ReleaseButton, WhatsAppChatButton } from "../customer-answers/ask-actions";
 import {
   AnsweredPlace,
   AnswerSummary,
@@ -14,7 +14,7 @@ import {
 
 /**
  * The delivery page's "Customer's answer" (issue 26): what the order's customer was asked and
- * why, their link to copy, and what they answered: the place, notes for the driver, the pin on a
+ * why, their link to copy or send on WhatsApp, and what they answered: the place, notes for the driver, the pin on a
  * map, the phone masked. "Release now" while the order still waits for them.
  */
 function Fact(props: { label: string; children: ReactNode }) {
@@ -120,9 +120,12 @@ export function CustomerAnswerCard(props: { ask: AskView | null }) {
           )
         )}
         {ask.state === "asked" && (
-          <div>
+          <InlineStack gap="200">
+            {ask.whatsappChat && (
+              <WhatsAppChatButton url={ask.whatsappChat} orderName={ask.orderName} />
+            )}
             <ReleaseButton askId={ask.id} orderName={ask.orderName} />
-          </div>
+          </InlineStack>
         )}
       </BlockStack>
     </Card>
