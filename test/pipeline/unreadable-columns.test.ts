@@ -319,7 +319,12 @@ describe("an address match that no longer reads", () => {
 describe("courier master data that no longer reads", () => {
   it("makes deliveries wait for the connection to be tested, as if never fetched", async () => {
     await readyShop(shop);
-    await prisma.courierMasterData.updateMany({ where: { shop }, data: { areas: "[{" } });
+    // Written unreadable by a fetch (a new fetch time): a process that built the areas before
+    // keeps its copy only while the stored fetch time is the one it built from.
+    await prisma.courierMasterData.updateMany({
+      where: { shop },
+      data: { areas: "[{", fetchedAt: new Date() },
+    });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     programShopify([salmiya]);
     await receive(salmiya);
