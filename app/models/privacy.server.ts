@@ -207,7 +207,7 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
       data: { message: REDACTED_TEXT },
     }),
     // What the customer typed and answered on their page (issue 26).
-    eraseAsksOf(input.shop, orderGids(input.orderIds)),
+    eraseAsksOf(input.shop, orderGids(input.orderIds), at),
     // The state is part of the condition: a worker that read the row before this commit finds
     // it moved and does not send it.
     ...erasureCancelWrites(input.shop, cancelled, `Not sent: ${ERASED_REASON}.`, at),

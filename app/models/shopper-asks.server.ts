@@ -386,9 +386,10 @@ export async function countAsksByState(shop: string): Promise<Partial<Record<Ask
 }
 
 /** customers/redact: what the asks of these orders hold of the customer is erased. */
-export function eraseAsksOf(shop: string, orderIds: string[]) {
+export function eraseAsksOf(shop: string, orderIds: string[], at = new Date()) {
   return prisma.shopperAsk.updateMany({
     where: { shop, orderId: { in: orderIds } },
-    data: { orderSnapshot: null, answer: null, lastError: null },
+    // The link ends too: whoever holds it (a message, a Flow run) finds nothing of the order.
+    data: { orderSnapshot: null, answer: null, lastError: null, linkExpiresAt: at },
   });
 }

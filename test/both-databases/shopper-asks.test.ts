@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answerOnShopperPage, releaseShopperAsk } from "../../app/actions/shopper-answer.server";
 import { redactCustomer } from "../../app/models/privacy.server";
+import { shopperPage } from "../../app/shopper/page.server";
 import { normalizeArabic } from "../../app/addresses";
 import prisma from "../../app/db.server";
 import { loadCourierDirectory } from "../../app/services/courier-directory.server";
@@ -344,5 +345,10 @@ describe("the customer's data on an ask", () => {
     const erased = await theAsk();
     expect(erased.orderSnapshot).toBeNull();
     expect(erased.answer).toBeNull();
+    // The customer's link (sent by message or Flow) no longer opens a page or takes an answer.
+    expect(await shopperPage(ask.token)).toBeNull();
+    expect(await answerOnShopperPage(ask.token, { intent: "confirm" })).toMatchObject({
+      ok: false,
+    });
   });
 });
