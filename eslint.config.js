@@ -61,7 +61,8 @@ restrict(
   folderPattern([...LAYERS.flat(), "shopify", "security", "i18n", "api-contract"]),
   processGlobals,
   {
-    regex: "\\.server$|^(\\.\\./)+courier(/(client|transport|master-data|push|reply))?$",
+    regex:
+      "\\.server$|^(\\.\\./)+courier(/(client|transport|master-data|push|reply))?$|^(\\.\\./)+whatsapp(/client)?$",
     message: "domain/ is pure: no I/O module (only addresses/ and the courier's wire formats).",
   },
 );
