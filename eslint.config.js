@@ -16,7 +16,7 @@ import tseslint from "typescript-eslint";
  *   services                               what the layers above share (courier, Shopify access)
  *   models                                 the data, per aggregate; read/ for pages
  *   db                                     the database connection
- *   domain, addresses, courier, shopify, security, i18n, api-contract   leaves: pure, or I/O
+ *   domain, addresses, courier, whatsapp, shopify, security, i18n, api-contract   leaves: pure, or I/O
  *                                          that knows nothing of the app (HTTP, crypto)
  */
 const LAYERS = [
@@ -28,7 +28,7 @@ const LAYERS = [
   ["models"],
   ["db", "db.server"],
 ];
-const LEAVES = ["courier", "addresses", "shopify", "security", "i18n", "api-contract"];
+const LEAVES = ["courier", "whatsapp", "addresses", "shopify", "security", "i18n", "api-contract"];
 const folderPattern = (folders) => ({
   regex: `^(\\.\\./)+(${folders.map((f) => f.replace(".", "\\.")).join("|")})(/|$)`,
   message: "A layer imports only the layers below it (eslint.config.js, ADR 0055).",
@@ -48,8 +48,12 @@ LAYERS.forEach((folders, index) => {
   if (index > 0) restrict(folders, folderPattern(everythingAbove(index)));
 });
 restrict(LEAVES, folderPattern(LAYERS.flat()), processGlobals);
-// The matcher, the courier's client and the crypto know nothing of the app's rules either.
-restrict(["addresses", "courier", "security"], folderPattern(["domain", "shopify", "i18n"]));
+// The matcher, the courier's and WhatsApp's clients and the crypto know nothing of the app's rules
+// either.
+restrict(
+  ["addresses", "courier", "whatsapp", "security"],
+  folderPattern(["domain", "shopify", "i18n"]),
+);
 // The ground floor: pure rules, importing only the other pure leaves (the matcher and the
 // courier's wire formats), never a module with I/O.
 restrict(
@@ -57,7 +61,8 @@ restrict(
   folderPattern([...LAYERS.flat(), "shopify", "security", "i18n", "api-contract"]),
   processGlobals,
   {
-    regex: "\\.server$|^(\\.\\./)+courier(/(client|transport|master-data|push|reply))?$",
+    regex:
+      "\\.server$|^(\\.\\./)+courier(/(client|transport|master-data|push|reply))?$|^(\\.\\./)+whatsapp(/client)?$",
     message: "domain/ is pure: no I/O module (only addresses/ and the courier's wire formats).",
   },
 );

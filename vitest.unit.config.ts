@@ -11,6 +11,7 @@ export default defineConfig({
       "test/unit/**/*.test.ts",
       "test/courier/wire.test.ts",
       "test/courier/reply.property.test.ts",
+      "test/whatsapp/webhook.test.ts",
       "test/labels/**/*.test.ts",
       "test/extensions/logic.test.ts",
       "test/extensions/render/**/*.test.ts",

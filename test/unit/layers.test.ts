@@ -61,4 +61,28 @@ describe("the app's layers, as lint enforces them", () => {
     );
     expect(found.some((p) => p.startsWith("import-x/no-cycle"))).toBe(true);
   });
+
+  it("refuse the WhatsApp client importing the app's data", async () => {
+    const found = await problems(
+      "app/whatsapp/example.ts",
+      'import { getDelivery } from "../models/deliveries.server";\nexport const read = getDelivery;\n',
+    );
+    expect(found.some((p) => p.startsWith("no-restricted-imports"))).toBe(true);
+  });
+
+  it("refuse the pure core importing the WhatsApp client", async () => {
+    const found = await problems(
+      "app/domain/example.ts",
+      'import { sendTemplate } from "../whatsapp";\nexport const send = sendTemplate;\n',
+    );
+    expect(found.some((p) => p.startsWith("no-restricted-imports"))).toBe(true);
+  });
+
+  it("let the shopper's side import the WhatsApp client", async () => {
+    const found = await problems(
+      "app/shopper/example.server.ts",
+      'import { sendTemplate } from "../whatsapp";\nexport const send = sendTemplate;\n',
+    );
+    expect(found).toEqual([]);
+  });
 }, 60_000);

@@ -1,0 +1,38 @@
+export {
+  GRAPH_API_URL,
+  GRAPH_API_VERSION,
+  sendResultSchema,
+  sendTemplate,
+  templateMessageBody,
+  type SendTemplateInput,
+  type SentMessage,
+  type TemplateLanguage,
+  type TemplateMessage,
+  type WhatsAppClientOptions,
+} from "./client";
+export {
+  classifyGraphError,
+  graphErrorSchema,
+  WhatsAppAuthError,
+  WhatsAppError,
+  WhatsAppMalformedReplyError,
+  WhatsAppRateLimitedError,
+  WhatsAppRequestError,
+  WhatsAppTemplateError,
+  WhatsAppTimeoutError,
+  WhatsAppUnavailableError,
+  WhatsAppUndeliverableError,
+  type GraphError,
+  type WhatsAppOutcome,
+} from "./errors";
+export {
+  answerVerification,
+  MESSAGE_STATUSES,
+  parseStatusCallback,
+  signStatusCallback,
+  STATUS_SIGNATURE_HEADER,
+  statusCallbackSchema,
+  verifyStatusCallback,
+  type MessageStatus,
+  type StatusEvent,
+} from "./webhook";
