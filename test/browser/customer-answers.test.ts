@@ -71,7 +71,7 @@ const SALMIYA: Omit<ShopperAnswer, "kind" | "governanceId" | "areaId"> = {
 };
 
 const NAMES = [
-  ["Fatima", "Al-Rashidi"],
+  ["Hessa", "Al-Ajmi"],
   ["محمد", "الكندري"],
   ["Mariam", "Haddad"],
   ["عبدالله", "العنزي"],
@@ -176,7 +176,7 @@ async function seed() {
       block: "4",
       street: "12",
       house: "7",
-      contactName: "Fatima Al-Rashidi",
+      contactName: "Hessa Al-Ajmi",
       contactPhone: "99001234",
       notes: "Green door, second floor",
     },
