@@ -1,14 +1,12 @@
-import { spawn } from "node:child_process";
 import Database from "better-sqlite3";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { sqliteFilePath } from "../../app/db/sqlite-path";
 import { ADMIN_API_VERSION } from "../../app/shopify/api-version";
 import { fulfillmentCreatePayload } from "../../bench/support/fulfillment-webhooks";
-import { until } from "../support/child-worker";
-import { ROOT } from "../support/paths";
 import { API_SECRET_KEY, shopDomain } from "../support/shopify";
+import { startWebProcess } from "../support/web-process";
 
 /**
  * Another process holds the SQLite file's write lock (a backup, a `sqlite3` shell) for 10 s while
@@ -18,42 +16,6 @@ import { API_SECRET_KEY, shopDomain } from "../support/shopify";
  */
 
 const LOCK_MS = 10_000;
-const children: ReturnType<typeof spawn>[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
-});
-
-function startWebProcess() {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "test/support/webhook-server-child.ts"],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DELIVERY_WORKER: "on", WITH_WORKER: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return {
-    child,
-    output: () => output,
-    port: async () => {
-      await until(
-        () => /ready \d+/.test(output) || child.exitCode !== null,
-        "the web process",
-        60_000,
-        () => output,
-      );
-      const port = /ready (\d+)/.exec(output)?.[1];
-      if (!port) throw new Error(`The web process did not start: ${output}`);
-      return Number(port);
-    },
-  };
-}
-
 async function timed(url: string, init?: RequestInit) {
   const started = performance.now();
   try {
@@ -89,7 +51,7 @@ describe("a SQLite file locked by another process", () => {
   it("answers every webhook within Shopify's 5 s, recorded or refused for now", async () => {
     const shop = shopDomain("locked-file");
     await prisma.shopSettings.create({ data: { shop } });
-    const web = startWebProcess();
+    const web = startWebProcess({ DELIVERY_WORKER: "on", WITH_WORKER: "1" });
     const port = await web.port();
     expect((await webhook(port, shop, 1)).status).toBe(200);
 

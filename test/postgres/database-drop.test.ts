@@ -1,13 +1,11 @@
-import { spawn } from "node:child_process";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { fulfillmentCreatePayload } from "../../bench/support/fulfillment-webhooks";
 import { ADMIN_API_VERSION } from "../../app/shopify/api-version";
-import { until } from "../support/child-worker";
-import { ROOT } from "../support/paths";
 import { API_SECRET_KEY, shopDomain } from "../support/shopify";
 import { testEnvironment } from "../support/test-env";
+import { startWebProcess } from "../support/web-process";
 import { withAdminConnection } from "./support/server";
 import { TEST_DATABASE_URL } from "./setup/file";
 
@@ -18,44 +16,12 @@ import { TEST_DATABASE_URL } from "./setup/file";
  */
 
 const APPLICATION = "webhook-child";
-const children: ReturnType<typeof spawn>[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
-});
-
-function startWebProcess() {
+function startChild() {
   // The child's connections carry their own application name, so only they are ended: this
   // process's connections to the same database stay (they are not what is tested).
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set("application_name", APPLICATION);
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "test/support/webhook-server-child.ts"],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...testEnvironment({ DATABASE_URL: url.toString() }) },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return {
-    child,
-    output: () => output,
-    port: async () => {
-      await until(
-        () => /ready \d+/.test(output) || child.exitCode !== null,
-        "the web process",
-        60_000,
-        () => output,
-      );
-      const port = /ready (\d+)/.exec(output)?.[1];
-      if (!port) throw new Error(`The web process did not start: ${output}`);
-      return Number(port);
-    },
-  };
+  return startWebProcess(testEnvironment({ DATABASE_URL: url.toString() }));
 }
 
 async function endConnections(): Promise<number> {
@@ -94,7 +60,7 @@ describe("the web process on PostgreSQL", () => {
   it("lives through the server ending its connections under load, and loses no acknowledged webhook", async () => {
     const shop = shopDomain("pg-drop");
     await prisma.shopSettings.create({ data: { shop } });
-    const web = startWebProcess();
+    const web = startChild();
     const port = await web.port();
 
     // Webhooks at about 40 a second for 4 s; the server ends every connection of the process
