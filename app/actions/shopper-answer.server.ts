@@ -1,4 +1,4 @@
-import { gazetteerAreaFor, type AddressParts } from "../addresses";
+import { emptyParts, gazetteerAreaFor, type AddressParts } from "../addresses";
 import { normalizeKuwaitiPhone } from "../domain/contact-phone";
 import {
   shopperAnswerForm,
@@ -145,17 +145,6 @@ async function answerFrom(
     },
   };
 }
-
-const emptyParts = (): ShopperAnswer["parts"] => ({
-  block: null,
-  street: null,
-  avenue: null,
-  house: null,
-  building: null,
-  floor: null,
-  apartment: null,
-  paci: null,
-});
 
 /** What the answer means for each of the order's deliveries, said on its timeline. */
 async function carryToDeliveries(ask: AskRow, source: "shopper" | "merchant") {

@@ -12,7 +12,7 @@ export {
   type GovernorateCode,
 } from "./gazetteer";
 export { normalizeArabic, normalizeDigits, normalizeLatin } from "./normalize";
-export { PART_NAMES, type AddressParts, type PartName } from "./parts";
+export { emptyParts, PART_NAMES, type AddressParts, type PartName } from "./parts";
 export { missingForCourier, type MissingParts } from "./deliverable";
 export {
   CONFIDENT_AT,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PART_NAMES } from "../addresses";
 import { releaseShopperAsk } from "../actions/shopper-answer.server";
 import { maskedPhone, type AskState } from "../domain/shopper-ask";
 import {
@@ -38,17 +39,6 @@ const pageParams = z.object({
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 });
 
-const PARTS = [
-  "block",
-  "street",
-  "avenue",
-  "house",
-  "building",
-  "floor",
-  "apartment",
-  "paci",
-] as const;
-
 /** One ask as the merchant's pages show it: plain data, put into words by the page. */
 export function askView(
   ask: AskRow,
@@ -84,7 +74,7 @@ export function askView(
     answer: answer && {
       kind: answer.kind,
       area: answer.areaName,
-      parts: PARTS.flatMap((part) => {
+      parts: PART_NAMES.flatMap((part) => {
         const value = answer.parts[part];
         return value ? [{ part, value }] : [];
       }),

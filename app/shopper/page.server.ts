@@ -1,4 +1,5 @@
 import {
+  emptyParts,
   findGovernorate,
   GOVERNORATES,
   gazetteerAreaFor,
@@ -192,17 +193,6 @@ function typedOf({ ask }: ShopperPageRows): string | null {
   if (!a) return null;
   return [a.address1, a.address2, a.city].filter(Boolean).join(", ") || null;
 }
-
-const emptyParts = (): AddressParts => ({
-  block: null,
-  street: null,
-  avenue: null,
-  house: null,
-  building: null,
-  floor: null,
-  apartment: null,
-  paci: null,
-});
 
 /** The place the app has for the order now: the answer, what it sent, else its reading. */
 async function placeOf(rows: ShopperPageRows, directory: CourierDirectory) {

@@ -1,18 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { AddressForm, ConfirmForm } from "./address-form";
 import { Card, Row } from "./card";
-import { errorCode, type AnswerProblem, type ShopperPageDisplay } from "./view";
-
-const PARTS = [
-  "block",
-  "street",
-  "avenue",
-  "house",
-  "building",
-  "floor",
-  "apartment",
-  "paci",
-] as const;
+import { ADDRESS_FIELDS, errorCode, type AnswerProblem, type ShopperPageDisplay } from "./view";
 
 /** The address as the courier needs it, and while it may change: confirm it or fix it. */
 export function AddressCard({
@@ -42,7 +31,7 @@ export function AddressCard({
           <dd>{place.governorate}</dd>
           <dt>{t("address.area")}</dt>
           <dd>{place.area}</dd>
-          {PARTS.filter((part) => place.parts[part]).map((part) => (
+          {ADDRESS_FIELDS.filter((part) => place.parts[part]).map((part) => (
             <Row key={part} label={t(`address.${part}`)} value={place.parts[part]!} />
           ))}
           {page.phone && <Row label={t("yourPhone")} value={page.phone} ltr />}
