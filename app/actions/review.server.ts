@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { missingForCourier } from "../addresses";
+import { missingForCourier, PART_NAMES, type AddressParts, type PartName } from "../addresses";
 import { rememberAreaSpelling } from "../models/area-overrides.server";
 import { getDelivery } from "../models/deliveries.server";
 import { getPickupLocation } from "../models/pickup-locations.server";
@@ -58,25 +58,13 @@ export async function rebuildContext(
   return { ok: true, fulfillment, settings, pickup } as const;
 }
 
-const PART_FIELDS = [
-  "block",
-  "street",
-  "avenue",
-  "house",
-  "building",
-  "floor",
-  "apartment",
-  "paci",
-] as const;
-
 /** Address parts from a form or a stored record: empty text is no part. */
 export function partsFrom(
-  source: Partial<Record<(typeof PART_FIELDS)[number], string | null | undefined>>,
-) {
-  return Object.fromEntries(PART_FIELDS.map((name) => [name, source[name] || null])) as Record<
-    (typeof PART_FIELDS)[number],
-    string | null
-  >;
+  source: Partial<Record<PartName, string | null | undefined>>,
+): AddressParts {
+  return Object.fromEntries(
+    PART_NAMES.map((name) => [name, source[name] || null]),
+  ) as unknown as AddressParts;
 }
 
 /** `notRemembered` says why "Remember this spelling" was asked for and could not be done. */
