@@ -6,6 +6,7 @@ import { jsonColumn, Unreadable } from "../domain/json-column";
 import type { FlowTrigger } from "../domain/flow-triggers";
 import type { FlowPayload } from "../domain/records-columns";
 import { enqueueFlowEvent } from "./flow-events.server";
+import { queueShopperMessage, type MessageOwed } from "./shopper-messages.server";
 import {
   askState,
   shopperAnswer,
@@ -50,7 +51,7 @@ export type AskWork = (typeof WORK)[number];
 const holds = z.array(z.object({ fulfillmentOrderId: z.string(), holdId: z.string() }));
 export type AskHold = z.infer<typeof holds>[number];
 
-const snapshotColumn = jsonColumn("ShopperAsk.orderSnapshot", orderSnapshot);
+export const snapshotColumn = jsonColumn("ShopperAsk.orderSnapshot", orderSnapshot);
 const answerColumn = jsonColumn("ShopperAsk.answer", shopperAnswer);
 const holdsColumn = jsonColumn("ShopperAsk.holds", holds);
 const workColumn = jsonColumn("ShopperAsk.pendingWork", z.array(z.enum(WORK)));
@@ -76,6 +77,8 @@ export interface AskRow {
   answerSource: string | null;
   answeredAt: Date | null;
   pendingWork: AskWork[];
+  /** How many times the row was opened (the first ask, each failed attempt after). */
+  round: number;
   attempts: number;
   nextAttemptAt: Date | null;
   lastError: string | null;
@@ -110,6 +113,7 @@ function askRow(row: ShopperAsk): AskRow {
     answerSource: row.answerSource,
     answeredAt: row.answeredAt,
     pendingWork: readable(row.pendingWork === null ? null : workColumn.decode(row.pendingWork), []),
+    round: row.round,
     attempts: row.attempts,
     nextAttemptAt: row.nextAttemptAt,
     lastError: row.lastError,
@@ -222,15 +226,17 @@ export async function saveLeasedAsk(ask: AskRow, owner: string, change: AskChang
 }
 
 /**
- * As saveLeasedAsk, with the Flow trigger the change fires written in the same transaction (the
- * outbox, ADR 0038): the ask is asked once, so its trigger is owed once, and the outbox sends it,
- * a Shopify failure tried again there. Nothing is written when the lease was lost.
+ * As saveLeasedAsk, with the Flow trigger the change fires, and the WhatsApp message it owes,
+ * written in the same transaction (the outboxes, ADR 0038 and 0058): the ask is asked once, so
+ * its trigger and its message are owed once, and each outbox sends its own, a failure tried again
+ * there. Nothing is written when the lease was lost.
  */
 export async function saveLeasedAskWithTrigger(
   ask: AskRow,
   owner: string,
   change: AskChange,
   trigger: { trigger: FlowTrigger; payload: FlowPayload; at: Date } | null,
+  message: MessageOwed | null = null,
 ): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
     const { count } = await tx.shopperAsk.updateMany({
@@ -239,6 +245,7 @@ export async function saveLeasedAskWithTrigger(
     });
     if (count !== 1) return false;
     if (trigger) await enqueueFlowEvent(tx, ask.shop, trigger.trigger, trigger.payload, trigger.at);
+    if (message) await queueShopperMessage(tx, message);
     return true;
   });
 }

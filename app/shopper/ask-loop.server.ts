@@ -11,6 +11,7 @@ import {
 import { shopperAskedPayload, shopperAskedTrigger } from "../domain/flow-triggers";
 import { backoffMs } from "../domain/lease-policy";
 import { messageLanguage } from "../domain/shopper-chat";
+import { messageDedupeKey, type MessagePurpose } from "../domain/shopper-message";
 import { askLink } from "../domain/tracking-link";
 import { env } from "../env.server";
 import { listAreaOverrides, rememberAreaSpelling } from "../models/area-overrides.server";
@@ -187,6 +188,21 @@ async function check(ask: AskRow, deps: AskLoopDependencies): Promise<void> {
     }),
     at: now,
   };
+  // Merchants with WhatsApp Business: the message is owed in the same transaction (issue 27).
+  const purpose: MessagePurpose = decision.questions.includes("address")
+    ? "address_check"
+    : "cash_confirmation";
+  const message = trigger && {
+    shop: ask.shop,
+    orderId: ask.orderId,
+    orderName: ask.orderName,
+    askId: ask.id,
+    purpose,
+    dedupeKey: messageDedupeKey(purpose, { askId: ask.id, round: ask.round }),
+    language: messageLanguage(ask.customerLanguage),
+    phone: snapshot.address.phone ?? snapshot.phone,
+    at: now,
+  };
   await saveLeasedAskWithTrigger(
     ask,
     deps.owner,
@@ -204,6 +220,7 @@ async function check(ask: AskRow, deps: AskLoopDependencies): Promise<void> {
       lastError: refusals.length > 0 ? refusals.join(" ").slice(0, MAX_ERROR) : null,
     },
     flow,
+    message,
   );
 }
 

@@ -40,6 +40,11 @@ export interface SendTemplateInput {
   /** The shopper's number with its country code, digits only (a leading + is accepted). */
   to: string;
   template: TemplateMessage;
+  /**
+   * `biz_opaque_callback_data` (≤ 512 characters): Meta echoes it in the message's status
+   * callbacks, so a send whose answer was lost can be recognised by its callback.
+   */
+  callbackData?: string;
 }
 
 export interface WhatsAppClientOptions {
@@ -69,7 +74,7 @@ export interface SentMessage {
 }
 
 /** The request body Meta documents for a template message. */
-export function templateMessageBody(to: string, template: TemplateMessage) {
+export function templateMessageBody(to: string, template: TemplateMessage, callbackData?: string) {
   const components: unknown[] = [];
   if (template.bodyParameters.length > 0) {
     components.push({
@@ -91,6 +96,7 @@ export function templateMessageBody(to: string, template: TemplateMessage) {
     to,
     type: "template",
     template: { name: template.name, language: { code: template.languageCode }, components },
+    ...(callbackData !== undefined && { biz_opaque_callback_data: callbackData }),
   };
 }
 
@@ -112,6 +118,12 @@ export async function sendTemplate(
       "The phone number id must be the digits shown in WhatsApp Manager under API Setup, not the phone number itself. Nothing was sent.",
     );
   }
+  if (input.callbackData !== undefined && input.callbackData.length > 512) {
+    throw new WhatsAppRequestError(
+      { outcome: "not_sent" },
+      "The message's callback data is longer than WhatsApp's 512 characters. Nothing was sent.",
+    );
+  }
   if (!/^[\x21-\x7e]+$/.test(input.accessToken)) {
     throw new WhatsAppAuthError({ outcome: "not_sent" });
   }
@@ -131,7 +143,7 @@ export async function sendTemplate(
         "content-type": "application/json",
         accept: "application/json",
       },
-      body: JSON.stringify(templateMessageBody(to, input.template)),
+      body: JSON.stringify(templateMessageBody(to, input.template, input.callbackData)),
       signal,
       redirect: "manual",
     });

@@ -47,6 +47,8 @@ export interface RecordedMessage {
     bodyParameters: string[];
     buttonUrlParameter?: string;
   };
+  /** `biz_opaque_callback_data` as sent: Meta echoes it in the message's status callbacks. */
+  callbackData?: string;
   /** The Authorization header is not kept. */
   receivedAt: Date;
 }
@@ -64,7 +66,11 @@ export type StandInFault =
   | { kind: "server-error"; status?: number }
   | { kind: "rate-limit"; retryAfterSeconds?: number }
   | { kind: "timeout" }
-  | { kind: "graph-error"; status: number; code: number; message?: string };
+  | { kind: "graph-error"; status: number; code: number; message?: string }
+  // The message is accepted and goes (it is recorded, its callbacks are sent), but the answer
+  // is lost: a 5xx, or no answer at all. The sender cannot tell this from a refusal.
+  | { kind: "server-error-after-send"; status?: number }
+  | { kind: "timeout-after-send" };
 
 export interface WhatsAppStandIn {
   /** Base URL to give the client (as WHATSAPP_API_URL). */
@@ -168,6 +174,12 @@ export async function startWhatsAppStandIn(
         const message = accept(request, Buffer.concat(chunks).toString("utf8"));
         messages.push(message);
         for (const status of flow) void enqueue(message.id, status);
+        if (fault?.kind === "timeout-after-send") return;
+        if (fault?.kind === "server-error-after-send") {
+          return refuse(
+            new GraphRefusal(fault.status ?? 503, 2, "Service temporarily unavailable"),
+          );
+        }
         answer(200, {
           messaging_product: "whatsapp",
           contacts: [{ input: message.to, wa_id: message.to }],
@@ -238,7 +250,18 @@ export async function startWhatsAppStandIn(
       );
     }
     const id = `wamid.${randomBytes(24).toString("base64url")}`;
-    return { id, phoneNumberId: route[1]!, to, template, receivedAt: new Date() };
+    const opaque = body.biz_opaque_callback_data;
+    if (opaque !== undefined && (typeof opaque !== "string" || opaque.length > 512)) {
+      throw new GraphRefusal(400, 100, "Invalid parameter", "biz_opaque_callback_data");
+    }
+    return {
+      id,
+      phoneNumberId: route[1]!,
+      to,
+      template,
+      ...(opaque !== undefined && { callbackData: opaque }),
+      receivedAt: new Date(),
+    };
   }
 
   function enqueue(
@@ -362,6 +385,9 @@ function statusBody(
                   status,
                   timestamp: String(Math.floor(Date.now() / 1000)),
                   recipient_id: message.to,
+                  ...(message.callbackData !== undefined && {
+                    biz_opaque_callback_data: message.callbackData,
+                  }),
                   ...(error
                     ? {
                         errors: [

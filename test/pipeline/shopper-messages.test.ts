@@ -1,0 +1,305 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { DEFAULT_TEMPLATE_NAMES, kuwaitDayStart } from "../../app/domain/shopper-message";
+import { unauthenticated } from "../../app/shopify.server";
+import { runDueAsks } from "../../app/shopper/ask-loop.server";
+import {
+  runDueMessages,
+  type MessageLoopDependencies,
+  type WhatsAppSender,
+} from "../../app/shopper/message-loop.server";
+import { startWhatsAppStandIn, type WhatsAppStandIn } from "../../sandbox/whatsapp";
+import { setUpCourierSandbox } from "../support/courier-sandbox";
+import { startStandInShop, type StandInShop } from "../support/standin-shop";
+
+/**
+ * WhatsApp messages to the shopper (issue 27): owed by the ask in its own transaction, sent by
+ * the message loop to the WhatsApp stand-in over HTTP, one copy each whatever fails.
+ */
+setUpCourierSandbox();
+let shop: StandInShop | undefined;
+let whatsapp: WhatsAppStandIn;
+const TOKEN = "stand-in-token";
+const HOUR = 3_600_000;
+
+beforeEach(async () => {
+  whatsapp = await startWhatsAppStandIn({ accessToken: TOKEN, appSecret: "app-secret" });
+});
+afterEach(async () => {
+  await shop?.close();
+  shop = undefined;
+  await whatsapp.close();
+});
+
+function sender(overrides: Partial<WhatsAppSender> = {}): WhatsAppSender {
+  return {
+    status: "ready",
+    phoneNumberId: "106540352242922",
+    accessToken: TOKEN,
+    templates: DEFAULT_TEMPLATE_NAMES,
+    // No quiet hours unless a test sets them: the tests run at any hour.
+    quiet: { from: 0, until: 0 },
+    dailyCapPerOrder: 2,
+    webhookVerified: true,
+    ...overrides,
+  };
+}
+
+function loopDeps(
+  clock: { now: Date },
+  overrides: Partial<MessageLoopDependencies> & { sender?: WhatsAppSender } = {},
+  optedOut = new Set<string>(),
+): MessageLoopDependencies {
+  return {
+    owner: "test-messages",
+    senderFor: async () => overrides.sender ?? sender(),
+    isOptedOut: async (_shop, phone) => optedOut.has(phone),
+    apiUrl: whatsapp.url,
+    now: () => clock.now,
+    ...overrides,
+  };
+}
+
+/** A shop with WhatsApp on, and an order whose address the app must ask about. */
+async function askedOrder(name: string, phone: string | null = "+965 5000 1234", locale = "ar") {
+  shop = await startStandInShop(name, { now: new Date() });
+  await prisma.whatsAppAccount.create({
+    data: {
+      shop: shop.shop,
+      phoneNumberId: "106540352242922",
+      accessTokenSealed: "sealed-in-the-real-app",
+      appSecretSealed: "sealed-in-the-real-app",
+      webhookToken: `hook-${name}`,
+      verifyToken: "verify",
+      enabled: true,
+    },
+  });
+  const { store, webhooks } = shop.standIn;
+  const order = store.addOrder({
+    shippingAddress: {
+      address1: "near the co-op, behind the mosque",
+      address2: null,
+      city: "Salmiya",
+      phone,
+    },
+    phone,
+    customerLocale: locale,
+    locationId: shop.locationId,
+  });
+  await webhooks.flush();
+  await runDueAsks({
+    owner: "test-asks",
+    adminFor: async (s) => (await unauthenticated.admin(s)).admin,
+  });
+  const ask = await prisma.shopperAsk.findFirstOrThrow({ where: { shop: shop.shop } });
+  expect(ask.state).toBe("asked");
+  return { order, ask, shop: shop.shop };
+}
+
+const messages = (shopName: string) =>
+  prisma.shopperMessage.findMany({ where: { shop: shopName }, orderBy: { createdAt: "asc" } });
+
+describe("the WhatsApp message of an ask", () => {
+  it("is owed once with the ask and sent once, in the customer's language, with their link", async () => {
+    const { ask, shop: name } = await askedOrder("wa-once");
+    const owed = await messages(name);
+    expect(owed).toHaveLength(1);
+    expect(owed[0]).toMatchObject({
+      purpose: "address_check",
+      language: "ar",
+      state: "queued",
+      toPhone: "96550001234",
+    });
+
+    const clock = { now: new Date() };
+    expect(await runDueMessages(loopDeps(clock))).toBe(1);
+    // Passes again, as every few seconds: nothing more goes.
+    await runDueMessages(loopDeps(clock));
+    await runDueMessages(loopDeps(clock));
+
+    expect(whatsapp.messages).toHaveLength(1);
+    const sent = whatsapp.messages[0]!;
+    expect(sent).toMatchObject({
+      to: "96550001234",
+      template: { name: "address_check", language: "ar", buttonUrlParameter: ask.token },
+      callbackData: owed[0]!.id,
+    });
+    expect(sent.template.bodyParameters[1]).toBe(ask.orderName);
+    expect(whatsapp.tap(sent.id)).toBe(`https://shop.example/s/${ask.token}`);
+    const [row] = await messages(name);
+    expect(row).toMatchObject({ state: "sent", wamid: sent.id, toPhone: null, attempts: 1 });
+  });
+
+  it("records why nothing went to a landline, which has no WhatsApp", async () => {
+    const { shop: name } = await askedOrder("wa-landline", "+965 2245 0000");
+    const [row] = await messages(name);
+    expect(row).toMatchObject({ state: "skipped", skipReason: "no_mobile", toPhone: null });
+    await runDueMessages(loopDeps({ now: new Date() }));
+    expect(whatsapp.messages).toHaveLength(0);
+  });
+
+  it("waits for the morning in Kuwait when asked at night", async () => {
+    const { shop: name } = await askedOrder("wa-night");
+    // 23:30 in Kuwait, tomorrow (so the row is due): quiet from 21:00 to 09:00.
+    const night = new Date(kuwaitDayStart(new Date()).getTime() + 24 * HOUR + 23.5 * HOUR);
+    const clock = { now: night };
+    const quiet = sender({ quiet: { from: 21 * 60, until: 9 * 60 } });
+    await runDueMessages(loopDeps(clock, { sender: quiet }));
+    expect(whatsapp.messages).toHaveLength(0);
+    const [waiting] = await messages(name);
+    const morning = new Date(kuwaitDayStart(night).getTime() + 33 * HOUR);
+    expect(waiting).toMatchObject({ state: "queued", nextAttemptAt: morning, notBefore: morning });
+
+    clock.now = new Date(morning.getTime() - 60_000);
+    expect(await runDueMessages(loopDeps(clock, { sender: quiet }))).toBe(0);
+    clock.now = morning;
+    await runDueMessages(loopDeps(clock, { sender: quiet }));
+    expect(whatsapp.messages).toHaveLength(1);
+  });
+
+  it("keeps to the daily cap per order: the next message waits for the next Kuwaiti day", async () => {
+    const { ask, order, shop: name } = await askedOrder("wa-cap");
+    const clock = { now: new Date() };
+    const capped = sender({ dailyCapPerOrder: 1 });
+    await runDueMessages(loopDeps(clock, { sender: capped }));
+    // A second question the same day (the row as a failed attempt would owe it).
+    await prisma.shopperMessage.create({
+      data: {
+        shop: name,
+        orderId: ask.orderId,
+        orderName: ask.orderName,
+        askId: ask.id,
+        purpose: "failed_attempt",
+        dedupeKey: `second:${order.id}`,
+        language: "en",
+        state: "queued",
+        toPhone: "96550001234",
+        notBefore: clock.now,
+        nextAttemptAt: clock.now,
+      },
+    });
+    await runDueMessages(loopDeps(clock, { sender: capped }));
+    expect(whatsapp.messages).toHaveLength(1);
+    const second = await prisma.shopperMessage.findFirstOrThrow({
+      where: { shop: name, purpose: "failed_attempt" },
+    });
+    const tomorrow = new Date(kuwaitDayStart(clock.now).getTime() + 24 * HOUR);
+    expect(second.state).toBe("queued");
+    expect(second.nextAttemptAt).toEqual(tomorrow);
+    clock.now = tomorrow;
+    await runDueMessages(loopDeps(clock, { sender: capped }));
+    expect(whatsapp.messages).toHaveLength(2);
+  });
+
+  it("sends nothing to a shopper who opted out, nor after the question was answered", async () => {
+    const { shop: name } = await askedOrder("wa-optout");
+    await runDueMessages(loopDeps({ now: new Date() }, {}, new Set(["96550001234"])));
+    expect(whatsapp.messages).toHaveLength(0);
+    expect((await messages(name))[0]).toMatchObject({ state: "skipped", skipReason: "opted_out" });
+
+    const second = await askedOrder("wa-answered");
+    await prisma.shopperAsk.update({ where: { id: second.ask.id }, data: { state: "answered" } });
+    await runDueMessages(loopDeps({ now: new Date() }));
+    expect(whatsapp.messages).toHaveLength(0);
+    expect((await messages(second.shop))[0]).toMatchObject({
+      state: "skipped",
+      skipReason: "question_closed",
+    });
+  });
+});
+
+describe("one copy whatever fails", () => {
+  it("sends again after a 429 or a refused connection, at the time WhatsApp gives", async () => {
+    const { shop: name } = await askedOrder("wa-429");
+    const clock = { now: new Date() };
+    whatsapp.injectFault({ kind: "rate-limit", retryAfterSeconds: 30 });
+    await runDueMessages(loopDeps(clock));
+    const [waiting] = await messages(name);
+    expect(waiting).toMatchObject({ state: "queued", sentAt: null, attempts: 1 });
+    expect(waiting!.nextAttemptAt).toEqual(new Date(clock.now.getTime() + 30_000));
+    clock.now = new Date(clock.now.getTime() + 30_000);
+    await runDueMessages(loopDeps(clock));
+    expect(whatsapp.messages).toHaveLength(1);
+    expect((await messages(name))[0]).toMatchObject({ state: "sent", attempts: 2 });
+  });
+
+  it("does not send a second copy when WhatsApp took the message but its answer was lost", async () => {
+    const { shop: name } = await askedOrder("wa-lost-answer");
+    const clock = { now: new Date() };
+    whatsapp.injectFault({ kind: "server-error-after-send" });
+    await runDueMessages(loopDeps(clock, { sender: sender({ webhookVerified: false }) }));
+    expect(whatsapp.messages).toHaveLength(1);
+    const [row] = await messages(name);
+    expect(row!.state).toBe("unconfirmed");
+    // Past the wait, with no callback address verified: not sent again, and the merchant told.
+    clock.now = new Date(clock.now.getTime() + 11 * 60_000);
+    await runDueMessages(loopDeps(clock, { sender: sender({ webhookVerified: false }) }));
+    expect(whatsapp.messages).toHaveLength(1);
+    expect((await messages(name))[0]).toMatchObject({
+      state: "failed",
+      lastError: expect.stringContaining("not sent again"),
+    });
+  });
+
+  it("sends again a message whose send got a 5xx before it went, once no callback came", async () => {
+    const { shop: name } = await askedOrder("wa-5xx");
+    const clock = { now: new Date() };
+    whatsapp.injectFault({ kind: "server-error", status: 503 });
+    await runDueMessages(loopDeps(clock));
+    expect(whatsapp.messages).toHaveLength(0);
+    expect((await messages(name))[0]!.state).toBe("unconfirmed");
+    // Within the wait nothing is tried…
+    clock.now = new Date(clock.now.getTime() + 5 * 60_000);
+    await runDueMessages(loopDeps(clock));
+    expect(whatsapp.messages).toHaveLength(0);
+    // …after it, with the callback address verified and no callback, it did not go: sent now.
+    clock.now = new Date(clock.now.getTime() + 6 * 60_000);
+    await runDueMessages(loopDeps(clock));
+    expect(whatsapp.messages).toHaveLength(1);
+    expect((await messages(name))[0]).toMatchObject({ state: "sent", attempts: 2 });
+  });
+
+  it("takes a send a stopped worker left half-done as unconfirmed, never sent again at once", async () => {
+    const { shop: name } = await askedOrder("wa-crash");
+    const clock = { now: new Date() };
+    // The worker marked it and stopped before hearing back (its lease ran out).
+    const [row] = await messages(name);
+    await prisma.shopperMessage.update({
+      where: { id: row!.id },
+      data: {
+        state: "sending",
+        sentAt: clock.now,
+        attempts: 1,
+        leaseOwner: "dead-worker",
+        leaseExpiresAt: new Date(clock.now.getTime() - 1),
+        nextAttemptAt: clock.now,
+      },
+    });
+    await runDueMessages(loopDeps(clock));
+    expect(whatsapp.messages).toHaveLength(0);
+    expect((await messages(name))[0]!.state).toBe("unconfirmed");
+  });
+
+  it("gives up a message WhatsApp refuses for good, with its reason", async () => {
+    const { shop: name } = await askedOrder("wa-template");
+    await runDueMessages(
+      loopDeps(
+        { now: new Date() },
+        {
+          sender: sender({
+            templates: {
+              ...DEFAULT_TEMPLATE_NAMES,
+              address_check: { ar: "no_such_template", en: "no_such_template" },
+            },
+          }),
+        },
+      ),
+    );
+    expect(whatsapp.messages).toHaveLength(0);
+    expect((await messages(name))[0]).toMatchObject({
+      state: "failed",
+      toPhone: null,
+      lastError: expect.stringMatching(/template/i),
+    });
+  });
+});
