@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
+import { transition } from "../../app/models/delivery-state/transition.server";
 import { DEFAULT_TEMPLATE_NAMES, kuwaitDayStart } from "../../app/domain/shopper-message";
 import { unauthenticated } from "../../app/shopify.server";
 import { runDueAsks } from "../../app/shopper/ask-loop.server";
@@ -300,6 +301,58 @@ describe("one copy whatever fails", () => {
       state: "failed",
       toPhone: null,
       lastError: expect.stringMatching(/template/i),
+    });
+  });
+});
+
+describe("out for delivery", () => {
+  it("tells the shopper once per delivery that it comes today, with the tracking link", async () => {
+    const { shop: name } = await askedOrder("wa-out");
+    await prisma.shopperMessage.deleteMany({ where: { shop: name } });
+    await prisma.delivery.create({
+      data: {
+        id: "wa-out-1",
+        shop: name,
+        orderId: "gid://shopify/Order/4401",
+        orderName: "#1044",
+        fulfillmentId: "gid://shopify/Fulfillment/wa-out-1",
+        source: "webhook",
+        state: "in_transit",
+        environment: "sandbox",
+        reference: "SHPFY-wa-out-1",
+        courierOrderNumber: "KW100001",
+        trackingToken: "0123456789abcdef0123456789abcdef",
+        customerLanguage: "en",
+      },
+    });
+    // The list's columns are read from the request by the database; the phone set as the row has it.
+    await prisma.delivery.update({
+      where: { id: "wa-out-1" },
+      data: { customerPhone: "+96566001122" },
+    });
+    const move = (from: "in_transit" | "out_for_delivery" | "failed", to: typeof from) =>
+      transition({
+        shop: name,
+        id: "wa-out-1",
+        from,
+        to,
+        event: { kind: "courier_status", message: to },
+      });
+    await move("in_transit", "out_for_delivery");
+    // A failed attempt and a second round out: still one message for the delivery.
+    await move("out_for_delivery", "failed");
+    await move("failed", "out_for_delivery");
+    const owed = await messages(name);
+    expect(owed.map((m) => [m.purpose, m.deliveryId, m.toPhone])).toEqual([
+      ["out_for_delivery", "wa-out-1", "96566001122"],
+    ]);
+    await runDueMessages(loopDeps({ now: new Date() }));
+    expect(whatsapp.messages).toHaveLength(1);
+    expect(whatsapp.messages[0]!.template).toMatchObject({
+      name: "out_for_delivery",
+      language: "en",
+      buttonUrlParameter: "0123456789abcdef0123456789abcdef",
+      bodyParameters: [expect.any(String), "#1044"],
     });
   });
 });

@@ -2,6 +2,7 @@ import { type Prisma } from "@prisma/client";
 import prisma, { databaseProvider } from "../../db.server";
 import { eventDataColumn, type EventData } from "../../domain/event-data";
 import { canMove, isFinal, NOT_COLLECTING_STATES, type DeliveryState } from "../../domain/states";
+import { queueDeliveryMoveMessage } from "../delivery-messages.server";
 import { enqueueDeliveryMoveFlowEvents } from "../flow-events.server";
 
 /** Moves through the move table, each with its timeline event, and what refuses one. */
@@ -114,6 +115,9 @@ export async function transition(input: TransitionInput): Promise<void> {
     await closeCancelRequest(tx, input.shop, input.id, input.to, at);
     // Shopify Flow triggers the move fires, committed with it (ADR 0038).
     await enqueueDeliveryMoveFlowEvents(tx, input.shop, input.id, input.from, input.to, at);
+    // The shopper's WhatsApp message the move owes, committed with it (ADR 0058).
+    if (input.from !== input.to)
+      await queueDeliveryMoveMessage(tx, input.shop, input.id, input.to, at);
   });
 }
 
