@@ -35,6 +35,11 @@ export interface WhatsAppStandInOptions {
   statusFlow?: StatusFlow;
   /** Base of the default templates' button URL (default `https://shop.example/s/`). */
   linkBase?: string;
+  /**
+   * Waits before trying a callback again that was not answered 2xx, as Meta retries failed
+   * webhooks (for days, less and less often). Default none: one attempt each.
+   */
+  callbackRetryDelaysMs?: number[];
 }
 
 export interface RecordedMessage {
@@ -70,7 +75,9 @@ export type StandInFault =
   // The message is accepted and goes (it is recorded, its callbacks are sent), but the answer
   // is lost: a 5xx, or no answer at all. The sender cannot tell this from a refusal.
   | { kind: "server-error-after-send"; status?: number }
-  | { kind: "timeout-after-send" };
+  | { kind: "timeout-after-send" }
+  // No fault: the send goes as usual (to space faults out in a queue of them).
+  | { kind: "none" };
 
 export interface WhatsAppStandIn {
   /** Base URL to give the client (as WHATSAPP_API_URL). */
@@ -89,6 +96,8 @@ export interface WhatsAppStandIn {
   ): Promise<StatusCallback>;
   /** Waits until every callback queued so far has been answered. */
   flushCallbacks(): Promise<void>;
+  /** Where callbacks go from now on (the receiver's address may be known only later). */
+  setWebhookUrl(url: string | undefined): void;
   /** The link the shopper would open by tapping the message's button (or its URL in the body). */
   tap(messageId: string): string;
   close(): Promise<void>;
@@ -133,6 +142,8 @@ export async function startWhatsAppStandIn(
   const refusals: { status: number; code: number }[] = [];
   const faults: StandInFault[] = [];
   let queue: Promise<unknown> = Promise.resolve();
+  let webhookUrl = options.webhookUrl;
+  let closed = false;
 
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -278,20 +289,25 @@ export async function startWhatsAppStandIn(
     const delivery = queue.then(async () => {
       const callback: StatusCallback = { messageId, status, body, signature, responseStatus: null };
       callbacks.push(callback);
-      if (!options.webhookUrl) return callback;
-      try {
-        const response = await fetch(options.webhookUrl, {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-hub-signature-256": signature },
-          body,
-          signal: AbortSignal.timeout(5000),
-        });
-        await response.arrayBuffer();
-        callback.responseStatus = response.status;
-      } catch {
-        callback.responseStatus = null;
+      const delays = options.callbackRetryDelaysMs ?? [];
+      for (let attempt = 0; ; attempt += 1) {
+        if (!webhookUrl) return callback;
+        try {
+          const response = await fetch(webhookUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-hub-signature-256": signature },
+            body,
+            signal: AbortSignal.timeout(5000),
+          });
+          await response.arrayBuffer();
+          callback.responseStatus = response.status;
+        } catch {
+          callback.responseStatus = null;
+        }
+        const answered = callback.responseStatus !== null && callback.responseStatus < 300;
+        if (answered || attempt >= delays.length || closed) return callback;
+        await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
       }
-      return callback;
     });
     queue = delivery;
     return delivery;
@@ -309,6 +325,9 @@ export async function startWhatsAppStandIn(
       for (let i = 0; i < times; i++) faults.push(fault);
     },
     sendStatus: (messageId, status, error) => enqueue(messageId, status, error),
+    setWebhookUrl(url) {
+      webhookUrl = url;
+    },
     async flushCallbacks() {
       let seen: Promise<unknown>;
       do {
@@ -328,6 +347,7 @@ export async function startWhatsAppStandIn(
       return inBody;
     },
     async close() {
+      closed = true;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

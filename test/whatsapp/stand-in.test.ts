@@ -177,3 +177,63 @@ describe("the WhatsApp stand-in", () => {
     expect(standIn.callbacks.map((c) => c.responseStatus)).toEqual([null]);
   });
 });
+
+describe("the stand-in's faults and callbacks that a sender must survive", () => {
+  it("takes a message and loses the answer, echoing its callback data in the callbacks", async () => {
+    const bodies: string[] = [];
+    const receiver = http.createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        bodies.push(body);
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      standIn = await startWhatsAppStandIn({
+        accessToken: TOKEN,
+        appSecret: "s",
+        statusFlow: "sent",
+      });
+      standIn.setWebhookUrl(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`);
+      standIn.injectFault({ kind: "server-error-after-send" });
+      const { status, json } = await post(templateBody({ biz_opaque_callback_data: "row-1" }));
+      expect(status).toBe(503);
+      expect(json.error.code).toBe(2);
+      expect(standIn.messages).toHaveLength(1);
+      await standIn.flushCallbacks();
+      expect(JSON.parse(bodies[0]!).entry[0].changes[0].value.statuses[0]).toMatchObject({
+        id: standIn.messages[0]!.id,
+        status: "sent",
+        biz_opaque_callback_data: "row-1",
+      });
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it("tries a refused callback again, as Meta does, until the receiver takes it", async () => {
+    let calls = 0;
+    const receiver = http.createServer((request, response) => {
+      request.resume();
+      request.on("end", () => response.writeHead(++calls < 3 ? 503 : 200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      standIn = await startWhatsAppStandIn({
+        accessToken: TOKEN,
+        appSecret: "s",
+        statusFlow: "sent",
+        callbackRetryDelaysMs: [10, 10, 10],
+        webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+      });
+      await post(templateBody());
+      await standIn.flushCallbacks();
+      expect(calls).toBe(3);
+      expect(standIn.callbacks[0]!.responseStatus).toBe(200);
+    } finally {
+      receiver.close();
+    }
+  });
+});
