@@ -26,20 +26,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { API_KEY, API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import pg from "pg";
 import { AREAS, GOVERNORATES } from "../app/addresses";
-import { startCourierSandbox } from "../sandbox/courier";
-import {
-  gid,
-  ShopifyStandInStore,
-  startShopifyStandIn,
-  subscriptionsFromAppToml,
-} from "../sandbox/shopify";
+import { gid, type ShopifyStandInStore } from "../sandbox/shopify";
 import { HUMAN_USER_AGENT } from "../test/support/browser";
-import { TEST_ENCRYPTION_KEYS, TEST_SCOPES } from "../test/support/test-env";
 import { migratePostgres, readMigrations } from "../scripts/pg-migrate";
-import { ensureBuilt, startBuiltServer, type RunningServer } from "./support/app-server";
+import { ensureBuilt, startBuiltServer } from "./support/app-server";
+import { BENCH_SHOP as SHOP, startShopperStack } from "./support/shopper-stack";
 import {
   benchServerEnv,
   freshPostgres,
@@ -48,7 +41,7 @@ import {
   shapes,
   vitalsOf,
 } from "./pages";
-import { freePort, migrateDatabase, ROOT, round, scratchDir, sleep } from "./support/scratch";
+import { freePort, round, scratchDir, sleep } from "./support/scratch";
 
 const { values: args } = parseArgs({
   options: {
@@ -64,8 +57,6 @@ const ORDERS = Number(args.orders ?? (QUICK ? 200 : 1_000));
 const DELIVERIES = Number(args.deliveries ?? (QUICK ? 20_000 : 1_000_000));
 const SAMPLES = Number(args.samples ?? (QUICK ? 60 : 300));
 const TARGET = { p95Ms: 100, lcpMs: 1000, cls: 0.02 };
-const SHOP = "bench-shopper.myshopify.com";
-const COURIER_KEY = "sandbox-test-key";
 
 const scratch = scratchDir("bench-shopper");
 const log = (line: string) => console.log(line);
@@ -174,61 +165,9 @@ interface FlowFigures {
 
 async function flow(): Promise<FlowFigures> {
   log(`\n1. The flow on SQLite: ${ORDERS} orders (load ${load()})`);
-  const databaseUrl = migrateDatabase(path.join(scratch.dir, "flow.sqlite"));
-  const [appPort, shopifyPort] = [await freePort(), await freePort()];
-  const appUrl = `http://127.0.0.1:${appPort}`;
-  const courier = await startCourierSandbox({ acceptedKeys: [COURIER_KEY] });
-  const store = new ShopifyStandInStore({ shop: SHOP, name: "Bench Kuwait Store" });
-  store.addLocation({
-    name: "Salmiya Shop",
-    address: {
-      address1: "Salem Al Mubarak Street, Block 10",
-      city: "Salmiya",
-      zip: "22000",
-      provinceCode: "KW-HA",
-      phone: "+96522211111",
-    },
-  });
-  const subscriptions = subscriptionsFromAppToml(path.join(ROOT, "shopify.app.toml"));
-  const shopify = await startShopifyStandIn({
-    store,
-    apiKey: API_KEY,
-    apiSecret: API_SECRET_KEY,
-    scopes: TEST_SCOPES,
-    appUrl,
-    port: shopifyPort,
-    webhooks: { topics: subscriptions.topics, path: subscriptions.path },
-  });
-  const appEnv = {
-    NODE_ENV: "production",
-    DATABASE_URL: databaseUrl,
-    SHOPIFY_API_KEY: API_KEY,
-    SHOPIFY_API_SECRET: API_SECRET_KEY,
-    SHOPIFY_APP_URL: appUrl,
-    SCOPES: TEST_SCOPES,
-    ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
-    COURIER_SANDBOX_URL: courier.url,
-    SHOPIFY_STANDIN_URL: shopify.url,
-    // Simulated shoppers come from many addresses, as real ones do.
-    TRUST_PROXY: "1",
-  };
-  let server: RunningServer | null = null;
+  const stack = await startShopperStack({ dir: scratch.dir, name: "flow" });
+  const { appUrl, courier, store, shopify } = stack;
   try {
-    server = await startBuiltServer({
-      env: appEnv,
-      port: appPort,
-      logFile: path.join(scratch.dir, "flow-server.log"),
-      nodeArgs: ["--import", "tsx", "--import", "./sandbox/shopify/preload.ts"],
-      startTimeoutMs: 90_000,
-    });
-    // The merchant installs (token exchange on the first admin load) and configures the app.
-    await fetch(shopify.adminUrl("/app"), {
-      headers: { "user-agent": HUMAN_USER_AGENT },
-      redirect: "manual",
-    });
-    Object.assign(process.env, appEnv, { DELIVERY_WORKER: "off" });
-    const { configureLocalMerchant } = await import("../scripts/support/local-merchant");
-    await configureLocalMerchant({ shop: SHOP, store, courier, courierKey: COURIER_KEY, appUrl });
     const { default: prisma } = await import("../app/db.server");
     const { releaseShopperAsk } = await import("../app/actions/shopper-answer.server");
     const { loadCourierDirectory } = await import("../app/services/courier-directory.server");
@@ -501,11 +440,10 @@ async function flow(): Promise<FlowFigures> {
     await prisma.$disconnect();
     return figures;
   } catch (error) {
-    if (server) console.error(server.log().split("\n").slice(-30).join("\n"));
+    console.error(stack.server().log().split("\n").slice(-30).join("\n"));
     throw error;
   } finally {
-    await server?.stop();
-    await Promise.allSettled([shopify.close(), courier.close()]);
+    await stack.close();
   }
 }
 
