@@ -1,8 +1,8 @@
 // The production HTTP server (`npm start`): Remix behind Express. Before any route: security
 // headers on every response, a request log without query strings (the admin's URLs carry session
 // tokens) nor the token in a shop's courier webhook URL, a per-client limit on tracking look-ups
-// and on the shopper's blocks' questions, cross-site writes to pages refused with 403, and every request body read within its route's
-// limit (ADR 0012). A graceful stop on SIGTERM.
+// and on the shopper's blocks' questions, cross-site writes to pages refused with 403, and every
+// request body read within its route's limit (ADR 0012). A graceful stop on SIGTERM.
 import "./server/production-defaults.js";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -42,10 +42,7 @@ export async function preflightOnly({ request }: { request: Request }): Promise<
  * (`authenticate.public.*`; both answer the CORS preflight, and a missing or bad token with 401).
  * The shop is the token's `dest`, never anything the request says.
  */
-export async function authenticateShopper(
-  request: Request,
-  surface: "thank-you" | "order-status",
-) {
+export async function authenticateShopper(request: Request, surface: "thank-you" | "order-status") {
   const { sessionToken, cors } =
     surface === "order-status"
       ? await authenticate.public.customerAccount(request)
