@@ -27,6 +27,25 @@ export interface ShopperHost {
   sessionToken: { get: () => Promise<string> };
 }
 
+/**
+ * What the blocks use of their targets' APIs (purchase.thank-you's OrderConfirmationApi, the
+ * order status's OrderStatusApi, and StandardApi), written out: those surfaces' typings declare a
+ * global `shopify` that clashes with the admin's (extensions/shopify.d.ts) and App Bridge's.
+ * Names and shapes as in @shopify/ui-extensions 2026.10.
+ */
+export interface ThankYouApi extends ShopperHost {
+  orderConfirmation: { value: { order: { id: string }; number?: string } };
+  i18n: { translate: (key: string, options?: Record<string, unknown>) => unknown };
+}
+
+export interface OrderStatusApi extends ShopperHost {
+  order: { value: { id: string; confirmationNumber?: string } | undefined };
+  i18n: {
+    translate: (key: string, options?: Record<string, unknown>) => unknown;
+    formatDate: (date: Date, options?: Intl.DateTimeFormatOptions) => string;
+  };
+}
+
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
 /** "gid://shopify/Order/7001" (or an OrderIdentity gid) → "7001". */

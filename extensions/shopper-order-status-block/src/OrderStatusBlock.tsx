@@ -1,5 +1,4 @@
 import "@shopify/ui-extensions/preact";
-import type { Api } from "@shopify/ui-extensions/customer-account.order-status.block.render";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { translator } from "../../shared/i18n";
@@ -9,6 +8,7 @@ import {
   orderStatusShown,
   questionsKey,
   type OrderStatusShown,
+  type OrderStatusApi,
 } from "../../shared/shopper";
 
 export default async () => {
@@ -16,8 +16,7 @@ export default async () => {
 };
 
 function OrderStatusBlock() {
-  // This target's API (extensions/shopify.d.ts types the admin's global).
-  const host = (globalThis as unknown as { shopify: Api }).shopify;
+  const host = (globalThis as unknown as { shopify: OrderStatusApi }).shopify;
   const [shown, setShown] = useState<OrderStatusShown | null>(null);
 
   useEffect(() => {

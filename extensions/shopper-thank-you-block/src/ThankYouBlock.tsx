@@ -1,9 +1,13 @@
 import "@shopify/ui-extensions/preact";
-import type { Api } from "@shopify/ui-extensions/purchase.thank-you.block.render";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { translator } from "../../shared/i18n";
-import { fetchShopperOrder, questionsKey, thankYouStep } from "../../shared/shopper";
+import {
+  fetchShopperOrder,
+  questionsKey,
+  thankYouStep,
+  type ThankYouApi,
+} from "../../shared/shopper";
 
 export default async () => {
   render(<ThankYouBlock />, document.body);
@@ -12,8 +16,7 @@ export default async () => {
 type Shown = { questions: ("address" | "cash")[]; link: string };
 
 function ThankYouBlock() {
-  // This target's API (extensions/shopify.d.ts types the admin's global).
-  const host = (globalThis as unknown as { shopify: Api }).shopify;
+  const host = (globalThis as unknown as { shopify: ThankYouApi }).shopify;
   const [shown, setShown] = useState<Shown | null>(null);
 
   useEffect(() => {
