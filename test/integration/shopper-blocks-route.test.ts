@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { recordOrderToCheck, type OrderSnapshot } from "../../app/models/shopper-asks.server";
 import { action, loader } from "../../app/routes/api.shopper.orders.$orderId";
+import { receiveOrder } from "../../app/shopper/order-intake.server";
+import { ordersCreatePayload } from "../../app/shopify/webhook-payloads";
 import { APP_URL, callRoute, shopDomain } from "../support/shopify";
 
 // The shopper's blocks' endpoint, with session tokens signed by the app's secret as Shopify signs
@@ -167,6 +169,20 @@ describe("GET /api/shopper/orders/:orderId", () => {
     });
     const body = (await (await ask(await tokenFor(shop))).json()) as { ask: unknown };
     expect(body.ask).toEqual({ checking: true, open: false, questions: [], link: null });
+  });
+
+  it("knows the order by the confirmation number orders/create brought", async () => {
+    const payload = ordersCreatePayload.parse({
+      admin_graphql_api_id: ORDER,
+      name: "#1001",
+      confirmation_number: CONFIRMATION,
+      currency: "KWD",
+      shipping_address: { address1: "Block 4, Street 12", city: "Salwa", country_code: "KW" },
+      line_items: [{ title: "Abaya", quantity: 1 }],
+    });
+    expect(await receiveOrder(shop, payload)).toBe(true);
+    const body = (await (await ask(await tokenFor(shop))).json()) as { ask: { checking: boolean } };
+    expect(body.ask.checking).toBe(true);
   });
 
   it("refuses a request without a session token with 401", async () => {
