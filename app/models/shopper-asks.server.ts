@@ -42,10 +42,7 @@ export const orderSnapshot = z.object({
   /** Fils the driver collects, or null for a paid order. */
   cashToCollectFils: z.number().nullable(),
   currency: z.string(),
-  /**
-   * Shopify's confirmation number, which the buyer sees on the thank-you and order status pages:
-   * what the blocks there prove the order is theirs with (issue 27). Absent on older rows.
-   */
+  /** What the shopper's blocks prove the order is theirs with (issue 27); absent on older rows. */
   confirmationNumber: z.string().nullable().optional(),
 });
 export type OrderSnapshot = z.infer<typeof orderSnapshot>;
