@@ -55,8 +55,9 @@ export function installFakeStorefront(options: FakeStorefrontOptions): FakeStore
     sessionToken: { get: async () => CHECKOUT_TOKEN },
   };
   if (options.extension === "shopper-thank-you-block") {
+    // The thank-you page names the order by its OrderIdentity, whose number is the order's.
     shopify.orderConfirmation = signal({
-      order: { id: gid },
+      order: { id: `gid://shopify/OrderIdentity/${options.order.id}` },
       number: confirmation,
       isFirstOrder: true,
     });
