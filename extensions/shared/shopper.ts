@@ -70,6 +70,8 @@ export async function fetchShopperOrder(
       Accept: "application/json",
       Authorization: `Bearer ${await host.sessionToken.get()}`,
     },
+    // A hung request would stop the thank-you block's further questions: count it as failed.
+    signal: AbortSignal.timeout(10_000),
   });
   if (!response.ok) throw new Error(`The app answered ${response.status}.`);
   return (await response.json()) as ShopperOrderResponse;

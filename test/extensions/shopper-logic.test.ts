@@ -204,7 +204,10 @@ describe("asking the app from a shopper's block", () => {
     expect(calls).toEqual([
       [
         `${APP}/api/shopper/orders/7001?confirmation=F3KQ7ZP1X&surface=order-status`,
-        { headers: { Accept: "application/json", Authorization: "Bearer checkout-token" } },
+        {
+          headers: { Accept: "application/json", Authorization: "Bearer checkout-token" },
+          signal: expect.any(AbortSignal),
+        },
       ],
     ]);
   });
