@@ -1,5 +1,6 @@
 // One public page behind either token (the ask's or the delivery's): the same link shape.
 import { askLink as pageLink } from "./tracking-link";
+import type { AskState } from "./shopper-ask";
 import { JOURNEY } from "./tracking-steps";
 
 /**
@@ -15,7 +16,7 @@ export const SHOPPER_STATUSES = ["preparing", ...JOURNEY] as const;
 export type ShopperStatus = (typeof SHOPPER_STATUSES)[number];
 
 export interface ShopperOrderAsk {
-  state: string;
+  state: AskState;
   questions: ("address" | "cash")[];
   token: string;
   linkExpiresAt: Date;

@@ -54,7 +54,7 @@ describe("the app's answer to a shopper's block", () => {
     expect(answer.ask?.open).toBe(true);
   });
 
-  it.each(["answered", "expired", "released", "not_needed", "not_held"])(
+  it.each(["answered", "expired", "released", "not_needed", "not_held"] as const)(
     "closes the question once the ask is %s",
     (state) => {
       const answer = shopperOrderAnswer(

@@ -16,6 +16,7 @@ export default async () => {
 };
 
 function OrderStatusBlock() {
+  // This target's API, typed by hand (shared/shopper.ts says why).
   const host = (globalThis as unknown as { shopify: OrderStatusApi }).shopify;
   const [shown, setShown] = useState<OrderStatusShown | null>(null);
 

@@ -16,6 +16,7 @@ export default async () => {
 type Shown = { questions: ("address" | "cash")[]; link: string };
 
 function ThankYouBlock() {
+  // This target's API, typed by hand (shared/shopper.ts says why).
   const host = (globalThis as unknown as { shopify: ThankYouApi }).shopify;
   const [shown, setShown] = useState<Shown | null>(null);
 
