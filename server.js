@@ -1,8 +1,8 @@
 // The production HTTP server (`npm start`): Remix behind Express. Before any route: security
 // headers on every response, a request log without query strings (the admin's URLs carry session
-// tokens) nor the token in a shop's courier webhook URL, a per-client limit on tracking look-ups,
-// cross-site writes to pages refused with 403, and every request body read within its route's
-// limit (ADR 0012). A graceful stop on SIGTERM.
+// tokens) nor the token in a shop's courier webhook URL, a per-client limit on tracking look-ups
+// and on the shopper's blocks' questions, cross-site writes to pages refused with 403, and every
+// request body read within its route's limit (ADR 0012). A graceful stop on SIGTERM.
 import "./server/production-defaults.js";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -53,6 +53,9 @@ app.use(
 );
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
 app.use("/tracking/", trackingRateLimit());
+// The shopper's blocks in Shopify's pages answer any shopper's session token: the same limit,
+// counted apart (a thank-you page asks a few times while the app checks the new order).
+app.use("/api/shopper/", trackingRateLimit());
 app.use(crossSiteWritesRefused(build));
 app.use(readBodies());
 // After the body is read (its stream's events run outside any request's async context).

@@ -77,7 +77,7 @@ async function main() {
     const verdict = bundle.bytes > limit ? "OVER THE LIMIT" : "ok";
     if (bundle.bytes > limit) over++;
     console.log(
-      `${bundle.handle.padEnd(24)} ${(bundle.bytes / 1024).toFixed(1).padStart(6)} KB of ${(limit / 1024).toFixed(0)} KB  ${verdict}`,
+      `${bundle.handle.padEnd(28)} ${(bundle.bytes / 1024).toFixed(1).padStart(6)} KB of ${(limit / 1024).toFixed(0)} KB  ${verdict}`,
     );
     for (const m of bundle.modules) {
       console.log(

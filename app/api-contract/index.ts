@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BULK_LIMIT, SEND_BATCH } from "../domain/limits";
+import { SHOPPER_STATUSES } from "../domain/shopper-order";
 import { DELIVERY_STATES } from "../domain/states";
 
 /**
@@ -176,6 +177,41 @@ export const labelsQuery = z
     message: "Name the orders or deliveries to print labels for.",
   });
 export type LabelsQuery = z.input<typeof labelsQuery>;
+
+// --- GET /api/shopper/orders/:orderId?confirmation=…&surface=… ---------------------------------
+// The shopper's blocks on Shopify's thank-you and order status pages (session token of the
+// checkout or the customer account, not the admin's).
+
+export const shopperOrderQuery = z.object({
+  confirmation: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{4,32}$/, "Name the order's confirmation number."),
+  surface: z.enum(["thank-you", "order-status"]),
+});
+
+export const shopperOrderResponse = z.object({
+  ask: z
+    .object({
+      checking: z.boolean(),
+      open: z.boolean(),
+      questions: z.array(z.enum(["address", "cash"])),
+      link: z.string().url().nullable(),
+    })
+    .nullable(),
+  delivery: z
+    .object({
+      status: z.enum(SHOPPER_STATUSES),
+      /** "2026-11-30": the day the parcel is expected, while it is on its way. */
+      expectedDay: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .nullable(),
+      trackingLink: z.string().url().nullable(),
+    })
+    .nullable(),
+});
+export type ShopperOrderResponse = z.infer<typeof shopperOrderResponse>;
 
 // --- Every error -------------------------------------------------------------------------------
 

@@ -35,3 +35,22 @@ export async function preflightOnly({ request }: { request: Request }): Promise<
   const { cors } = await authenticateExtension(request);
   return apiError(cors, 405, "This address only answers GET.");
 }
+
+/**
+ * The shopper's blocks' requests (thank-you and order status pages): the session token Shopify
+ * gives a checkout or customer account extension, checked by the library with the app's secret
+ * (`authenticate.public.*`; both answer the CORS preflight, and a missing or bad token with 401).
+ * The shop is the token's `dest`, never anything the request says.
+ */
+export async function authenticateShopper(request: Request, surface: "thank-you" | "order-status") {
+  const { sessionToken, cors } =
+    surface === "order-status"
+      ? await authenticate.public.customerAccount(request)
+      : await authenticate.public.checkout(request);
+  const dest = String(sessionToken.dest ?? "");
+  const shop = URL.canParse(dest) ? new URL(dest).hostname : dest;
+  if (!/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(shop)) {
+    throw new Response(undefined, { status: 401, statusText: "Unauthorized" });
+  }
+  return { shop, cors };
+}

@@ -43,6 +43,8 @@ export const orderSnapshot = z.object({
   /** Fils the driver collects, or null for a paid order. */
   cashToCollectFils: z.number().nullable(),
   currency: z.string(),
+  /** What the shopper's blocks prove the order is theirs with (issue 27); absent on older rows. */
+  confirmationNumber: z.string().nullable().optional(),
 });
 export type OrderSnapshot = z.infer<typeof orderSnapshot>;
 

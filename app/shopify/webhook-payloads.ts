@@ -27,6 +27,7 @@ const text = z
 export const ordersCreatePayload = z.object({
   admin_graphql_api_id: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/),
   name: text,
+  confirmation_number: text,
   phone: text,
   customer_locale: text,
   currency: z.string(),

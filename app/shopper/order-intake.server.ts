@@ -42,6 +42,7 @@ export async function receiveOrder(
     })),
     cashToCollectFils: cash && cash > 0 ? cash : null,
     currency: order.currency,
+    confirmationNumber: order.confirmation_number,
   };
   return recordOrderToCheck({
     shop,

@@ -333,14 +333,18 @@ describe("bulk send", () => {
 });
 
 describe("each extension's folder", () => {
-  const folders = readdirSync(EXTENSIONS).filter((d) => d.startsWith("courier-"));
+  const folders = readdirSync(EXTENSIONS).filter(
+    (d) => d.startsWith("courier-") || d.startsWith("shopper-"),
+  );
 
-  it("has the four extensions", () => {
+  it("has the four admin extensions and the shopper's two blocks", () => {
     expect(folders.sort()).toEqual([
       "courier-bulk-send",
       "courier-delivery-block",
       "courier-labels",
       "courier-send-action",
+      "shopper-order-status-block",
+      "shopper-thank-you-block",
     ]);
   });
 

@@ -164,6 +164,16 @@ describe("tracking links", () => {
     expect(statuses[0]).toBe(404);
     expect(statuses).toContain(429);
   });
+
+  it("limits how often one client may ask the shopper's blocks' route", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 80 && !statuses.includes(429); i++) {
+      const url = `${appUrl}/api/shopper/orders/${7000 + i}?confirmation=GUESS${i}&surface=thank-you`;
+      statuses.push((await probe(url)).status);
+    }
+    expect(statuses[0]).toBe(401);
+    expect(statuses).toContain(429);
+  });
 });
 
 describe("with NODE_ENV unset, as `npm start` runs", () => {

@@ -19,6 +19,8 @@ export interface PageDelivery {
   orderId: string;
   orderName: string | null;
   state: DeliveryState;
+  /** The public page's key for this delivery (the link on the Shopify fulfillment). */
+  trackingToken: string | null;
   courierOrderNumber: string | null;
   cashToCollect: string | null;
   customerLanguage: Language | null;
@@ -48,6 +50,7 @@ const DELIVERY_FIELDS = {
   orderId: true,
   orderName: true,
   state: true,
+  trackingToken: true,
   courierOrderNumber: true,
   cashToCollect: true,
   customerLanguage: true,
@@ -70,6 +73,7 @@ function pageDelivery(row: DeliveryFields): PageDelivery {
     orderId: row.orderId,
     orderName: row.orderName,
     state: parseState(row.state),
+    trackingToken: row.trackingToken,
     courierOrderNumber: row.courierOrderNumber,
     cashToCollect: row.cashToCollect,
     customerLanguage: languageOf(row.customerLanguage),
@@ -93,7 +97,7 @@ function pageDelivery(row: DeliveryFields): PageDelivery {
 }
 
 /** The order's latest delivery that is not cancelled, else its latest. */
-async function latestDelivery(shop: string, orderId: string): Promise<PageDelivery | null> {
+export async function latestDelivery(shop: string, orderId: string): Promise<PageDelivery | null> {
   const rows = await prisma.delivery.findMany({
     where: { shop, orderId },
     orderBy: { createdAt: "desc" },

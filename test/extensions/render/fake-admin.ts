@@ -56,14 +56,18 @@ export interface FakeAdmin {
 
 const BLOCK_TARGETS = new Set(["admin.order-details.block.render"]);
 
-export function installFakeAdmin(options: FakeAdminOptions): FakeAdmin {
-  const locale = options.locale ?? "en";
+/**
+ * Shopify's translate over an extension's own locales/: a dotted key, `{{name}}` replacements,
+ * and `count` choosing among the plural forms (zero, one, two, few, many, other) the language
+ * has. A key the locale lacks is pushed to `missingKeys` and shown as such.
+ */
+export function localeTranslate(extension: string, locale: "en" | "ar", missingKeys: string[]) {
   const messages = JSON.parse(
     readFileSync(
       path.join(
         ROOT,
         "extensions",
-        options.extension,
+        extension,
         "locales",
         locale === "en" ? "en.default.json" : "ar.json",
       ),
@@ -71,17 +75,7 @@ export function installFakeAdmin(options: FakeAdminOptions): FakeAdmin {
     ),
   ) as Record<string, unknown>;
   const plural = new Intl.PluralRules(locale);
-  const admin: FakeAdmin = {
-    requests: [],
-    navigations: [],
-    close: vi.fn(),
-    missingKeys: [],
-    routes: { ...options.routes },
-  };
-
-  // Shopify's translate: a dotted key, `{{name}}` replacements, and `count` choosing among the
-  // plural forms (zero, one, two, few, many, other) the language has.
-  const translate = (key: string, replacements: Record<string, unknown> = {}) => {
+  return (key: string, replacements: Record<string, unknown> = {}) => {
     let value: unknown = key.split(".").reduce<unknown>((node, part) => {
       return node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined;
     }, messages);
@@ -90,13 +84,25 @@ export function installFakeAdmin(options: FakeAdminOptions): FakeAdmin {
       value = forms[plural.select(replacements.count)] ?? forms.other;
     }
     if (typeof value !== "string") {
-      admin.missingKeys.push(key);
+      missingKeys.push(key);
       return `[missing ${locale} text: ${key}]`;
     }
     return value.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
       name in replacements ? String(replacements[name]) : whole,
     );
   };
+}
+
+export function installFakeAdmin(options: FakeAdminOptions): FakeAdmin {
+  const locale = options.locale ?? "en";
+  const admin: FakeAdmin = {
+    requests: [],
+    navigations: [],
+    close: vi.fn(),
+    missingKeys: [],
+    routes: { ...options.routes },
+  };
+  const translate = localeTranslate(options.extension, locale, admin.missingKeys);
 
   const shopify: Record<string, unknown> = {
     extension: { target: options.target },
