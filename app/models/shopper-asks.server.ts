@@ -15,6 +15,7 @@ import {
   type AskState,
   type ShopperAnswer,
 } from "../domain/shopper-ask";
+import { askKind, type AskKind } from "../domain/second-chance";
 
 /**
  * The questions put to shoppers (issue 26): one row per order, written when the order arrives,
@@ -55,8 +56,11 @@ export const snapshotColumn = jsonColumn("ShopperAsk.orderSnapshot", orderSnapsh
 const answerColumn = jsonColumn("ShopperAsk.answer", shopperAnswer);
 const holdsColumn = jsonColumn("ShopperAsk.holds", holds);
 const workColumn = jsonColumn("ShopperAsk.pendingWork", z.array(z.enum(WORK)));
-const questionsColumn = jsonColumn("ShopperAsk.questions", z.array(z.enum(["address", "cash"])));
-const reasonsColumn = jsonColumn("ShopperAsk.reasons", z.array(z.string()));
+export const questionsColumn = jsonColumn(
+  "ShopperAsk.questions",
+  z.array(z.enum(["address", "cash"])),
+);
+export const reasonsColumn = jsonColumn("ShopperAsk.reasons", z.array(z.string()));
 
 export interface AskRow {
   id: string;
@@ -82,13 +86,16 @@ export interface AskRow {
   attempts: number;
   nextAttemptAt: Date | null;
   lastError: string | null;
+  /** Asked before sending, or again after a failed attempt of `deliveryId` (issue 27). */
+  kind: AskKind;
+  deliveryId: string | null;
   createdAt: Date;
 }
 
 const readable = <T>(value: T | Unreadable | null, fallback: T): T =>
   value === null || value instanceof Unreadable ? fallback : value;
 
-function askRow(row: ShopperAsk): AskRow {
+export function askRow(row: ShopperAsk): AskRow {
   const snapshot = row.orderSnapshot === null ? null : snapshotColumn.decode(row.orderSnapshot);
   const answer = row.answer === null ? null : answerColumn.decode(row.answer);
   return {
@@ -117,6 +124,8 @@ function askRow(row: ShopperAsk): AskRow {
     attempts: row.attempts,
     nextAttemptAt: row.nextAttemptAt,
     lastError: row.lastError,
+    kind: askKind.catch("before_sending").parse(row.kind),
+    deliveryId: row.deliveryId,
     createdAt: row.createdAt,
   };
 }

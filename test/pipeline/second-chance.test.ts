@@ -1,0 +1,221 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import prisma from "../../app/db.server";
+import { FIRST_TRACKING_LOOK_MS } from "../../app/domain/lease-policy";
+import { saveCourierExceptions } from "../../app/models/courier-exceptions.server";
+import { runTrackingSync } from "../../app/pipeline/tracking/sync.server";
+import { setUpCourierSandbox } from "../support/courier-sandbox";
+import { testWorker } from "../support/pipeline";
+import { startStandInShop, type StandInShop } from "../support/standin-shop";
+
+/**
+ * A second chance after a failed attempt (issue 27, item 5): the courier's failed status or its
+ * exception opens the order's ask again for that delivery, once per failure, with the WhatsApp
+ * message and the Flow trigger owed in the same transaction. Against the Shopify stand-in and
+ * the courier sandbox, through the tracking sync as the worker runs it.
+ */
+const clock = { now: new Date() };
+const sandbox = setUpCourierSandbox({ clock: () => clock.now.getTime() });
+let shopify: StandInShop;
+
+beforeEach(async () => {
+  clock.now = new Date();
+  shopify = await startStandInShop("second-chance", clock);
+});
+afterEach(async () => {
+  await shopify.close();
+});
+
+/** A new order fulfilled in Shopify, its delivery created at the courier. */
+export async function createdDelivery(standIn: StandInShop = shopify) {
+  // The marker makes the sandbox fail the first attempt.
+  const { orderId, fulfillmentId } = standIn.fulfilNewOrder({ note: "[sandbox:fail-once]" });
+  await standIn.standIn.webhooks.flush();
+  clock.now = new Date(Math.max(clock.now.getTime(), Date.now()));
+  const worker = testWorker({ clock });
+  await worker.drain();
+  const delivery = await prisma.delivery.findFirstOrThrow({
+    where: { shop: standIn.shop, fulfillmentId },
+  });
+  expect(delivery.state).toBe("created");
+  return { orderId, fulfillmentId, delivery, worker };
+}
+
+/** The courier reports `status` for the order, and the tracking sync reads it. */
+async function courierSays(
+  worker: ReturnType<typeof testWorker>,
+  courierOrderId: string,
+  status: "out_for_delivery" | "delivery_failed" | "delivered",
+) {
+  clock.now = new Date(clock.now.getTime() + 60_000);
+  sandbox().advance(courierOrderId, status);
+  worker.advance(FIRST_TRACKING_LOOK_MS + 60 * 60_000);
+  clock.now = worker.clock.now;
+  await runTrackingSync(worker.deps);
+}
+
+const askOf = (orderId: string) =>
+  prisma.shopperAsk.findUniqueOrThrow({
+    where: { shop_orderId: { shop: shopify.shop, orderId } },
+  });
+const flowAsks = () =>
+  prisma.flowEvent.count({ where: { shop: shopify.shop, trigger: "shopper-asked-address" } });
+const messages = () =>
+  prisma.shopperMessage.findMany({ where: { shop: shopify.shop, purpose: "failed_attempt" } });
+
+async function enableWhatsApp() {
+  await prisma.whatsAppAccount.create({
+    data: {
+      shop: shopify.shop,
+      phoneNumberId: "1234567890",
+      accessTokenSealed: "sealed-token",
+      appSecretSealed: "sealed-secret",
+      webhookToken: `hook-${shopify.shop}`,
+      verifyToken: "verify",
+      enabled: true,
+    },
+  });
+}
+
+describe("a failed attempt opens the shopper's second chance", () => {
+  it("opens the order's ask again once however often the failed status is read", async () => {
+    const { orderId, delivery, worker } = await createdDelivery();
+    const before = await askOf(orderId);
+    expect(before).toMatchObject({ kind: "before_sending", round: 1 });
+    await courierSays(worker, delivery.courierOrderId!, "out_for_delivery");
+    await courierSays(worker, delivery.courierOrderId!, "delivery_failed");
+    expect((await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).state).toBe(
+      "failed",
+    );
+    const opened = await askOf(orderId);
+    expect(opened).toMatchObject({
+      kind: "after_failed_attempt",
+      round: 2,
+      deliveryId: delivery.id,
+      state: "asked",
+      answer: null,
+      token: before.token,
+    });
+    expect(JSON.parse(opened.questions!)).toEqual(["address"]);
+    expect(JSON.parse(opened.reasons!)).toEqual(["courier_failed_attempt"]);
+    expect(opened.linkExpiresAt.getTime()).toBeGreaterThanOrEqual(
+      clock.now.getTime() + 7 * 24 * 3_600_000,
+    );
+    expect(opened.answerBy!.getTime()).toBe(clock.now.getTime() + 24 * 3_600_000);
+    expect(await flowAsks()).toBe(1);
+
+    // The same status read again, and the exception the courier lists for the same attempt.
+    await runTrackingSync(worker.deps);
+    await saveCourierExceptions(shopify.shop, "sandbox", [
+      {
+        orderId: delivery.courierOrderId,
+        type: "delivery_failed",
+        description: "Customer not answering",
+        createdAt: null,
+        raw: { exceptionId: 991, orderId: delivery.courierOrderId },
+      },
+    ]);
+    expect(await askOf(orderId)).toMatchObject({ round: 2, state: "asked" });
+    expect(await flowAsks()).toBe(1);
+  });
+
+  it("opens a new round when a new delivery of the order fails after the shopper answered", async () => {
+    const { orderId, delivery, worker } = await createdDelivery();
+    await courierSays(worker, delivery.courierOrderId!, "out_for_delivery");
+    await courierSays(worker, delivery.courierOrderId!, "delivery_failed");
+    // The shopper answered, and the order went out again as a new delivery that failed too.
+    await prisma.shopperAsk.updateMany({
+      where: { shop: shopify.shop, orderId },
+      data: { state: "answered", answeredAt: clock.now },
+    });
+    const next = await createdDelivery();
+    await prisma.delivery.update({ where: { id: next.delivery.id }, data: { orderId } });
+    await prisma.shopperAsk.deleteMany({ where: { shop: shopify.shop, orderId: next.orderId } });
+    await courierSays(worker, next.delivery.courierOrderId!, "out_for_delivery");
+    await courierSays(worker, next.delivery.courierOrderId!, "delivery_failed");
+    expect(await askOf(orderId)).toMatchObject({
+      kind: "after_failed_attempt",
+      round: 3,
+      deliveryId: next.delivery.id,
+      state: "asked",
+    });
+  });
+
+  it("makes the ask from the delivery when the order was never asked about", async () => {
+    const { orderId, delivery, worker } = await createdDelivery();
+    await prisma.shopperAsk.deleteMany({ where: { shop: shopify.shop } });
+    await courierSays(worker, delivery.courierOrderId!, "out_for_delivery");
+    await courierSays(worker, delivery.courierOrderId!, "delivery_failed");
+    const made = await askOf(orderId);
+    expect(made).toMatchObject({ kind: "after_failed_attempt", round: 1, state: "asked" });
+    expect(made.token).toMatch(/^[0-9a-f]{32}$/);
+    const snapshot = JSON.parse(made.orderSnapshot!);
+    expect(snapshot.phone).toBe(delivery.customerPhone);
+    expect(snapshot.address.address1).toMatch(/^Block /);
+  });
+
+  it("opens nothing for a shop that does not ask its customers", async () => {
+    const { orderId, delivery, worker } = await createdDelivery();
+    await prisma.shopSettings.update({
+      where: { shop: shopify.shop },
+      data: { askShoppers: false },
+    });
+    await courierSays(worker, delivery.courierOrderId!, "out_for_delivery");
+    await courierSays(worker, delivery.courierOrderId!, "delivery_failed");
+    expect(await askOf(orderId)).toMatchObject({ kind: "before_sending", round: 1 });
+    expect(await flowAsks()).toBe(0);
+  });
+});
+
+describe("a courier exception opens the shopper's second chance", () => {
+  it("opens the ask once for a new exception about a delivery, with the courier's reason", async () => {
+    const { orderId, delivery } = await createdDelivery();
+    const exception = {
+      orderId: delivery.courierOrderId,
+      type: "address_problem",
+      description: "Address not found",
+      createdAt: null,
+      raw: { exceptionId: 77, orderId: delivery.courierOrderId },
+    };
+    expect(await saveCourierExceptions(shopify.shop, "sandbox", [exception])).toBe(1);
+    const opened = await askOf(orderId);
+    expect(opened).toMatchObject({
+      kind: "after_failed_attempt",
+      round: 2,
+      deliveryId: delivery.id,
+    });
+    expect(JSON.parse(opened.reasons!)).toEqual(["courier_exception", "courier_address_problem"]);
+    // Read again, and a second exception about the same delivery: nothing more.
+    expect(await saveCourierExceptions(shopify.shop, "sandbox", [exception])).toBe(0);
+    await saveCourierExceptions(shopify.shop, "sandbox", [
+      { ...exception, raw: { exceptionId: 78, orderId: delivery.courierOrderId } },
+    ]);
+    expect((await askOf(orderId)).round).toBe(2);
+    expect(await flowAsks()).toBe(1);
+  });
+});
+
+describe("the WhatsApp message of a second chance", () => {
+  it("is owed once when the shop has WhatsApp on", async () => {
+    await enableWhatsApp();
+    const { orderId, delivery, worker } = await createdDelivery();
+    await courierSays(worker, delivery.courierOrderId!, "out_for_delivery");
+    await courierSays(worker, delivery.courierOrderId!, "delivery_failed");
+    await runTrackingSync(worker.deps);
+    const ask = await askOf(orderId);
+    const owed = await messages();
+    expect(owed).toHaveLength(1);
+    expect(owed[0]).toMatchObject({
+      askId: ask.id,
+      deliveryId: delivery.id,
+      dedupeKey: `ask:${ask.id}:2:failed_attempt`,
+    });
+  });
+
+  it("is not owed when the shop has no WhatsApp", async () => {
+    const { delivery, worker } = await createdDelivery();
+    await courierSays(worker, delivery.courierOrderId!, "out_for_delivery");
+    await courierSays(worker, delivery.courierOrderId!, "delivery_failed");
+    expect(await messages()).toHaveLength(0);
+    expect(await flowAsks()).toBe(1);
+  });
+});
