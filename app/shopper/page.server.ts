@@ -91,7 +91,10 @@ export function changeRefusal(
   states: readonly DeliveryState[],
   now: Date,
 ): ChangeRefusal | null {
-  if (states.some((s) => TOO_LATE.includes(s))) return "picked_up";
+  // After a failed attempt the parcel is back at the courier's: the shopper may correct it.
+  const tooLate =
+    rows.ask?.kind === "after_failed_attempt" ? TOO_LATE.filter((s) => s !== "failed") : TOO_LATE;
+  if (states.some((s) => tooLate.includes(s))) return "picked_up";
   if (states.length > 0 && states.every((s) => s === "cancelled")) return "cancelled";
   if (rows.ask?.state === "checking") return "checking";
   if (rows.ask && rows.ask.linkExpiresAt <= now) return "expired";

@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { answerOnShopperPage } from "../../app/actions/shopper-answer.server";
+import { sendAgainWithAnswer } from "../../app/actions/send-again-with-answer.server";
+import { normalizeArabic } from "../../app/addresses";
 import prisma from "../../app/db.server";
+import { whenChoices } from "../../app/domain/second-chance";
+import { loadCourierDirectory } from "../../app/services/courier-directory.server";
 import { FIRST_TRACKING_LOOK_MS } from "../../app/domain/lease-policy";
 import { saveCourierExceptions } from "../../app/models/courier-exceptions.server";
 import { runTrackingSync } from "../../app/pipeline/tracking/sync.server";
@@ -26,7 +31,7 @@ afterEach(async () => {
 });
 
 /** A new order fulfilled in Shopify, its delivery created at the courier. */
-export async function createdDelivery(standIn: StandInShop = shopify) {
+async function createdDelivery(standIn: StandInShop = shopify) {
   // The marker makes the sandbox fail the first attempt.
   const { orderId, fulfillmentId } = standIn.fulfilNewOrder({ note: "[sandbox:fail-once]" });
   await standIn.standIn.webhooks.flush();
@@ -217,5 +222,126 @@ describe("the WhatsApp message of a second chance", () => {
     await courierSays(worker, delivery.courierOrderId!, "delivery_failed");
     expect(await messages()).toHaveLength(0);
     expect(await flowAsks()).toBe(1);
+  });
+});
+
+/** The failed delivery, its second chance open, and a Salmiya area id for the answer. */
+async function failedDelivery() {
+  const created = await createdDelivery();
+  await courierSays(created.worker, created.delivery.courierOrderId!, "out_for_delivery");
+  await courierSays(created.worker, created.delivery.courierOrderId!, "delivery_failed");
+  const ask = await askOf(created.orderId);
+  expect(ask.state).toBe("asked");
+  const directory = (await loadCourierDirectory(shopify.shop, "sandbox"))!;
+  const areaId = directory.areas.find(
+    (a) => normalizeArabic(a.name) === normalizeArabic("السالمية"),
+  )!.id;
+  return { ...created, ask, areaId };
+}
+
+function rescueForm(areaId: number, extra: Record<string, string> = {}) {
+  return {
+    intent: "rescue",
+    areaId: String(areaId),
+    block: "4",
+    street: "12",
+    house: "7",
+    phone: "+44 7700 900123",
+    whenDay: whenChoices(new Date())[0]!,
+    whenPart: "evening",
+    whenNote: "Ring twice",
+    ...extra,
+  };
+}
+
+const creates = () => sandbox().requestLog.filter((r) => r.endpoint === "createOrder").length;
+const liveDeliveries = (orderId: string) =>
+  prisma.delivery.findMany({
+    where: { shop: shopify.shop, orderId, state: { notIn: ["cancelled", "skipped"] } },
+  });
+
+/** What Shopify and the worker do after a send: the new fulfillment's webhook, the build. */
+async function worksOff(worker: ReturnType<typeof testWorker>) {
+  await shopify.standIn.webhooks.flush();
+  clock.now = new Date(Math.max(worker.clock.now.getTime(), Date.now()));
+  worker.clock.now = clock.now;
+  await worker.drain();
+}
+
+describe("the shopper's answer after a failed attempt", () => {
+  it("refuses a phone that is neither a Kuwaiti mobile nor an international number", async () => {
+    const { ask, areaId } = await failedDelivery();
+    const outcome = await answerOnShopperPage(
+      ask.token,
+      rescueForm(areaId, { phone: "2222 1234" }),
+    );
+    expect(outcome).toEqual({ ok: false, errors: { phone: "phone_any" } });
+    const missing = await answerOnShopperPage(ask.token, rescueForm(areaId, { whenPart: "" }));
+    expect(missing).toMatchObject({ ok: false, errors: { whenPart: "when_part_missing" } });
+    expect((await askOf(ask.orderId)).state).toBe("asked");
+  });
+
+  it("keeps the answer with the phone and when they will be in, and the merchant's Send again makes exactly one new courier order with it", async () => {
+    const { ask, areaId, delivery, orderId, worker } = await failedDelivery();
+    expect(await answerOnShopperPage(ask.token, rescueForm(areaId))).toEqual({ ok: true });
+    const answered = await askOf(orderId);
+    expect(answered.state).toBe("answered");
+    const answer = JSON.parse(answered.answer!);
+    expect(answer).toMatchObject({
+      kind: "fixed",
+      phone: "+447700900123",
+      availability: { part: "evening", note: "Ring twice" },
+    });
+    expect(JSON.parse(answered.pendingWork!)).toContain("write_order");
+    // Nothing is sent again on the answer alone: the merchant has not chosen that.
+    const before = creates();
+    await worksOff(worker);
+    expect(creates()).toBe(before);
+
+    const sent = await sendAgainWithAnswer(shopify.shop, delivery.id);
+    expect(sent).toMatchObject({ ok: true, state: "sent" });
+    await worksOff(worker);
+    expect(creates()).toBe(before + 1);
+    const live = await liveDeliveries(orderId);
+    expect(live).toHaveLength(1);
+    expect(live[0]!.state).toBe("created");
+    const request = JSON.parse(live[0]!.request!);
+    expect(request.deliveryAddress).toMatchObject({ areaId, block: "4", street: "12", house: "7" });
+    expect(request.deliveryAddress.notes).toMatch(/Customer is in on .*evening.*Ring twice/);
+    expect((await prisma.delivery.findUniqueOrThrow({ where: { id: delivery.id } })).state).toBe(
+      "cancelled",
+    );
+
+    // Pressed again: refused in words, still one new courier order.
+    expect(await sendAgainWithAnswer(shopify.shop, delivery.id)).toMatchObject({
+      ok: false,
+      error: { code: "rescue_already_sent" },
+    });
+    await worksOff(worker);
+    expect(creates()).toBe(before + 1);
+  });
+
+  it("sends again on the answer once when the merchant chose so, however often the answer comes", async () => {
+    await prisma.shopSettings.update({
+      where: { shop: shopify.shop },
+      data: { resendOnRescueAnswer: true },
+    });
+    const { ask, areaId, delivery, orderId, worker } = await failedDelivery();
+    const before = creates();
+    expect(await answerOnShopperPage(ask.token, rescueForm(areaId))).toEqual({ ok: true });
+    const resent = await liveDeliveries(orderId);
+    expect(resent).toHaveLength(1);
+    expect(resent[0]!.id).not.toBe(delivery.id);
+    // The same answer sent twice more (a double tap, a replayed post) and the trigger replayed.
+    await answerOnShopperPage(ask.token, rescueForm(areaId));
+    await Promise.all([
+      sendAgainWithAnswer(shopify.shop, delivery.id),
+      sendAgainWithAnswer(shopify.shop, delivery.id),
+    ]);
+    await worksOff(worker);
+    await answerOnShopperPage(ask.token, rescueForm(areaId, { whenPart: "morning" }));
+    await worksOff(worker);
+    expect(creates()).toBe(before + 1);
+    expect(await liveDeliveries(orderId)).toHaveLength(1);
   });
 });
