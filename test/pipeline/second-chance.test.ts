@@ -5,6 +5,11 @@ import { normalizeArabic } from "../../app/addresses";
 import prisma from "../../app/db.server";
 import { whenChoices } from "../../app/domain/second-chance";
 import { loadCourierDirectory } from "../../app/services/courier-directory.server";
+import {
+  action as deliveryAction,
+  loader as deliveryLoader,
+} from "../../app/routes/app.deliveries.$id";
+import { adminFetchRequest, callRoute } from "../support/shopify";
 import { FIRST_TRACKING_LOOK_MS } from "../../app/domain/lease-policy";
 import { saveCourierExceptions } from "../../app/models/courier-exceptions.server";
 import { runTrackingSync } from "../../app/pipeline/tracking/sync.server";
@@ -268,6 +273,25 @@ async function worksOff(worker: ReturnType<typeof testWorker>) {
   await worker.drain();
 }
 
+/** The delivery page's second chance card, as the merchant's browser loads it. */
+async function secondChanceCard(id: string) {
+  const response = await callRoute(
+    deliveryLoader,
+    await adminFetchRequest(shopify.shop, `/app/deliveries/${id}`),
+    { id },
+  );
+  return ((await response.json()) as { secondChance: unknown }).secondChance;
+}
+
+async function postOnDeliveryPage(id: string, form: Record<string, string>) {
+  const response = await callRoute(
+    deliveryAction,
+    await adminFetchRequest(shopify.shop, `/app/deliveries/${id}`, { form }),
+    { id },
+  );
+  return { status: response.status, body: await response.json() };
+}
+
 describe("the shopper's answer after a failed attempt", () => {
   it("refuses a phone that is neither a Kuwaiti mobile nor an international number", async () => {
     const { ask, areaId } = await failedDelivery();
@@ -298,8 +322,19 @@ describe("the shopper's answer after a failed attempt", () => {
     await worksOff(worker);
     expect(creates()).toBe(before);
 
-    const sent = await sendAgainWithAnswer(shopify.shop, delivery.id);
-    expect(sent).toMatchObject({ ok: true, state: "sent" });
+    // The merchant's card on the delivery page, and its one action.
+    expect(await secondChanceCard(delivery.id)).toMatchObject({
+      state: "answered",
+      canSendAgain: true,
+      sentAgainAs: null,
+      answer: {
+        parts: { block: "4", street: "12", house: "7" },
+        phone: "+447700900123",
+        when: { part: "evening", note: "Ring twice" },
+      },
+    });
+    const sent = await postOnDeliveryPage(delivery.id, { intent: "send_again_with_answer" });
+    expect(sent).toMatchObject({ status: 200, body: { ok: true, state: "sent" } });
     await worksOff(worker);
     expect(creates()).toBe(before + 1);
     const live = await liveDeliveries(orderId);
@@ -312,10 +347,14 @@ describe("the shopper's answer after a failed attempt", () => {
       "cancelled",
     );
 
+    expect(await secondChanceCard(delivery.id)).toMatchObject({
+      canSendAgain: false,
+      sentAgainAs: live[0]!.id,
+    });
     // Pressed again: refused in words, still one new courier order.
-    expect(await sendAgainWithAnswer(shopify.shop, delivery.id)).toMatchObject({
-      ok: false,
-      error: { code: "rescue_already_sent" },
+    expect(await postOnDeliveryPage(delivery.id, { intent: "send_again_with_answer" })).toEqual({
+      status: 400,
+      body: { ok: false, error: { code: "rescue_already_sent", params: {} } },
     });
     await worksOff(worker);
     expect(creates()).toBe(before + 1);
