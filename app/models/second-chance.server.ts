@@ -1,4 +1,5 @@
 import type { Prisma } from "@prisma/client";
+import prisma from "../db.server";
 import { Unreadable } from "../domain/json-column";
 import { kwdToFils } from "../domain/kwd";
 import { shopperAskedPayload } from "../domain/flow-triggers";
@@ -159,6 +160,24 @@ export async function openSecondChance(
     at,
   );
   return { askId: opened.id, round: opened.round };
+}
+
+/** Of these failed deliveries, those whose customer answered their second chance. */
+export async function failedDeliveriesAnswered(
+  shop: string,
+  deliveryIds: readonly string[],
+): Promise<Set<string>> {
+  if (deliveryIds.length === 0) return new Set();
+  const asks = await prisma.shopperAsk.findMany({
+    where: {
+      shop,
+      kind: "after_failed_attempt",
+      state: "answered",
+      deliveryId: { in: [...deliveryIds] },
+    },
+    select: { deliveryId: true },
+  });
+  return new Set(asks.flatMap((a) => (a.deliveryId ? [a.deliveryId] : [])));
 }
 
 /** What the delivery knows of the order, for an order that was never asked about. */

@@ -4,6 +4,7 @@ import { sendAgainWithAnswer } from "../../app/actions/send-again-with-answer.se
 import { normalizeArabic } from "../../app/addresses";
 import prisma from "../../app/db.server";
 import { whenChoices } from "../../app/domain/second-chance";
+import { loadDeliveryListPage } from "../../app/pages/deliveries.server";
 import { loadCourierDirectory } from "../../app/services/courier-directory.server";
 import {
   action as deliveryAction,
@@ -322,6 +323,15 @@ describe("the shopper's answer after a failed attempt", () => {
     await worksOff(worker);
     expect(creates()).toBe(before);
 
+    // Needs attention lists the failed delivery with its customer's answer.
+    const attention = await loadDeliveryListPage(
+      shopify.shop,
+      new URLSearchParams("tab=attention"),
+    );
+    expect(attention.rows.find((r) => r.id === delivery.id)).toMatchObject({
+      state: "failed",
+      customerAnswered: true,
+    });
     // The merchant's card on the delivery page, and its one action.
     expect(await secondChanceCard(delivery.id)).toMatchObject({
       state: "answered",
