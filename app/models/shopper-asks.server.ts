@@ -1,3 +1,4 @@
+// Longer than 400 lines: the one model of the shopper's questions (asked, answered, asked again after a failed attempt), with the loop's lease and work list beside the columns they read.
 import { randomBytes } from "node:crypto";
 import { Prisma, type ShopperAsk } from "@prisma/client";
 import { z } from "zod";
