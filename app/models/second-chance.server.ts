@@ -162,6 +162,23 @@ export async function openSecondChance(
   return { askId: opened.id, round: opened.round };
 }
 
+/**
+ * Inside the transaction that moved a failed delivery on (the courier out again, returned,
+ * cancelled): its second chance, still unanswered, ends, so its message is not sent late and
+ * the page no longer asks.
+ */
+export async function closeSecondChance(
+  tx: Prisma.TransactionClient,
+  shop: string,
+  deliveryId: string,
+  at: Date,
+): Promise<void> {
+  await tx.shopperAsk.updateMany({
+    where: { shop, deliveryId, kind: "after_failed_attempt", state: "asked" },
+    data: { state: "expired", answerBy: at, nextAttemptAt: null },
+  });
+}
+
 /** Of these failed deliveries, those whose customer answered their second chance. */
 export async function failedDeliveriesAnswered(
   shop: string,

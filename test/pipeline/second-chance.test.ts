@@ -164,6 +164,15 @@ describe("a failed attempt opens the shopper's second chance", () => {
     expect(snapshot.address.address1).toMatch(/^Block /);
   });
 
+  it("closes a second chance not answered yet when the courier goes out again", async () => {
+    const { orderId, delivery, worker } = await createdDelivery();
+    await courierSays(worker, delivery.courierOrderId!, "out_for_delivery");
+    await courierSays(worker, delivery.courierOrderId!, "delivery_failed");
+    expect((await askOf(orderId)).state).toBe("asked");
+    await courierSays(worker, delivery.courierOrderId!, "out_for_delivery");
+    expect(await askOf(orderId)).toMatchObject({ state: "expired", round: 2 });
+  });
+
   it("opens nothing for a shop that does not ask its customers", async () => {
     const { orderId, delivery, worker } = await createdDelivery();
     await prisma.shopSettings.update({

@@ -4,7 +4,7 @@ import { eventDataColumn, type EventData } from "../../domain/event-data";
 import { canMove, isFinal, NOT_COLLECTING_STATES, type DeliveryState } from "../../domain/states";
 import { queueDeliveryMoveMessage } from "../delivery-messages.server";
 import { enqueueDeliveryMoveFlowEvents } from "../flow-events.server";
-import { openSecondChance } from "../second-chance.server";
+import { closeSecondChance, openSecondChance } from "../second-chance.server";
 
 /** Moves through the move table, each with its timeline event, and what refuses one. */
 export class StaleDeliveryError extends Error {
@@ -127,6 +127,9 @@ export async function transition(input: TransitionInput): Promise<void> {
         cause: "courier_failed_attempt",
         at,
       });
+    // The courier went out again (or it ended): a second chance not answered yet is closed.
+    if (input.from === "failed" && input.to !== "failed")
+      await closeSecondChance(tx, input.shop, input.id, at);
   });
 }
 
