@@ -166,7 +166,8 @@ export async function shopperPage(
           }
         : null,
     secondChance:
-      ask?.kind === "after_failed_attempt" && ask.state === "asked"
+      // Answered too: a change given again keeps asking when they will be in.
+      ask?.kind === "after_failed_attempt" && (ask.state === "asked" || ask.state === "answered")
         ? { days: whenChoices(now) }
         : null,
     place: directory ? await placeOf(rows, directory) : null,

@@ -16,11 +16,13 @@ export function AddressCard({
   const question = page.canChange ? page.question : null;
   const askCash = question?.asksCash === true;
   const rescue = page.canChange && page.secondChance !== null;
+  // Asked: the form is the question; answered: it stays behind "Fix my address".
+  const rescueAsked = rescue && question !== null;
   const fixProblem =
     problem?.errors !== undefined &&
     (problem.values.intent === "fix" || problem.values.intent === "rescue");
   const openFix =
-    rescue ||
+    rescueAsked ||
     fixProblem ||
     errorCode(problem?.errors?.form) === "confirm_needs_fix" ||
     (question?.asksAddress === true && !place?.complete);
@@ -90,7 +92,7 @@ export function AddressCard({
           ) : (
             <details className="sp-fix">
               <summary className="sp-btn sp-btn-alt">{t("address.fix")}</summary>
-              <AddressForm page={page} problem={problem} askCash={askCash} />
+              <AddressForm page={page} problem={problem} askCash={askCash} rescue={rescue} />
             </details>
           )}
         </div>

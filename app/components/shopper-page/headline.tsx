@@ -112,7 +112,7 @@ export function Headline({ page, done }: { page: ShopperPageDisplay; done: boole
   }
   const current = page.steps.find((s) => s.now)?.step;
   const question = page.canChange ? page.question : null;
-  const rescue = page.canChange && page.secondChance !== null;
+  const rescue = page.canChange && page.secondChance !== null && page.question !== null;
   const title = rescue
     ? t("headline.secondChance")
     : question?.asksAddress
