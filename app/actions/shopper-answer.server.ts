@@ -15,6 +15,9 @@ import { kickDeliveryWorker } from "../pipeline/drain-loop.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 import { changeRefusal, shopperPage, type ChangeRefusal } from "../shopper/page.server";
 import { kickShopperLoop } from "../shopper/runner.server";
+import { shopperPhone, whenChoices, WHEN_DAYS } from "../domain/second-chance";
+import { kuwaitDay } from "../domain/working-days";
+import { sendAgainWithAnswer } from "./send-again-with-answer.server";
 
 /**
  * The shopper's answer on their page (issue 26, ADR 0056), or the merchant's for them: checked
@@ -64,7 +67,35 @@ export async function answerOnShopperPage(
   await carryToDeliveries(recorded, source);
   kickShopperLoop();
   kickDeliveryWorker();
+  await resendWhenMerchantChose(recorded);
   return { ok: true };
+}
+
+/** The day chosen is one still ahead in Kuwait (a page left open overnight offers yesterday's). */
+function whenIsAhead(day: string | undefined, now: Date): boolean {
+  if (!day) return false;
+  const choices = whenChoices(now, WHEN_DAYS + 3);
+  return day >= kuwaitDay(now) && day <= choices.at(-1)!;
+}
+
+/**
+ * The merchant chose to send a failed delivery again as soon as its customer answers (Settings):
+ * the same action as the delivery page's button, so a repeated answer sends nothing more. Its
+ * failure does not fail the answer: the delivery page still offers the button.
+ */
+async function resendWhenMerchantChose(ask: AskRow) {
+  if (ask.kind !== "after_failed_attempt" || !ask.deliveryId) return;
+  const settings = await getShopSettings(ask.shop);
+  if (!settings?.resendOnRescueAnswer) return;
+  try {
+    const outcome = await sendAgainWithAnswer(ask.shop, ask.deliveryId);
+    if (!outcome.ok && outcome.error.code !== "rescue_already_sent")
+      console.warn(`Not sent again with the customer's answer: ${outcome.error.code}`);
+  } catch (error) {
+    console.warn(
+      `Not sent again with the customer's answer: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }
 
 /** The answer as kept, from the form and what the app has: refused when it is not a place. */
@@ -77,12 +108,23 @@ async function answerFrom(
   const settings = await getShopSettings(ask.shop);
   const directory = settings && (await loadCourierDirectory(ask.shop, settings.courierEnvironment));
   if (!directory) return { ok: false, refusal: "no_courier" };
+  const rescue = form.intent === "rescue";
+  if (rescue && !whenIsAhead(form.whenDay, now))
+    return { ok: false, errors: { whenDay: "when_day_missing" } };
   const extras = {
     notes: blank(form.notes),
-    phone: form.phone ? normalizeKuwaitiPhone(form.phone) : (ask.answer?.phone ?? null),
+    phone: form.phone
+      ? rescue
+        ? shopperPhone(form.phone)
+        : normalizeKuwaitiPhone(form.phone)
+      : (ask.answer?.phone ?? null),
     latitude: form.latitude,
     longitude: form.longitude,
     cashConfirmed: form.cashConfirmed || (ask.answer?.cashConfirmed ?? false),
+    availability:
+      rescue && form.whenDay && form.whenPart
+        ? { day: form.whenDay, part: form.whenPart, note: blank(form.whenNote) }
+        : null,
   };
   if (form.intent === "cash") {
     if (!form.cashConfirmed) return { ok: false, errors: { cashConfirmed: "cash_not_confirmed" } };

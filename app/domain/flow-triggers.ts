@@ -126,6 +126,9 @@ const REASON_WORDS: Record<AskReason, string> = {
   street_or_house: "the street, house or building number is missing",
   block_and_street_or_house: "the block and the street, house or building number are missing",
   cash_confirmation: "cash on delivery is to be confirmed",
+  courier_failed_attempt: "the courier could not deliver the parcel",
+  courier_exception: "the courier reported a problem with the delivery",
+  courier_address_problem: "the courier could not find the address",
 };
 
 export function shopperAskedPayload(ask: {

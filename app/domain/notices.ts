@@ -38,6 +38,10 @@ export const NOTICE_CODES = [
   "shopify_said",
   "only_cancelled_send_again",
   "still_fulfilled_in_shopify",
+  // Sending again with the customer's answer after a failed attempt (send-again-with-answer.server)
+  "rescue_no_answer",
+  "rescue_already_sent",
+  "rescue_cancel_waits",
   // Sending again (retry.server)
   "only_rejected_send_again",
   "history_unreadable",

@@ -3,6 +3,7 @@ import { missingForCourier, type AddressParts, type MissingParts } from "../addr
 import { normalizeDigits } from "../addresses/normalize";
 import { normalizeKuwaitiPhone } from "./contact-phone";
 import { shopperText } from "./courier-notes";
+import { availability, DAY_PARTS, shopperPhone } from "./second-chance";
 
 /**
  * Asking the shopper (issue 26, ADR 0056): when an order arrives, the app decides whether to ask
@@ -40,7 +41,11 @@ export type AskReason =
   | "area_not_sure"
   | "area_not_at_courier"
   | MissingParts
-  | "cash_confirmation";
+  | "cash_confirmation"
+  // Asked again after the courier could not deliver (issue 27, domain/second-chance.ts).
+  | "courier_failed_attempt"
+  | "courier_exception"
+  | "courier_address_problem";
 
 export interface AskPolicy {
   askAddresses: boolean;
@@ -140,7 +145,8 @@ const coordinate = (min: number, max: number) =>
  */
 export const shopperAnswerForm = z
   .object({
-    intent: z.enum(["confirm", "fix", "cash"]),
+    // "rescue": after a failed attempt, the address with the phone and when they will be in.
+    intent: z.enum(["confirm", "fix", "cash", "rescue"]),
     governanceId: z.coerce.number().int().positive("area_missing").optional(),
     areaId: z.coerce.number().int().positive("area_missing").optional(),
     block: text(PART_LIMIT),
@@ -152,10 +158,14 @@ export const shopperAnswerForm = z
     apartment: text(PART_LIMIT),
     paci: text(12).refine((value) => value === "" || /^\d{6,12}$/.test(value), "paci"),
     notes: text(300),
-    phone: text(30).refine(
-      (value) => value === "" || normalizeKuwaitiPhone(value) !== null,
-      "phone",
-    ),
+    // Checked below: a Kuwaiti number, or after a failed attempt a mobile from anywhere.
+    phone: text(30),
+    whenDay: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "when_day_missing")
+      .optional(),
+    whenPart: z.enum(DAY_PARTS, { error: "when_part_missing" }).optional(),
+    whenNote: text(200),
     latitude: coordinate(28.5, 30.2),
     longitude: coordinate(46.5, 48.5),
     // A checked box is sent, an unchecked one is not.
@@ -165,7 +175,17 @@ export const shopperAnswerForm = z
       .transform((value) => value !== undefined),
   })
   .superRefine((form, context) => {
-    if (form.intent !== "fix") return;
+    if (form.intent === "rescue" && form.phone !== "" && shopperPhone(form.phone) === null)
+      context.addIssue({ code: "custom", path: ["phone"], message: "phone_any" });
+    if (form.intent !== "rescue" && form.phone !== "" && normalizeKuwaitiPhone(form.phone) === null)
+      context.addIssue({ code: "custom", path: ["phone"], message: "phone" });
+    if (form.intent === "rescue") {
+      if (!form.whenDay)
+        context.addIssue({ code: "custom", path: ["whenDay"], message: "when_day_missing" });
+      if (!form.whenPart)
+        context.addIssue({ code: "custom", path: ["whenPart"], message: "when_part_missing" });
+    }
+    if (form.intent !== "fix" && form.intent !== "rescue") return;
     if (!form.areaId)
       context.addIssue({ code: "custom", path: ["areaId"], message: "area_missing" });
     const missing = missingForCourier(form);
@@ -199,6 +219,8 @@ export const shopperAnswer = z.object({
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
   cashConfirmed: z.boolean(),
+  /** After a failed attempt: when the shopper will be in (absent from answers before issue 27). */
+  availability: availability.nullable().optional(),
 });
 export type ShopperAnswer = z.infer<typeof shopperAnswer>;
 

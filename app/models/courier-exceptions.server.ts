@@ -4,6 +4,7 @@ import { Unreadable } from "../domain/json-column";
 import { parseState, type DeliveryState } from "../domain/states";
 import { courierExceptionRawColumn } from "../domain/records-columns";
 import type { CourierException as WireException } from "../courier";
+import { openSecondChance } from "./second-chance.server";
 
 /**
  * The courier's exceptions as the app keeps them: one row per exception (by the courier's id, or a
@@ -53,19 +54,30 @@ export async function saveCourierExceptions(
         });
       continue;
     }
-    await prisma.courierException.create({
-      data: {
-        shop,
-        environment,
-        key,
-        courierOrderId: refs[0] ?? null,
-        deliveryId: delivery?.id ?? null,
-        type: exception.type,
-        description: exception.description,
-        happenedAt: exception.createdAt,
-        raw: courierExceptionRawColumn.encode(exception.raw),
-        firstSeenAt: at,
-      },
+    await prisma.$transaction(async (tx) => {
+      await tx.courierException.create({
+        data: {
+          shop,
+          environment,
+          key,
+          courierOrderId: refs[0] ?? null,
+          deliveryId: delivery?.id ?? null,
+          type: exception.type,
+          description: exception.description,
+          happenedAt: exception.createdAt,
+          raw: courierExceptionRawColumn.encode(exception.raw),
+          firstSeenAt: at,
+        },
+      });
+      // The shopper gets the link again, with the exception (issue 27, item 5).
+      if (delivery)
+        await openSecondChance(tx, {
+          shop,
+          deliveryId: delivery.id,
+          cause: "courier_exception",
+          detail: /address/i.test(exception.type ?? "") ? "courier_address_problem" : null,
+          at,
+        });
     });
     added += 1;
   }

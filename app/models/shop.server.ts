@@ -98,7 +98,12 @@ export async function saveDeliveryOptions(shop: string, options: DeliveryOptions
 /** When to ask customers (issue 26); a window left out keeps the one saved. */
 export async function saveAskSettings(
   shop: string,
-  settings: { askShoppers: boolean; askCashConfirmation: boolean; askWindowHours?: number },
+  settings: {
+    askShoppers: boolean;
+    askCashConfirmation: boolean;
+    resendOnRescueAnswer?: boolean;
+    askWindowHours?: number;
+  },
 ): Promise<void> {
   await prisma.shopSettings.upsert({
     where: { shop },

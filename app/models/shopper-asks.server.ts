@@ -1,3 +1,4 @@
+// Longer than 400 lines: the one model of the shopper's questions (asked, answered, asked again after a failed attempt), with the loop's lease and work list beside the columns they read.
 import { randomBytes } from "node:crypto";
 import { Prisma, type ShopperAsk } from "@prisma/client";
 import { z } from "zod";
@@ -15,6 +16,7 @@ import {
   type AskState,
   type ShopperAnswer,
 } from "../domain/shopper-ask";
+import { askKind, type AskKind } from "../domain/second-chance";
 
 /**
  * The questions put to shoppers (issue 26): one row per order, written when the order arrives,
@@ -57,8 +59,11 @@ export const snapshotColumn = jsonColumn("ShopperAsk.orderSnapshot", orderSnapsh
 const answerColumn = jsonColumn("ShopperAsk.answer", shopperAnswer);
 const holdsColumn = jsonColumn("ShopperAsk.holds", holds);
 const workColumn = jsonColumn("ShopperAsk.pendingWork", z.array(z.enum(WORK)));
-const questionsColumn = jsonColumn("ShopperAsk.questions", z.array(z.enum(["address", "cash"])));
-const reasonsColumn = jsonColumn("ShopperAsk.reasons", z.array(z.string()));
+export const questionsColumn = jsonColumn(
+  "ShopperAsk.questions",
+  z.array(z.enum(["address", "cash"])),
+);
+export const reasonsColumn = jsonColumn("ShopperAsk.reasons", z.array(z.string()));
 
 export interface AskRow {
   id: string;
@@ -84,13 +89,16 @@ export interface AskRow {
   attempts: number;
   nextAttemptAt: Date | null;
   lastError: string | null;
+  /** Asked before sending, or again after a failed attempt of `deliveryId` (issue 27). */
+  kind: AskKind;
+  deliveryId: string | null;
   createdAt: Date;
 }
 
 const readable = <T>(value: T | Unreadable | null, fallback: T): T =>
   value === null || value instanceof Unreadable ? fallback : value;
 
-function askRow(row: ShopperAsk): AskRow {
+export function askRow(row: ShopperAsk): AskRow {
   const snapshot = row.orderSnapshot === null ? null : snapshotColumn.decode(row.orderSnapshot);
   const answer = row.answer === null ? null : answerColumn.decode(row.answer);
   return {
@@ -119,6 +127,8 @@ function askRow(row: ShopperAsk): AskRow {
     attempts: row.attempts,
     nextAttemptAt: row.nextAttemptAt,
     lastError: row.lastError,
+    kind: askKind.catch("before_sending").parse(row.kind),
+    deliveryId: row.deliveryId,
     createdAt: row.createdAt,
   };
 }

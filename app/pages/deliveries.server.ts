@@ -9,6 +9,7 @@ import { attentionExceptionItems } from "./reports.server";
 import { retryDelivery } from "../actions/retry.server";
 import type { Notice } from "../domain/notices";
 import { longWait } from "../domain/waits";
+import { failedDeliveriesAnswered } from "../models/second-chance.server";
 
 /**
  * The deliveries list's page (app/routes/app.deliveries._index.tsx): one keyset page of rows as
@@ -32,6 +33,11 @@ export async function loadDeliveryListPage(
     // Needs attention also lists what the courier reported (issue 16).
     params.tab === "attention" ? attentionExceptionItems(shop, now) : [],
   ]);
+  // Failed deliveries whose customer answered since (issue 27): the merchant can send them again.
+  const answered = await failedDeliveriesAnswered(
+    shop,
+    page.rows.filter((d) => d.state === "failed").map((d) => d.id),
+  );
   // Both languages: the page shows its own (the layout decides it).
   const areaName = new Map(places.areas.map((a) => [a.id, { en: a.en, ar: a.ar }]));
   return {
@@ -45,6 +51,7 @@ export async function loadDeliveryListPage(
       state: d.state,
       reason: d.stateReason,
       stuck: isStuck(d, now),
+      customerAnswered: answered.has(d.id),
       waitingLong: longWait(d, now),
       courierNumber: d.courierOrderNumber,
       createdAt: d.createdAt.toISOString(),

@@ -17,6 +17,7 @@ import { deliveryExceptionItems } from "./reports.server";
 import { isFixable } from "../actions/fix.server";
 import { getShopSettings } from "../models/shop.server";
 import { askView, customerFacingShopName } from "./customer-answers.server";
+import { secondChanceOf } from "./second-chance.server";
 
 /**
  * What a delivery's page shows (app/routes/app.deliveries.$id.tsx): the customer, the address as
@@ -168,6 +169,8 @@ export async function deliveryPage(shop: string, id: string, now = new Date()) {
     exceptions: await deliveryExceptionItems(shop, delivery.id),
     // The order's customer, asked about the address before it was fulfilled (issue 26).
     customerAnswer: await customerAnswerOf(shop, delivery.orderId, now),
+    // Asked again after this delivery's failed attempt (issue 27, item 5).
+    secondChance: await secondChanceOf(delivery),
   };
 }
 

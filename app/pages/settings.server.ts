@@ -75,6 +75,8 @@ const settingsForm = z.looseObject({
   // Shopify holds an order for the answer. A form without the window (an older page) keeps it.
   askShoppers: checkbox,
   askCashConfirmation: checkbox,
+  // After a failed attempt, send again as soon as the customer answers (issue 27).
+  resendOnRescueAnswer: checkbox,
   askWindowHours: z.preprocess(
     // An emptied field is no number of hours (not zero).
     (value) => (typeof value === "string" && value.trim() === "" ? Number.NaN : value),
@@ -168,6 +170,7 @@ export async function loadSettingsPage(shop: string) {
     askCustomers: {
       addresses: settings?.askShoppers ?? true,
       cash: settings?.askCashConfirmation ?? false,
+      resendOnAnswer: settings?.resendOnRescueAnswer ?? false,
       windowHours: settings?.askWindowHours ?? 24,
     },
     courierEnvironment: account.environment,
@@ -232,6 +235,7 @@ export async function answerSettingsForm(
     await saveAskSettings(shop, {
       askShoppers: form.askShoppers,
       askCashConfirmation: form.askCashConfirmation,
+      resendOnRescueAnswer: form.resendOnRescueAnswer,
       askWindowHours: form.askWindowHours,
     });
     await saveTrackingPageContact(shop, {

@@ -20,6 +20,8 @@ import { deliveryPage } from "../pages/delivery.server";
 import { CancelDelivery } from "../components/deliveries/cancel-dialog";
 import { markDeliveryCreated } from "../actions/mark-created.server";
 import { retryDelivery } from "../actions/retry.server";
+import { sendAgainWithAnswer } from "../actions/send-again-with-answer.server";
+import { SecondChanceCard } from "../components/deliveries/second-chance-card";
 import { authenticate } from "../shopify.server";
 
 /**
@@ -46,7 +48,9 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       ? await retryDelivery(session.shop, admin, id)
       : form.intent === "mark_created"
         ? await markDeliveryCreated(session.shop, id, form)
-        : { ok: false as const, error: notice("invalid_form") };
+        : form.intent === "send_again_with_answer"
+          ? await sendAgainWithAnswer(session.shop, id, { admin })
+          : { ok: false as const, error: notice("invalid_form") };
   return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
 };
 
@@ -83,6 +87,7 @@ export default function DeliveryPage() {
         </Box>
         <InlineGrid columns={{ xs: 1, md: "2fr 1fr" }} gap="400" alignItems="start">
           <BlockStack gap="400">
+            <SecondChanceCard secondChance={page.secondChance} />
             <CustomerCard customer={page.customer} erased={delivery.erased} />
             <CustomerAnswerCard ask={page.customerAnswer} />
             <AddressCard address={page.address} match={page.match} />

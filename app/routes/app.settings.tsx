@@ -60,6 +60,7 @@ function formValues(data: SettingsPageData): SettingsFormValues {
     trackingContactEmail: data.trackingPage.email ?? "",
     askShoppers: data.askCustomers.addresses,
     askCashConfirmation: data.askCustomers.cash,
+    resendOnRescueAnswer: data.askCustomers.resendOnAnswer,
     askWindowHours: String(data.askCustomers.windowHours),
     mappings: Object.fromEntries(
       data.tracking.mappings.map((m) => [

@@ -17,6 +17,7 @@ import {
   type ShopperAnswer,
 } from "../domain/shopper-ask";
 import type { DeliveryState } from "../domain/states";
+import { whenChoices, type Availability } from "../domain/second-chance";
 import { trackingSteps, type TrackingSteps } from "../domain/tracking-steps";
 import { expectedDeliveryDay } from "../domain/working-days";
 import { listAreaOverrides } from "../models/area-overrides.server";
@@ -75,7 +76,17 @@ export interface ShopperPageView {
   tracking: (TrackingSteps & { number: string; expectedDay: string | null }) | null;
   /** The open question, while the order waits for the answer. */
   question: { questions: AskQuestion[]; reasons: AskReason[]; answerBy: string | null } | null;
-  answered: { kind: ShopperAnswer["kind"]; at: string; cashConfirmed: boolean } | null;
+  answered: {
+    kind: ShopperAnswer["kind"];
+    at: string;
+    cashConfirmed: boolean;
+    availability?: Availability | null;
+  } | null;
+  /**
+   * After a failed attempt (issue 27): the question is the address, a phone and when they will
+   * be in, one of the next working days.
+   */
+  secondChance?: { days: string[] } | null;
   /** The address as the app has it now (the answer, what was sent, or its reading of the order). */
   place: PlaceOnPage | null;
   /** What the shopper typed at checkout, when the app could not place it with confidence. */
@@ -91,7 +102,10 @@ export function changeRefusal(
   states: readonly DeliveryState[],
   now: Date,
 ): ChangeRefusal | null {
-  if (states.some((s) => TOO_LATE.includes(s))) return "picked_up";
+  // After a failed attempt the parcel is back at the courier's: the shopper may correct it.
+  const tooLate =
+    rows.ask?.kind === "after_failed_attempt" ? TOO_LATE.filter((s) => s !== "failed") : TOO_LATE;
+  if (states.some((s) => tooLate.includes(s))) return "picked_up";
   if (states.length > 0 && states.every((s) => s === "cancelled")) return "cancelled";
   if (rows.ask?.state === "checking") return "checking";
   if (rows.ask && rows.ask.linkExpiresAt <= now) return "expired";
@@ -148,7 +162,13 @@ export async function shopperPage(
             kind: ask.answer.kind,
             at: ask.answeredAt.toISOString(),
             cashConfirmed: ask.answer.cashConfirmed,
+            availability: ask.answer.availability ?? null,
           }
+        : null,
+    secondChance:
+      // Answered too: a change given again keeps asking when they will be in.
+      ask?.kind === "after_failed_attempt" && (ask.state === "asked" || ask.state === "answered")
+        ? { days: whenChoices(now) }
         : null,
     place: directory ? await placeOf(rows, directory) : null,
     typed: typedOf(rows),

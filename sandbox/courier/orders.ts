@@ -57,8 +57,17 @@ export interface SandboxException {
   createdAt: number;
 }
 
-/** Statuses from which a cancel is accepted: before the driver has the parcel. */
-export const CANCELLABLE: ReadonlySet<StatusCode> = new Set(["pending", "accepted", "assigned"]);
+/**
+ * Statuses from which a cancel is accepted: before the driver has the parcel, and after a failed
+ * attempt, when the parcel waits at the depot for the next one (cancelled then, it goes back to
+ * the sender; the app sends the order again with the customer's answer, issue 27).
+ */
+export const CANCELLABLE: ReadonlySet<StatusCode> = new Set([
+  "pending",
+  "accepted",
+  "assigned",
+  "delivery_failed",
+]);
 
 const FORWARD: Partial<Record<StatusCode, StatusCode>> = {
   pending: "accepted",

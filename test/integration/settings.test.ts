@@ -243,13 +243,39 @@ describe("the settings page's courier connection", () => {
       askCashConfirmation: true,
       askWindowHours: 48,
     });
-    expect((await load()).askCustomers).toEqual({ addresses: false, cash: true, windowHours: 48 });
+    expect((await load()).askCustomers).toEqual({
+      addresses: false,
+      cash: true,
+      resendOnAnswer: false,
+      windowHours: 48,
+    });
+  });
+
+  it("saves sending again as soon as the customer answers after a failed attempt", async () => {
+    await installShop(shop);
+    const saved = await post({
+      intent: "save",
+      preparationMinutes: "60",
+      askShoppers: "",
+      resendOnRescueAnswer: "",
+      askWindowHours: "24",
+    });
+    expect(saved.status).toBe(200);
+    expect(
+      (await prisma.shopSettings.findUniqueOrThrow({ where: { shop } })).resendOnRescueAnswer,
+    ).toBe(true);
+    expect((await load()).askCustomers).toMatchObject({ resendOnAnswer: true });
   });
 
   it("asks about doubtful addresses within 24 hours until the merchant says otherwise", async () => {
     await installShop(shop);
     await prisma.shopSettings.create({ data: { shop } });
-    expect((await load()).askCustomers).toEqual({ addresses: true, cash: false, windowHours: 24 });
+    expect((await load()).askCustomers).toEqual({
+      addresses: true,
+      cash: false,
+      resendOnAnswer: false,
+      windowHours: 24,
+    });
   });
 
   for (const [typed, errorKey] of [

@@ -339,12 +339,15 @@ describe("out for delivery", () => {
         event: { kind: "courier_status", message: to },
       });
     await move("in_transit", "out_for_delivery");
-    // A failed attempt and a second round out: still one message for the delivery.
+    // A failed attempt and a second round out: still one "out for delivery" for the delivery.
+    // The failed attempt owes its second chance's message (issue 27, item 5), closed unsent
+    // once the courier is out again.
     await move("out_for_delivery", "failed");
     await move("failed", "out_for_delivery");
     const owed = await messages(name);
     expect(owed.map((m) => [m.purpose, m.deliveryId, m.toPhone])).toEqual([
       ["out_for_delivery", "wa-out-1", "96566001122"],
+      ["failed_attempt", "wa-out-1", "96566001122"],
     ]);
     await runDueMessages(loopDeps({ now: new Date() }));
     expect(whatsapp.messages).toHaveLength(1);

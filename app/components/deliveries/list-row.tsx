@@ -71,6 +71,9 @@ export function DeliveryListRow(props: {
             <InlineStack gap="200" blockAlign="center">
               <Badge tone={stateTone(d.state)}>{stateLabel}</Badge>
               {d.stuck && <Badge tone="warning">{t("deliveries:stuck")}</Badge>}
+              {d.customerAnswered && (
+                <Badge tone="attention">{t("deliveries:customerAnswered")}</Badge>
+              )}
               {d.cod && (
                 <Text as="span" variant="bodySm">
                   {kwd(d.cod)}
@@ -112,6 +115,9 @@ export function DeliveryListRow(props: {
             <InlineStack gap="100">
               <Badge tone={stateTone(d.state)}>{stateLabel}</Badge>
               {d.stuck && <Badge tone="warning">{t("deliveries:stuck")}</Badge>}
+              {d.customerAnswered && (
+                <Badge tone="attention">{t("deliveries:customerAnswered")}</Badge>
+              )}
             </InlineStack>
             {/* In its own direction: an English reason on an Arabic page is cut at
                 its end, not its start. */}

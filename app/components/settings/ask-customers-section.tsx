@@ -34,6 +34,13 @@ export function AskCustomersSection(props: {
             checked={values.askCashConfirmation}
             onChange={set("askCashConfirmation")}
           />
+          <Checkbox
+            label={t("askCustomers.resendOnAnswer")}
+            helpText={t("askCustomers.resendOnAnswerHelp")}
+            name="resendOnRescueAnswer"
+            checked={values.resendOnRescueAnswer}
+            onChange={set("resendOnRescueAnswer")}
+          />
           <div style={{ maxWidth: "22rem" }}>
             <TextField
               label={t("askCustomers.window")}

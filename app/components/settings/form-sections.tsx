@@ -19,6 +19,7 @@ export interface SettingsFormValues {
   mappings: Record<string, { state: string; shopify: string }>;
   askShoppers: boolean;
   askCashConfirmation: boolean;
+  resendOnRescueAnswer: boolean;
   askWindowHours: string;
 }
 

@@ -15,12 +15,19 @@ export function AddressCard({
   const place = page.place;
   const question = page.canChange ? page.question : null;
   const askCash = question?.asksCash === true;
-  const fixProblem = problem?.errors !== undefined && problem.values.intent === "fix";
+  const rescue = page.canChange && page.secondChance !== null;
+  // Asked: the form is the question; answered: it stays behind "Fix my address".
+  const rescueAsked = rescue && question !== null;
+  const fixProblem =
+    problem?.errors !== undefined &&
+    (problem.values.intent === "fix" || problem.values.intent === "rescue");
   const openFix =
+    rescueAsked ||
     fixProblem ||
     errorCode(problem?.errors?.form) === "confirm_needs_fix" ||
     (question?.asksAddress === true && !place?.complete);
-  const confirmAddress = page.canChange && question?.asksAddress === true && place?.complete;
+  const confirmAddress =
+    !rescue && page.canChange && question?.asksAddress === true && place?.complete;
   const confirmCash = page.canChange && askCash && !question?.asksAddress;
   return (
     <Card label={t("address.title")}>
@@ -77,13 +84,15 @@ export function AddressCard({
           {openFix ? (
             // Asked for what is missing: the form is the question, not a choice to open.
             <div className="sp-fix">
-              <h3 className="sp-fix-title">{t("address.fixTitle")}</h3>
-              <AddressForm page={page} problem={problem} askCash={askCash} />
+              <h3 className="sp-fix-title">
+                {rescue ? t("rescue.formTitle") : t("address.fixTitle")}
+              </h3>
+              <AddressForm page={page} problem={problem} askCash={askCash} rescue={rescue} />
             </div>
           ) : (
             <details className="sp-fix">
               <summary className="sp-btn sp-btn-alt">{t("address.fix")}</summary>
-              <AddressForm page={page} problem={problem} askCash={askCash} />
+              <AddressForm page={page} problem={problem} askCash={askCash} rescue={rescue} />
             </details>
           )}
         </div>

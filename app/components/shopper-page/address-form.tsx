@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { AreaField } from "./area-field";
 import { CashConfirmation, FieldError, SubmitButton } from "./form-parts";
 import { LocationField } from "./location-field";
+import { WhenFields } from "./when-fields";
 import { errorCode, type AnswerProblem, type FormField, type ShopperPageDisplay } from "./view";
 
 type Errors = NonNullable<AnswerProblem["errors"]>;
@@ -51,14 +52,18 @@ export function AddressForm({
   page,
   problem,
   askCash,
+  rescue = false,
 }: {
   page: ShopperPageDisplay;
   problem: AnswerProblem | undefined;
   askCash: boolean;
+  /** After a failed attempt: when they will be in first, the phone, then the address. */
+  rescue?: boolean;
 }) {
   const { t } = useTranslation("tracking");
   const formRef = useRef<HTMLFormElement>(null);
-  const fromFix = problem?.values.intent === "fix";
+  const intent = rescue ? "rescue" : "fix";
+  const fromFix = problem?.values.intent === intent;
   const values = fromFix ? problem.values : undefined;
   const errors: Errors = (fromFix && problem.errors) || {};
   const initial = (field: FormField): string => {
@@ -97,7 +102,7 @@ export function AddressForm({
     return (
       <div className={error ? "sp-field bad" : "sp-field"}>
         <label htmlFor={id}>
-          {t(`address.${name}`)}
+          {rescue && name === "phone" ? t("rescue.phone") : t(`address.${name}`)}
           {options.optional && <small> ({t("address.optional")})</small>}
           {need && <small className="sp-needed"> ({t("address.needed")})</small>}
         </label>
@@ -123,9 +128,28 @@ export function AddressForm({
     );
   };
 
+  const phone = field("phone", {
+    optional: true,
+    type: "tel",
+    inputMode: "tel",
+    maxLength: 30,
+    autoComplete: "tel",
+    hint: rescue
+      ? page.phone
+        ? t("rescue.phoneHint", { phone: page.phone })
+        : t("rescue.phoneHintNone")
+      : undefined,
+  });
   return (
     <Form method="post" className="sp-form" id="fix" ref={formRef} replace>
-      <input type="hidden" name="intent" value="fix" />
+      <input type="hidden" name="intent" value={intent} />
+      {rescue && page.secondChance && (
+        <>
+          <WhenFields days={page.secondChance.days} values={values} errors={errors} />
+          {phone}
+          <h3 className="sp-fix-title">{t("rescue.addressTitle")}</h3>
+        </>
+      )}
       {page.choices && (
         <AreaField
           choices={page.choices}
@@ -163,13 +187,7 @@ export function AddressForm({
           {t("address.notesHint")}
         </p>
       </div>
-      {field("phone", {
-        optional: true,
-        type: "tel",
-        inputMode: "tel",
-        maxLength: 30,
-        autoComplete: "tel",
-      })}
+      {!rescue && phone}
       <LocationField
         latitude={values?.latitude ?? ""}
         longitude={values?.longitude ?? ""}
@@ -186,7 +204,7 @@ export function AddressForm({
       {errorCode(errors.form ?? errors.intent) && (
         <p className="sp-err">{t(`error.${errorCode(errors.form ?? errors.intent)!}`)}</p>
       )}
-      <SubmitButton intent="fix" label={t("address.save")} />
+      <SubmitButton intent={intent} label={rescue ? t("rescue.save") : t("address.save")} />
     </Form>
   );
 }

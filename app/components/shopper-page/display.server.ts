@@ -38,9 +38,25 @@ export function shopperPageDisplay(view: ShopperPageView, language: Language): S
       answerBy: view.question.answerBy && formatShopperMoment(view.question.answerBy, language),
     },
     answered: view.answered && {
-      ...view.answered,
+      kind: view.answered.kind,
+      cashConfirmed: view.answered.cashConfirmed,
       at: formatShopperMoment(view.answered.at, language),
+      when: view.answered.availability
+        ? {
+            day: formatShopperDay(view.answered.availability.day, language),
+            part: view.answered.availability.part,
+            note: view.answered.availability.note,
+          }
+        : null,
     },
+    secondChance: view.secondChance
+      ? {
+          days: view.secondChance.days.map((day) => ({
+            value: day,
+            label: formatShopperDay(day, language),
+          })),
+        }
+      : null,
     place: view.place && {
       governanceId: view.place.governanceId,
       areaId: view.place.areaId,

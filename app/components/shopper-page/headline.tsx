@@ -16,6 +16,9 @@ const FIELD_IDS: Record<string, string> = {
   paci: "fix-paci",
   notes: "fix-notes",
   phone: "fix-phone",
+  whenDay: "when-day",
+  whenPart: "when-part",
+  whenNote: "when-note",
   latitude: "fix-location",
   longitude: "fix-location",
   cashConfirmed: "cash-fix",
@@ -31,7 +34,7 @@ export function ProblemCard({ problem }: { problem: AnswerProblem }) {
       </Card>
     );
   if (!problem.errors) return null;
-  const fix = problem.values.intent === "fix";
+  const fix = problem.values.intent === "fix" || problem.values.intent === "rescue";
   const listed = Object.entries(problem.errors).flatMap(([field, code]) => {
     const known = errorCode(code);
     return known ? [{ field, known }] : [];
@@ -85,11 +88,19 @@ function OrderLine({ page }: { page: ShopperPageDisplay }) {
 export function Headline({ page, done }: { page: ShopperPageDisplay; done: boolean }) {
   const { t } = useTranslation("tracking");
   if (done && page.answered) {
+    const when = page.answered.when;
     return (
       <Card className="sp-thanks">
-        <h1>{t(`thanks.${page.answered.kind}`)}</h1>
+        <h1>{when ? t("thanks.rescue") : t(`thanks.${page.answered.kind}`)}</h1>
         <OrderLine page={page} />
-        {page.answered.kind !== "cash_only" && <p>{t("thanks.next")}</p>}
+        {when && (
+          <p>
+            <b>{t("thanks.when", { day: when.day, part: t(`rescue.parts.${when.part}`) })}</b>
+          </p>
+        )}
+        {page.answered.kind !== "cash_only" && (
+          <p>{when ? t("thanks.rescueNext") : t("thanks.next")}</p>
+        )}
         {page.cash !== null && page.answered.cashConfirmed && (
           <p>
             <b>{t("thanks.cash", { amount: page.cash })}</b>
@@ -101,13 +112,16 @@ export function Headline({ page, done }: { page: ShopperPageDisplay; done: boole
   }
   const current = page.steps.find((s) => s.now)?.step;
   const question = page.canChange ? page.question : null;
-  const title = question?.asksAddress
-    ? t("headline.askAddress")
-    : question?.asksCash
-      ? t("headline.askCash")
-      : page.refusal === "cancelled" && !page.trackingNumber
-        ? t("headline.cancelled")
-        : t(`headline.${current ?? "received"}`);
+  const rescue = page.canChange && page.secondChance !== null && page.question !== null;
+  const title = rescue
+    ? t("headline.secondChance")
+    : question?.asksAddress
+      ? t("headline.askAddress")
+      : question?.asksCash
+        ? t("headline.askCash")
+        : page.refusal === "cancelled" && !page.trackingNumber
+          ? t("headline.cancelled")
+          : t(`headline.${current ?? "received"}`);
   return (
     <Card>
       <h1>{title}</h1>
@@ -119,6 +133,7 @@ export function Headline({ page, done }: { page: ShopperPageDisplay; done: boole
           ))}
         </ul>
       )}
+      {rescue && <p className="sp-soft">{t("rescue.intro")}</p>}
       {question?.answerBy && (
         <p className="sp-soft">{t("answerBy", { when: question.answerBy })}</p>
       )}

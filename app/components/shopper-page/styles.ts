@@ -95,6 +95,19 @@ textarea.sp-input{min-height:84px;resize:vertical}
 .sp-tel{background:#fff;color:#1447c4;border:2px solid #1447c4}
 .sp-mail{font-size:15px;font-weight:600;color:#1447c4;overflow-wrap:anywhere}
 .sp-done{color:#067647;font-weight:700}
+.sp-when-fields{display:grid;gap:14px}
+.sp-set{border:0;margin:0;padding:0;min-width:0}
+.sp-set legend{padding:0;margin-bottom:6px}
+.sp-choices{display:grid;grid-template-columns:1fr 1fr;gap:8px}
+.sp-choices-3{grid-template-columns:1fr 1fr 1fr}
+.sp-set .sp-choice{display:flex;margin:0;gap:8px;align-items:center;min-height:52px;padding:8px 10px;border:1.5px solid #98a2b3;border-radius:12px;background:#fff;cursor:pointer;font-weight:600;font-size:15px;line-height:1.25}
+.sp-choices>*{min-width:0}
+.sp-set .sp-choices-3 .sp-choice{flex-direction:column;align-items:flex-start;gap:4px}
+.sp-choice span{min-width:0;overflow-wrap:anywhere}
+.sp-choice input{width:20px;height:20px;margin:0;flex:none;accent-color:#1447c4}
+.sp-choice small{display:block;font-weight:400;font-size:13px;color:#5d6470}
+.sp-choice:has(input:checked){border:2px solid #1447c4;background:#eff4ff}
+.sp-set.bad .sp-choice{border-color:#d92d20}
 @media (min-width:720px){.sp-wrap{padding-top:24px}.sp-card{padding:22px 24px}}
 `;
 

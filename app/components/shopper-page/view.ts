@@ -1,6 +1,7 @@
 import type { AddressParts } from "../../addresses";
 import type { AskReason, ShopperAnswer } from "../../domain/shopper-ask";
 import type { JourneyStep } from "../../domain/tracking-steps";
+import type { DayPart } from "../../domain/second-chance";
 
 /**
  * What the shopper's page shows, ready to render: names in the page's language, days and times
@@ -30,7 +31,15 @@ export interface ShopperPageDisplay {
     reasons: AskReason[];
     answerBy: string | null;
   } | null;
-  answered: { kind: ShopperAnswer["kind"]; at: string; cashConfirmed: boolean } | null;
+  answered: {
+    kind: ShopperAnswer["kind"];
+    at: string;
+    cashConfirmed: boolean;
+    /** When they said they will be in, written in the page's language ("Sunday 30 November, evening"). */
+    when: { day: string; part: DayPart; note: string | null } | null;
+  } | null;
+  /** After a failed attempt: the days the shopper may choose, in the page's language. */
+  secondChance: { days: { value: string; label: string }[] } | null;
   place: {
     governanceId: number;
     areaId: number;
@@ -85,6 +94,9 @@ export const FORM_FIELDS = [
   ...ADDRESS_FIELDS,
   "notes",
   "phone",
+  "whenDay",
+  "whenPart",
+  "whenNote",
   "latitude",
   "longitude",
 ] as const;
@@ -104,6 +116,9 @@ export const ERROR_CODES = [
   "street_or_house_missing",
   "paci",
   "phone",
+  "phone_any",
+  "when_day_missing",
+  "when_part_missing",
   "location",
   "too_long",
   "cash_not_confirmed",

@@ -4,6 +4,7 @@ import { eventDataColumn, type EventData } from "../../domain/event-data";
 import { canMove, isFinal, NOT_COLLECTING_STATES, type DeliveryState } from "../../domain/states";
 import { queueDeliveryMoveMessage } from "../delivery-messages.server";
 import { enqueueDeliveryMoveFlowEvents } from "../flow-events.server";
+import { closeSecondChance, openSecondChance } from "../second-chance.server";
 
 /** Moves through the move table, each with its timeline event, and what refuses one. */
 export class StaleDeliveryError extends Error {
@@ -118,6 +119,17 @@ export async function transition(input: TransitionInput): Promise<void> {
     // The shopper's WhatsApp message the move owes, committed with it (ADR 0058).
     if (input.from !== input.to)
       await queueDeliveryMoveMessage(tx, input.shop, input.id, input.to, at);
+    // The courier could not deliver: the shopper gets the link again (issue 27, item 5).
+    if (input.to === "failed" && input.from !== "failed")
+      await openSecondChance(tx, {
+        shop: input.shop,
+        deliveryId: input.id,
+        cause: "courier_failed_attempt",
+        at,
+      });
+    // The courier went out again (or it ended): a second chance not answered yet is closed.
+    if (input.from === "failed" && input.to !== "failed")
+      await closeSecondChance(tx, input.shop, input.id, at);
   });
 }
 

@@ -1,6 +1,7 @@
 import { matchAddress, resolveCourierIds, type AddressParts } from "../../addresses";
 import type { ShopperAnswer } from "../../domain/shopper-ask";
 import { answeredPlacement } from "../../models/shopper-asks.server";
+import { notesWithAvailability } from "../../domain/second-chance";
 import { languageOf } from "../../i18n/languages";
 import { listAreaOverrides } from "../../models/area-overrides.server";
 import {
@@ -121,7 +122,8 @@ export const prepare: Step = async (delivery, deps) => {
           answer.latitude !== null && answer.longitude !== null
             ? { latitude: answer.latitude, longitude: answer.longitude }
             : null,
-        notes: answer.notes,
+        // After a failed attempt, when the customer will be in goes first (issue 27).
+        notes: notesWithAvailability(answer.notes, answer.availability),
       },
       matchRecord: {
         input: shopperInput(fulfillment.order.shippingAddress),
@@ -137,7 +139,7 @@ export const prepare: Step = async (delivery, deps) => {
         parts,
         courier: { governanceId: answer.governanceId!, areaId: answer.areaId! },
         fromShopper: true,
-        shopperNotes: answer.notes,
+        shopperNotes: notesWithAvailability(answer.notes, answer.availability),
         location:
           answer.latitude !== null && answer.longitude !== null
             ? { latitude: answer.latitude, longitude: answer.longitude }
