@@ -18,7 +18,7 @@ import {
 } from "./server/database-busy.js";
 import { crossSiteWritesRefused } from "./server/same-origin.js";
 import { securityHeaders } from "./server/security-headers.js";
-import { trackingRateLimit } from "./server/tracking-limit.js";
+import { trackingRateLimit, whatsAppCallbackRateLimit } from "./server/tracking-limit.js";
 import { sendWebResponse, webRequest } from "./server/web-request.js";
 
 const root = process.cwd();
@@ -41,6 +41,7 @@ app.use((req, res, next) => {
     const ms = (performance.now() - started).toFixed(1);
     const where = req.path
       .replace(/^\/courier\/webhooks\/[^/]+/, "/courier/webhooks/[token]")
+      .replace(/^\/whatsapp\/webhooks\/[^/]+/, "/whatsapp/webhooks/[token]")
       .replace(/^\/tracking\/[^/]+/, "/tracking/[token]");
     console.log(`${req.method} ${where} ${res.statusCode} ${ms}ms`);
   });
@@ -53,6 +54,7 @@ app.use(
 );
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
 app.use("/tracking/", trackingRateLimit());
+app.use("/whatsapp/webhooks/", whatsAppCallbackRateLimit());
 app.use(crossSiteWritesRefused(build));
 app.use(readBodies());
 // After the body is read (its stream's events run outside any request's async context).
