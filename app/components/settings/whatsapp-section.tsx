@@ -1,0 +1,448 @@
+import { Form } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  InlineGrid,
+  InlineStack,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type {
+  WhatsAppActionResult,
+  WhatsAppSectionData,
+} from "../../actions/whatsapp-settings.server";
+import {
+  MESSAGE_PURPOSES,
+  messagePreview,
+  TEMPLATE_BUTTON_TEXT,
+  type MessagePurpose,
+} from "../../domain/shopper-message";
+import { formatDateTime } from "../../i18n/format";
+import { useLanguage } from "../../i18n/language";
+import { AnnotatedSection } from "../annotated-section";
+
+/**
+ * Settings' "WhatsApp messages" (issue 27): the merchant's own WhatsApp Business number, kept
+ * once a test message went; the callback address for Meta; the four templates to submit in
+ * WhatsApp Manager, previewed in both languages; quiet hours, the daily cap, on/off.
+ */
+
+type Busy = FormDataEntryValue | null | undefined;
+type Failure = Extract<WhatsAppActionResult, { ok: false }>;
+
+const LANGUAGES = ["ar", "en"] as const;
+/** The example facts of the previews, in the message's language (not the page's). */
+const EXAMPLE_SHOP = { ar: "متجرك", en: "Your shop" };
+const EXAMPLE_CASH = { ar: "12.500 د.ك", en: "12.500 KWD" };
+
+export function WhatsAppSection(props: {
+  whatsapp: WhatsAppSectionData;
+  shopName: string | null;
+  result: WhatsAppActionResult | undefined;
+  busyIntent: Busy;
+}) {
+  const { whatsapp, result, busyIntent } = props;
+  const { t } = useTranslation("settings");
+  const failure = result && !result.ok ? result : null;
+  return (
+    <AnnotatedSection title={t("whatsapp.title")} description={t("whatsapp.description")}>
+      <BlockStack gap="400">
+        <ConnectCard
+          whatsapp={whatsapp}
+          result={result}
+          failure={failure}
+          busyIntent={busyIntent}
+        />
+        {whatsapp.callbackUrl && whatsapp.verifyToken && (
+          <CallbackCard
+            callbackUrl={whatsapp.callbackUrl}
+            verifyToken={whatsapp.verifyToken}
+            verifiedAt={whatsapp.webhookVerifiedAt}
+          />
+        )}
+        <TemplatesCard
+          whatsapp={whatsapp}
+          shopName={props.shopName}
+          failure={failure}
+          busyIntent={busyIntent}
+        />
+      </BlockStack>
+    </AnnotatedSection>
+  );
+}
+
+function fieldError(t: (key: string) => string, failure: Failure | null, field: string) {
+  return failure?.field === field ? t(failure.errorKey) : undefined;
+}
+
+function ConnectCard(props: {
+  whatsapp: WhatsAppSectionData;
+  result: WhatsAppActionResult | undefined;
+  failure: Failure | null;
+  busyIntent: Busy;
+}) {
+  const { whatsapp, failure, busyIntent } = props;
+  const { t } = useTranslation("settings");
+  const language = useLanguage();
+  const [phoneNumberId, setPhoneNumberId] = useState(whatsapp.phoneNumberId ?? "");
+  const [accessToken, setAccessToken] = useState("");
+  const [appSecret, setAppSecret] = useState("");
+  const [testPhone, setTestPhone] = useState("");
+  const [testLanguage, setTestLanguage] = useState<string>(language === "ar" ? "ar" : "en");
+  // Once WhatsApp accepted them, the token and secret leave the page: stored, shown masked.
+  useEffect(() => {
+    if (props.result?.ok) {
+      setAccessToken("");
+      setAppSecret("");
+    }
+  }, [props.result]);
+  useEffect(() => {
+    setPhoneNumberId(whatsapp.phoneNumberId ?? "");
+  }, [whatsapp.phoneNumberId]);
+  const error = (field: string) => fieldError(t, failure, field);
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <InlineStack gap="200" blockAlign="center" wrap>
+          <Text as="h3" variant="headingSm">
+            {t("whatsapp.connect.title")}
+          </Text>
+          {whatsapp.connected ? (
+            whatsapp.enabled ? (
+              <Badge tone="success">{t("whatsapp.connect.on")}</Badge>
+            ) : (
+              <Badge tone="attention">{t("whatsapp.connect.off")}</Badge>
+            )
+          ) : (
+            <Badge>{t("whatsapp.connect.notConnected")}</Badge>
+          )}
+        </InlineStack>
+        {!whatsapp.connected && <Text as="p">{t("whatsapp.connect.intro")}</Text>}
+        {whatsapp.connected && (
+          <Text as="p">
+            {t("whatsapp.connect.savedToken")}{" "}
+            <Text as="span" fontWeight="semibold">
+              <bdi translate="no">{whatsapp.accessTokenHint}</bdi>
+            </Text>
+          </Text>
+        )}
+        {/* A refusal that names no field (the template, WhatsApp not answering…). */}
+        {failure && !failure.field && (
+          <Banner tone="critical" title={t("whatsapp.connect.failed")}>
+            {t(failure.errorKey)}
+          </Banner>
+        )}
+        <Form method="post">
+          <input type="hidden" name="intent" value="whatsapp-connect" />
+          <BlockStack gap="300">
+            <TextField
+              label={t("whatsapp.connect.phoneNumberId")}
+              name="phoneNumberId"
+              value={phoneNumberId}
+              onChange={setPhoneNumberId}
+              inputMode="numeric"
+              autoComplete="off"
+              helpText={t("whatsapp.connect.phoneNumberIdHelp")}
+              error={error("phoneNumberId")}
+            />
+            <TextField
+              label={
+                whatsapp.connected
+                  ? t("whatsapp.connect.replaceToken")
+                  : t("whatsapp.connect.accessToken")
+              }
+              name="accessToken"
+              type="password"
+              value={accessToken}
+              onChange={setAccessToken}
+              autoComplete="off"
+              helpText={t("whatsapp.connect.accessTokenHelp")}
+              error={error("accessToken")}
+            />
+            <TextField
+              label={
+                whatsapp.connected
+                  ? t("whatsapp.connect.replaceAppSecret")
+                  : t("whatsapp.connect.appSecret")
+              }
+              name="appSecret"
+              type="password"
+              value={appSecret}
+              onChange={setAppSecret}
+              autoComplete="off"
+              helpText={t("whatsapp.connect.appSecretHelp")}
+              error={error("appSecret")}
+            />
+            <InlineGrid columns={{ xs: 1, sm: "2fr 1fr" }} gap="300">
+              <TextField
+                label={t("whatsapp.connect.testPhone")}
+                name="testPhone"
+                type="tel"
+                value={testPhone}
+                onChange={setTestPhone}
+                autoComplete="tel"
+                placeholder="9XXX XXXX"
+                helpText={t("whatsapp.connect.testPhoneHelp")}
+                error={error("testPhone")}
+              />
+              <Select
+                label={t("whatsapp.connect.testLanguage")}
+                name="testLanguage"
+                options={[
+                  { label: "العربية", value: "ar" },
+                  { label: "English", value: "en" },
+                ]}
+                value={testLanguage}
+                onChange={setTestLanguage}
+              />
+            </InlineGrid>
+            <InlineStack gap="300">
+              <Button submit variant="primary" loading={busyIntent === "whatsapp-connect"}>
+                {whatsapp.connected ? t("whatsapp.connect.test") : t("whatsapp.connect.submit")}
+              </Button>
+            </InlineStack>
+            {whatsapp.lastCheck && !failure && (
+              <Text as="p" tone={whatsapp.lastCheck.errorKey ? "critical" : "subdued"}>
+                {whatsapp.lastCheck.errorKey
+                  ? `${t("whatsapp.connect.lastCheckFailed", {
+                      at: formatDateTime(whatsapp.lastCheck.at, language),
+                    })} ${t(whatsapp.lastCheck.errorKey)}`
+                  : t("whatsapp.connect.lastCheckWorked", {
+                      at: formatDateTime(whatsapp.lastCheck.at, language),
+                    })}
+              </Text>
+            )}
+          </BlockStack>
+        </Form>
+        {whatsapp.connected && (
+          <InlineStack gap="300" blockAlign="center" wrap>
+            <Form method="post">
+              <input
+                type="hidden"
+                name="intent"
+                value={whatsapp.enabled ? "whatsapp-off" : "whatsapp-on"}
+              />
+              <Button
+                submit
+                loading={busyIntent === "whatsapp-on" || busyIntent === "whatsapp-off"}
+              >
+                {whatsapp.enabled ? t("whatsapp.connect.turnOff") : t("whatsapp.connect.turnOn")}
+              </Button>
+            </Form>
+            <Form method="post">
+              <input type="hidden" name="intent" value="whatsapp-disconnect" />
+              <Button
+                submit
+                tone="critical"
+                variant="plain"
+                loading={busyIntent === "whatsapp-disconnect"}
+              >
+                {t("whatsapp.connect.disconnect")}
+              </Button>
+            </Form>
+          </InlineStack>
+        )}
+        {whatsapp.connected && !whatsapp.enabled && (
+          <Text as="p" tone="subdued">
+            {t("whatsapp.connect.offHelp")}
+          </Text>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
+
+function CallbackCard(props: {
+  callbackUrl: string;
+  verifyToken: string;
+  verifiedAt: string | null;
+}) {
+  const { t } = useTranslation("settings");
+  const language = useLanguage();
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <InlineStack gap="200" blockAlign="center" wrap>
+          <Text as="h3" variant="headingSm">
+            {t("whatsapp.callback.title")}
+          </Text>
+          {props.verifiedAt ? (
+            <Badge tone="success">{t("whatsapp.callback.verified")}</Badge>
+          ) : (
+            <Badge tone="warning">{t("whatsapp.callback.notVerified")}</Badge>
+          )}
+        </InlineStack>
+        <Text as="p">{t("whatsapp.callback.steps")}</Text>
+        <TextField
+          label={t("whatsapp.callback.url")}
+          value={props.callbackUrl}
+          readOnly
+          autoComplete="off"
+        />
+        <TextField
+          label={t("whatsapp.callback.verifyToken")}
+          value={props.verifyToken}
+          readOnly
+          autoComplete="off"
+        />
+        {props.verifiedAt ? (
+          <Text as="p" tone="subdued">
+            {t("whatsapp.callback.verifiedAt", { at: formatDateTime(props.verifiedAt, language) })}
+          </Text>
+        ) : (
+          <Banner tone="warning">{t("whatsapp.callback.whyVerify")}</Banner>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
+
+function TemplatesCard(props: {
+  whatsapp: WhatsAppSectionData;
+  shopName: string | null;
+  failure: Failure | null;
+  busyIntent: Busy;
+}) {
+  const { whatsapp, failure, busyIntent } = props;
+  const { t } = useTranslation("settings");
+  const [names, setNames] = useState(whatsapp.templates);
+  const [quietFrom, setQuietFrom] = useState(whatsapp.quietFrom);
+  const [quietUntil, setQuietUntil] = useState(whatsapp.quietUntil);
+  const [dailyCap, setDailyCap] = useState(String(whatsapp.dailyCapPerOrder));
+  const error = (field: string) => fieldError(t, failure, field);
+  const facts = (language: "ar" | "en") => ({
+    shopName: props.shopName ?? EXAMPLE_SHOP[language],
+    orderName: "#1001",
+    cash: EXAMPLE_CASH[language],
+    token: "",
+  });
+  const setName = (purpose: MessagePurpose, language: "ar" | "en") => (value: string) =>
+    setNames((current) => ({ ...current, [purpose]: { ...current[purpose], [language]: value } }));
+  return (
+    <Card>
+      <Form method="post">
+        <input type="hidden" name="intent" value="whatsapp-save" />
+        <BlockStack gap="400">
+          <Text as="h3" variant="headingSm">
+            {t("whatsapp.templates.title")}
+          </Text>
+          <Text as="p">
+            {t("whatsapp.templates.intro", { p1: "{{1}}", p2: "{{2}}", p3: "{{3}}" })}
+          </Text>
+          <Box>
+            <Text as="p" tone="subdued">
+              {t("whatsapp.templates.button", {
+                text: `${TEMPLATE_BUTTON_TEXT.ar} / ${TEMPLATE_BUTTON_TEXT.en}`,
+              })}
+            </Text>
+            <Text as="p" fontWeight="semibold" breakWord>
+              <bdi translate="no" dir="ltr">
+                {whatsapp.buttonUrl}
+              </bdi>
+            </Text>
+          </Box>
+          {whatsapp.templatesUnreadable && (
+            <Banner tone="warning">{t("whatsapp.templates.unreadable")}</Banner>
+          )}
+          {MESSAGE_PURPOSES.map((purpose) => (
+            <BlockStack gap="200" key={purpose}>
+              <Text as="h4" variant="headingSm" tone="subdued">
+                {t(`whatsapp.purpose.${purpose}`)}
+              </Text>
+              <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+                {LANGUAGES.map((language) => (
+                  <BlockStack gap="200" key={language}>
+                    <TextField
+                      label={t(`whatsapp.templates.name.${language}`)}
+                      name={`template.${purpose}.${language}`}
+                      value={names[purpose][language]}
+                      onChange={setName(purpose, language)}
+                      autoComplete="off"
+                      error={error(`template.${purpose}.${language}`)}
+                    />
+                    <MessageBubble
+                      language={language}
+                      body={messagePreview(purpose, language, facts(language))}
+                    />
+                  </BlockStack>
+                ))}
+              </InlineGrid>
+            </BlockStack>
+          ))}
+          <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
+            <TextField
+              label={t("whatsapp.quiet.from")}
+              name="quietFrom"
+              type="time"
+              value={quietFrom}
+              onChange={setQuietFrom}
+              autoComplete="off"
+              error={error("quietFrom")}
+            />
+            <TextField
+              label={t("whatsapp.quiet.until")}
+              name="quietUntil"
+              type="time"
+              value={quietUntil}
+              onChange={setQuietUntil}
+              autoComplete="off"
+              error={error("quietUntil")}
+            />
+            <TextField
+              label={t("whatsapp.quiet.dailyCap")}
+              name="dailyCapPerOrder"
+              type="number"
+              min={1}
+              max={10}
+              inputMode="numeric"
+              value={dailyCap}
+              onChange={setDailyCap}
+              autoComplete="off"
+              error={error("dailyCapPerOrder")}
+            />
+          </InlineGrid>
+          <Text as="p" tone="subdued">
+            {t("whatsapp.quiet.help")}
+          </Text>
+          <InlineStack gap="300" blockAlign="center" wrap>
+            <Button submit disabled={!whatsapp.connected} loading={busyIntent === "whatsapp-save"}>
+              {t("whatsapp.templates.save")}
+            </Button>
+            {!whatsapp.connected && (
+              <Text as="span" tone="subdued">
+                {t("whatsapp.templates.connectFirst")}
+              </Text>
+            )}
+          </InlineStack>
+        </BlockStack>
+      </Form>
+    </Card>
+  );
+}
+
+/** A message as the shopper's WhatsApp shows it: the body, then the button. */
+function MessageBubble(props: { language: "ar" | "en"; body: string }) {
+  return (
+    <div lang={props.language} dir={props.language === "ar" ? "rtl" : "ltr"}>
+      <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+        <BlockStack gap="200">
+          <Text as="p" breakWord>
+            {props.body}
+          </Text>
+          <Box borderBlockStartWidth="025" borderColor="border" paddingBlockStart="200">
+            <Text as="p" alignment="center" tone="magic" fontWeight="medium">
+              {TEMPLATE_BUTTON_TEXT[props.language]}
+            </Text>
+          </Box>
+        </BlockStack>
+      </Box>
+    </div>
+  );
+}
