@@ -132,10 +132,18 @@ export interface OrderMessage {
   readAt: string | null;
   failedAt: string | null;
   lastError: string | null;
+  /** Meta's code of a failure, for its reason in the page's language. */
+  failureCode: number | null;
+  /** Queued for later (quiet hours): when it may go. */
+  waitingUntil: string | null;
 }
 
 /** The WhatsApp messages of an order, oldest first (no phone number). */
-export async function listOrderMessages(shop: string, orderId: string): Promise<OrderMessage[]> {
+export async function listOrderMessages(
+  shop: string,
+  orderId: string,
+  now = new Date(),
+): Promise<OrderMessage[]> {
   const rows = await prisma.shopperMessage.findMany({
     where: { shop, orderId },
     orderBy: { createdAt: "asc" },
@@ -155,5 +163,21 @@ export async function listOrderMessages(shop: string, orderId: string): Promise<
     readAt: iso(row.readAt),
     failedAt: iso(row.failedAt),
     lastError: row.lastError,
+    failureCode: Number(/\(code (\d+)\)/.exec(row.lastError ?? "")?.[1]) || null,
+    waitingUntil:
+      row.state === "queued" && row.notBefore > now ? row.notBefore.toISOString() : null,
   }));
+}
+
+/** The WhatsApp messages of the order a delivery belongs to (none for another shop's id). */
+export async function listDeliveryMessages(
+  shop: string,
+  deliveryId: string,
+  now = new Date(),
+): Promise<OrderMessage[]> {
+  const delivery = await prisma.delivery.findFirst({
+    where: { shop, id: deliveryId },
+    select: { orderId: true },
+  });
+  return delivery ? listOrderMessages(shop, delivery.orderId, now) : [];
 }

@@ -7,7 +7,8 @@ import { isOptedOut, optOutDigest } from "../../app/models/whatsapp-opt-outs.ser
 import { action, loader } from "../../app/routes/whatsapp.webhooks.$token";
 import { sendTemplate, signStatusCallback } from "../../app/whatsapp";
 import { startWhatsAppStandIn, type WhatsAppStandIn } from "../../sandbox/whatsapp";
-import { callRoute, shopDomain } from "../support/shopify";
+import { loader as deliveryLoader } from "../../app/routes/app.deliveries.$id";
+import { adminFetchRequest, callRoute, installShop, shopDomain } from "../support/shopify";
 
 const shop = shopDomain("wa-callbacks");
 const otherShop = shopDomain("wa-callbacks-other");
@@ -355,5 +356,61 @@ describe("privacy", () => {
     expect(await prisma.whatsAppOptOut.count({ where: { shop } })).toBe(0);
     expect(await prisma.whatsAppAccount.count({ where: { shop: otherShop } })).toBe(1);
     expect(await prisma.shopperMessage.count({ where: { shop: otherShop } })).toBe(1);
+  });
+});
+
+describe("the delivery page", () => {
+  async function deliveryOf(forShop: string) {
+    return prisma.delivery.create({
+      data: {
+        shop: forShop,
+        orderId: ORDER,
+        orderName: "#1001",
+        fulfillmentId: `gid://shopify/Fulfillment/${forShop.length}`,
+        source: "webhook",
+        state: "pending",
+        environment: "sandbox",
+        reference: `SHPFY-wa-${forShop.length}`,
+      },
+    });
+  }
+
+  it("lists the order's WhatsApp messages with their latest status, without the number", async () => {
+    await installShop(shop);
+    const account = await connect();
+    const { wamid } = await sentMessage();
+    await deliverStatus(account.webhookToken, wamid, "delivered");
+    const tomorrow = new Date(Date.now() + 10 * 3_600_000);
+    await prisma.shopperMessage.create({
+      data: {
+        shop,
+        orderId: ORDER,
+        purpose: "out_for_delivery",
+        dedupeKey: "delivery:x:out_for_delivery",
+        language: "en",
+        state: "queued",
+        toPhone: SHOPPER,
+        notBefore: tomorrow,
+        nextAttemptAt: tomorrow,
+      },
+    });
+    // Another shop's message for an order of the same id is not this shop's.
+    await sentMessage(otherShop);
+    const delivery = await deliveryOf(shop);
+    const response = await callRoute(
+      deliveryLoader,
+      await adminFetchRequest(shop, `/app/deliveries/${delivery.id}`),
+      { id: delivery.id },
+    );
+    const page = await response.json();
+    expect(page.whatsAppMessages).toEqual([
+      expect.objectContaining({ purpose: "address_check", state: "delivered", waitingUntil: null }),
+      expect.objectContaining({
+        purpose: "out_for_delivery",
+        state: "queued",
+        waitingUntil: tomorrow.toISOString(),
+      }),
+    ]);
+    expect(JSON.stringify(page.whatsAppMessages)).not.toContain(SHOPPER);
   });
 });
