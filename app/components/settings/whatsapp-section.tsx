@@ -21,6 +21,7 @@ import type {
 import {
   MESSAGE_PURPOSES,
   messagePreview,
+  TEMPLATE_BODIES,
   TEMPLATE_BUTTON_TEXT,
   type MessagePurpose,
 } from "../../domain/shopper-message";
@@ -52,29 +53,31 @@ export function WhatsAppSection(props: {
   const { t } = useTranslation("settings");
   const failure = result && !result.ok ? result : null;
   return (
-    <AnnotatedSection title={t("whatsapp.title")} description={t("whatsapp.description")}>
-      <BlockStack gap="400">
-        <ConnectCard
-          whatsapp={whatsapp}
-          result={result}
-          failure={failure}
-          busyIntent={busyIntent}
-        />
-        {whatsapp.callbackUrl && whatsapp.verifyToken && (
-          <CallbackCard
-            callbackUrl={whatsapp.callbackUrl}
-            verifyToken={whatsapp.verifyToken}
-            verifiedAt={whatsapp.webhookVerifiedAt}
+    <div data-settings-section="whatsapp">
+      <AnnotatedSection title={t("whatsapp.title")} description={t("whatsapp.description")}>
+        <BlockStack gap="400">
+          <ConnectCard
+            whatsapp={whatsapp}
+            result={result}
+            failure={failure}
+            busyIntent={busyIntent}
           />
-        )}
-        <TemplatesCard
-          whatsapp={whatsapp}
-          shopName={props.shopName}
-          failure={failure}
-          busyIntent={busyIntent}
-        />
-      </BlockStack>
-    </AnnotatedSection>
+          {whatsapp.callbackUrl && whatsapp.verifyToken && (
+            <CallbackCard
+              callbackUrl={whatsapp.callbackUrl}
+              verifyToken={whatsapp.verifyToken}
+              verifiedAt={whatsapp.webhookVerifiedAt}
+            />
+          )}
+          <TemplatesCard
+            whatsapp={whatsapp}
+            shopName={props.shopName}
+            failure={failure}
+            busyIntent={busyIntent}
+          />
+        </BlockStack>
+      </AnnotatedSection>
+    </div>
   );
 }
 
@@ -338,9 +341,7 @@ function TemplatesCard(props: {
           </Text>
           <Box>
             <Text as="p" tone="subdued">
-              {t("whatsapp.templates.button", {
-                text: `${TEMPLATE_BUTTON_TEXT.ar} / ${TEMPLATE_BUTTON_TEXT.en}`,
-              })}
+              {t("whatsapp.templates.button")}
             </Text>
             <Text as="p" fontWeight="semibold" breakWord>
               <bdi translate="no" dir="ltr">
@@ -367,6 +368,20 @@ function TemplatesCard(props: {
                       autoComplete="off"
                       error={error(`template.${purpose}.${language}`)}
                     />
+                    <div dir={language === "ar" ? "rtl" : "ltr"} lang={language}>
+                      <TextField
+                        label={t("whatsapp.templates.text", {
+                          language: t(`whatsapp.templates.languageName.${language}`),
+                        })}
+                        value={TEMPLATE_BODIES[purpose][language]}
+                        readOnly
+                        multiline
+                        autoComplete="off"
+                      />
+                    </div>
+                    <Text as="p" variant="bodySm" tone="subdued">
+                      {t("whatsapp.templates.preview")}
+                    </Text>
                     <MessageBubble
                       language={language}
                       body={messagePreview(purpose, language, facts(language))}
