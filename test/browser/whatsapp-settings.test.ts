@@ -133,20 +133,19 @@ describe("Settings' WhatsApp messages", () => {
   });
 
   for (const [device, locale] of [
-    ["desktop", undefined],
     ["desktop", "ar"],
-    ["phone", undefined],
     ["phone", "ar"],
+    ["phone", "en"],
     ["desktop", "en"],
   ] as const) {
-    it(`lays out on a ${device} in ${locale ?? "en"} without scrolling sideways`, async () => {
+    it(`lays out on a ${device} in ${locale} without scrolling sideways`, async () => {
       const page = await openSettings(device, locale);
       await expect.poll(() => section(page).locator("h2").count()).toBeGreaterThan(0);
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       expect(overflow).toBeLessThanOrEqual(0);
-      await sectionShot(page, `settings-whatsapp-${locale ?? "en"}-${device}`);
+      await sectionShot(page, `settings-whatsapp-${locale}-${device}`);
       await page.close();
     });
   }
