@@ -283,18 +283,8 @@ function CallbackCard(props: {
           )}
         </InlineStack>
         <Text as="p">{t("whatsapp.callback.steps")}</Text>
-        <TextField
-          label={t("whatsapp.callback.url")}
-          value={props.callbackUrl}
-          readOnly
-          autoComplete="off"
-        />
-        <TextField
-          label={t("whatsapp.callback.verifyToken")}
-          value={props.verifyToken}
-          readOnly
-          autoComplete="off"
-        />
+        <CopyField label={t("whatsapp.callback.url")} value={props.callbackUrl} />
+        <CopyField label={t("whatsapp.callback.verifyToken")} value={props.verifyToken} />
         {props.verifiedAt ? (
           <Text as="p" tone="subdued">
             {t("whatsapp.callback.verifiedAt", { at: formatDateTime(props.verifiedAt, language) })}
@@ -439,6 +429,34 @@ function TemplatesCard(props: {
         </BlockStack>
       </Form>
     </Card>
+  );
+}
+
+/** A value to paste into Meta's dashboard, with a button that copies it. */
+function CopyField(props: { label: string; value: string }) {
+  const { t } = useTranslation("settings");
+  const [copied, setCopied] = useState(false);
+  const copy = () => {
+    void navigator.clipboard
+      ?.writeText(props.value)
+      .then(() => setCopied(true))
+      .catch(() => setCopied(false));
+  };
+  return (
+    <TextField
+      label={props.label}
+      value={props.value}
+      readOnly
+      autoComplete="off"
+      connectedRight={
+        <Button
+          onClick={copy}
+          accessibilityLabel={`${t("whatsapp.callback.copy")}: ${props.label}`}
+        >
+          {copied ? t("whatsapp.callback.copied") : t("whatsapp.callback.copy")}
+        </Button>
+      }
+    />
   );
 }
 
