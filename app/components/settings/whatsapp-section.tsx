@@ -20,6 +20,7 @@ import type {
 import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { AnnotatedSection } from "../annotated-section";
+import { metaTerms } from "./meta-terms";
 import { fieldError, TemplatesCard, type Failure } from "./whatsapp-templates-card";
 
 /**
@@ -76,6 +77,7 @@ function ConnectCard(props: {
 }) {
   const { whatsapp, failure, busyIntent } = props;
   const { t } = useTranslation("settings");
+  const mt = (...args: Parameters<typeof t>) => metaTerms(t(...args));
   const language = useLanguage();
   const [phoneNumberId, setPhoneNumberId] = useState(whatsapp.phoneNumberId ?? "");
   const [accessToken, setAccessToken] = useState("");
@@ -98,7 +100,7 @@ function ConnectCard(props: {
       <BlockStack gap="400">
         <InlineStack gap="200" blockAlign="center" wrap>
           <Text as="h3" variant="headingSm">
-            {t("whatsapp.connect.title")}
+            {mt("whatsapp.connect.title")}
           </Text>
           {whatsapp.connected ? (
             whatsapp.enabled ? (
@@ -110,10 +112,10 @@ function ConnectCard(props: {
             <Badge>{t("whatsapp.connect.notConnected")}</Badge>
           )}
         </InlineStack>
-        {!whatsapp.connected && <Text as="p">{t("whatsapp.connect.intro")}</Text>}
+        {!whatsapp.connected && <Text as="p">{mt("whatsapp.connect.intro")}</Text>}
         {whatsapp.connected && (
           <Text as="p">
-            {t("whatsapp.connect.savedToken")}{" "}
+            {mt("whatsapp.connect.savedToken")}{" "}
             <Text as="span" fontWeight="semibold">
               <bdi translate="no">{whatsapp.accessTokenHint}</bdi>
             </Text>
@@ -122,64 +124,64 @@ function ConnectCard(props: {
         {/* A refusal that names no field (the template, WhatsApp not answering…). */}
         {failure && !failure.field && (
           <Banner tone="critical" title={t("whatsapp.connect.failed")}>
-            {t(failure.errorKey)}
+            {mt(failure.errorKey)}
           </Banner>
         )}
         <Form method="post">
           <input type="hidden" name="intent" value="whatsapp-connect" />
           <BlockStack gap="300">
             <TextField
-              label={t("whatsapp.connect.phoneNumberId")}
+              label={mt("whatsapp.connect.phoneNumberId")}
               name="phoneNumberId"
               value={phoneNumberId}
               onChange={setPhoneNumberId}
               inputMode="numeric"
               autoComplete="off"
-              helpText={t("whatsapp.connect.phoneNumberIdHelp")}
+              helpText={mt("whatsapp.connect.phoneNumberIdHelp")}
               error={error("phoneNumberId")}
             />
             <TextField
               label={
                 whatsapp.connected
-                  ? t("whatsapp.connect.replaceToken")
-                  : t("whatsapp.connect.accessToken")
+                  ? mt("whatsapp.connect.replaceToken")
+                  : mt("whatsapp.connect.accessToken")
               }
               name="accessToken"
               type="password"
               value={accessToken}
               onChange={setAccessToken}
               autoComplete="off"
-              helpText={t("whatsapp.connect.accessTokenHelp")}
+              helpText={mt("whatsapp.connect.accessTokenHelp")}
               error={error("accessToken")}
             />
             <TextField
               label={
                 whatsapp.connected
-                  ? t("whatsapp.connect.replaceAppSecret")
-                  : t("whatsapp.connect.appSecret")
+                  ? mt("whatsapp.connect.replaceAppSecret")
+                  : mt("whatsapp.connect.appSecret")
               }
               name="appSecret"
               type="password"
               value={appSecret}
               onChange={setAppSecret}
               autoComplete="off"
-              helpText={t("whatsapp.connect.appSecretHelp")}
+              helpText={mt("whatsapp.connect.appSecretHelp")}
               error={error("appSecret")}
             />
             <InlineGrid columns={{ xs: 1, sm: "2fr 1fr" }} gap="300">
               <TextField
-                label={t("whatsapp.connect.testPhone")}
+                label={mt("whatsapp.connect.testPhone")}
                 name="testPhone"
                 type="tel"
                 value={testPhone}
                 onChange={setTestPhone}
                 autoComplete="tel"
                 placeholder="9XXX XXXX"
-                helpText={t("whatsapp.connect.testPhoneHelp")}
+                helpText={mt("whatsapp.connect.testPhoneHelp")}
                 error={error("testPhone")}
               />
               <Select
-                label={t("whatsapp.connect.testLanguage")}
+                label={mt("whatsapp.connect.testLanguage")}
                 name="testLanguage"
                 options={[
                   { label: "العربية", value: "ar" },
@@ -197,10 +199,14 @@ function ConnectCard(props: {
             {whatsapp.lastCheck && !failure && (
               <Text as="p" tone={whatsapp.lastCheck.errorKey ? "critical" : "subdued"}>
                 {whatsapp.lastCheck.errorKey
-                  ? `${t("whatsapp.connect.lastCheckFailed", {
-                      at: formatDateTime(whatsapp.lastCheck.at, language),
-                    })} ${t(whatsapp.lastCheck.errorKey)}`
-                  : t("whatsapp.connect.lastCheckWorked", {
+                  ? [
+                      t("whatsapp.connect.lastCheckFailed", {
+                        at: formatDateTime(whatsapp.lastCheck.at, language),
+                      }),
+                      " ",
+                      mt(whatsapp.lastCheck.errorKey),
+                    ]
+                  : mt("whatsapp.connect.lastCheckWorked", {
                       at: formatDateTime(whatsapp.lastCheck.at, language),
                     })}
               </Text>
@@ -237,7 +243,7 @@ function ConnectCard(props: {
         )}
         {whatsapp.connected && !whatsapp.enabled && (
           <Text as="p" tone="subdued">
-            {t("whatsapp.connect.offHelp")}
+            {mt("whatsapp.connect.offHelp")}
           </Text>
         )}
       </BlockStack>
@@ -251,13 +257,14 @@ function CallbackCard(props: {
   verifiedAt: string | null;
 }) {
   const { t } = useTranslation("settings");
+  const mt = (...args: Parameters<typeof t>) => metaTerms(t(...args));
   const language = useLanguage();
   return (
     <Card>
       <BlockStack gap="300">
         <InlineStack gap="200" blockAlign="center" wrap>
           <Text as="h3" variant="headingSm">
-            {t("whatsapp.callback.title")}
+            {mt("whatsapp.callback.title")}
           </Text>
           {props.verifiedAt ? (
             <Badge tone="success">{t("whatsapp.callback.verified")}</Badge>
@@ -265,15 +272,15 @@ function CallbackCard(props: {
             <Badge tone="warning">{t("whatsapp.callback.notVerified")}</Badge>
           )}
         </InlineStack>
-        <Text as="p">{t("whatsapp.callback.steps")}</Text>
+        <Text as="p">{mt("whatsapp.callback.steps")}</Text>
         <CopyField label={t("whatsapp.callback.url")} value={props.callbackUrl} />
         <CopyField label={t("whatsapp.callback.verifyToken")} value={props.verifyToken} />
         {props.verifiedAt ? (
           <Text as="p" tone="subdued">
-            {t("whatsapp.callback.verifiedAt", { at: formatDateTime(props.verifiedAt, language) })}
+            {mt("whatsapp.callback.verifiedAt", { at: formatDateTime(props.verifiedAt, language) })}
           </Text>
         ) : (
-          <Banner tone="warning">{t("whatsapp.callback.whyVerify")}</Banner>
+          <Banner tone="warning">{mt("whatsapp.callback.whyVerify")}</Banner>
         )}
       </BlockStack>
     </Card>

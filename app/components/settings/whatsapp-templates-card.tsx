@@ -16,6 +16,7 @@ import type {
   WhatsAppActionResult,
   WhatsAppSectionData,
 } from "../../actions/whatsapp-settings.server";
+import { metaTerms } from "./meta-terms";
 import {
   MESSAGE_PURPOSES,
   messagePreview,
@@ -33,7 +34,7 @@ type Busy = FormDataEntryValue | null | undefined;
 export type Failure = Extract<WhatsAppActionResult, { ok: false }>;
 
 export function fieldError(t: (key: string) => string, failure: Failure | null, field: string) {
-  return failure?.field === field ? t(failure.errorKey) : undefined;
+  return failure?.field === field ? metaTerms(t(failure.errorKey)) : undefined;
 }
 
 const LANGUAGES = ["ar", "en"] as const;
@@ -49,6 +50,7 @@ export function TemplatesCard(props: {
 }) {
   const { whatsapp, failure, busyIntent } = props;
   const { t } = useTranslation("settings");
+  const mt = (...args: Parameters<typeof t>) => metaTerms(t(...args));
   const [names, setNames] = useState(whatsapp.templates);
   const [quietFrom, setQuietFrom] = useState(whatsapp.quietFrom);
   const [quietUntil, setQuietUntil] = useState(whatsapp.quietUntil);
@@ -68,14 +70,14 @@ export function TemplatesCard(props: {
         <input type="hidden" name="intent" value="whatsapp-save" />
         <BlockStack gap="400">
           <Text as="h3" variant="headingSm">
-            {t("whatsapp.templates.title")}
+            {mt("whatsapp.templates.title")}
           </Text>
           <Text as="p">
-            {t("whatsapp.templates.intro", { p1: "{{1}}", p2: "{{2}}", p3: "{{3}}" })}
+            {mt("whatsapp.templates.intro", { p1: "{{1}}", p2: "{{2}}", p3: "{{3}}" })}
           </Text>
           <Box>
             <Text as="p" tone="subdued">
-              {t("whatsapp.templates.button")}
+              {mt("whatsapp.templates.button")}
             </Text>
             <Text as="p" fontWeight="semibold" breakWord>
               <bdi translate="no" dir="ltr">
@@ -84,7 +86,7 @@ export function TemplatesCard(props: {
             </Text>
           </Box>
           {whatsapp.templatesUnreadable && (
-            <Banner tone="warning">{t("whatsapp.templates.unreadable")}</Banner>
+            <Banner tone="warning">{mt("whatsapp.templates.unreadable")}</Banner>
           )}
           {MESSAGE_PURPOSES.map((purpose) => (
             <BlockStack gap="200" key={purpose}>
@@ -95,18 +97,16 @@ export function TemplatesCard(props: {
                 {LANGUAGES.map((language) => (
                   <BlockStack gap="200" key={language}>
                     <TextField
-                      label={t(`whatsapp.templates.name.${language}`)}
+                      label={mt(`whatsapp.templates.name.${language}`)}
                       name={`template.${purpose}.${language}`}
                       value={names[purpose][language]}
                       onChange={setName(purpose, language)}
                       autoComplete="off"
                       error={error(`template.${purpose}.${language}`)}
                     />
-                    <div dir={language === "ar" ? "rtl" : "ltr"} lang={language}>
+                    <div dir={language === "ar" ? "rtl" : "ltr"} translate="no">
                       <TextField
-                        label={t("whatsapp.templates.text", {
-                          language: t(`whatsapp.templates.languageName.${language}`),
-                        })}
+                        label={t(`whatsapp.templates.text.${language}`)}
                         value={TEMPLATE_BODIES[purpose][language]}
                         readOnly
                         multiline
@@ -114,7 +114,7 @@ export function TemplatesCard(props: {
                       />
                     </div>
                     <Text as="p" variant="bodySm" tone="subdued">
-                      {t("whatsapp.templates.preview")}
+                      {mt("whatsapp.templates.preview")}
                     </Text>
                     <MessageBubble
                       language={language}
@@ -127,7 +127,7 @@ export function TemplatesCard(props: {
           ))}
           <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
             <TextField
-              label={t("whatsapp.quiet.from")}
+              label={mt("whatsapp.quiet.from")}
               name="quietFrom"
               type="time"
               value={quietFrom}
@@ -136,7 +136,7 @@ export function TemplatesCard(props: {
               error={error("quietFrom")}
             />
             <TextField
-              label={t("whatsapp.quiet.until")}
+              label={mt("whatsapp.quiet.until")}
               name="quietUntil"
               type="time"
               value={quietUntil}
@@ -145,7 +145,7 @@ export function TemplatesCard(props: {
               error={error("quietUntil")}
             />
             <TextField
-              label={t("whatsapp.quiet.dailyCap")}
+              label={mt("whatsapp.quiet.dailyCap")}
               name="dailyCapPerOrder"
               type="number"
               min={1}
@@ -158,7 +158,7 @@ export function TemplatesCard(props: {
             />
           </InlineGrid>
           <Text as="p" tone="subdued">
-            {t("whatsapp.quiet.help")}
+            {mt("whatsapp.quiet.help")}
           </Text>
           <InlineStack gap="300" blockAlign="center" wrap>
             <Button submit disabled={!whatsapp.connected} loading={busyIntent === "whatsapp-save"}>
@@ -166,7 +166,7 @@ export function TemplatesCard(props: {
             </Button>
             {!whatsapp.connected && (
               <Text as="span" tone="subdued">
-                {t("whatsapp.templates.connectFirst")}
+                {mt("whatsapp.templates.connectFirst")}
               </Text>
             )}
           </InlineStack>
@@ -179,7 +179,7 @@ export function TemplatesCard(props: {
 /** A message as the shopper's WhatsApp shows it: the body, then the button. */
 function MessageBubble(props: { language: "ar" | "en"; body: string }) {
   return (
-    <div lang={props.language} dir={props.language === "ar" ? "rtl" : "ltr"}>
+    <div translate="no" dir={props.language === "ar" ? "rtl" : "ltr"}>
       <Box background="bg-surface-secondary" padding="300" borderRadius="200">
         <BlockStack gap="200">
           <Text as="p" breakWord>
