@@ -18,7 +18,7 @@ import {
 } from "./server/database-busy.js";
 import { crossSiteWritesRefused } from "./server/same-origin.js";
 import { securityHeaders } from "./server/security-headers.js";
-import { trackingRateLimit } from "./server/tracking-limit.js";
+import { trackingRateLimit, whatsAppCallbackRateLimit } from "./server/tracking-limit.js";
 import { sendWebResponse, webRequest } from "./server/web-request.js";
 
 const root = process.cwd();
@@ -41,6 +41,7 @@ app.use((req, res, next) => {
     const ms = (performance.now() - started).toFixed(1);
     const where = req.path
       .replace(/^\/courier\/webhooks\/[^/]+/, "/courier/webhooks/[token]")
+      .replace(/^\/whatsapp\/webhooks\/[^/]+/, "/whatsapp/webhooks/[token]")
       .replace(/^\/tracking\/[^/]+/, "/tracking/[token]");
     console.log(`${req.method} ${where} ${res.statusCode} ${ms}ms`);
   });
@@ -56,6 +57,7 @@ app.use("/tracking/", trackingRateLimit());
 // The shopper's blocks in Shopify's pages answer any shopper's session token: the same limit,
 // counted apart (a thank-you page asks a few times while the app checks the new order).
 app.use("/api/shopper/", trackingRateLimit());
+app.use("/whatsapp/webhooks/", whatsAppCallbackRateLimit());
 app.use(crossSiteWritesRefused(build));
 app.use(readBodies());
 // After the body is read (its stream's events run outside any request's async context).

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GRAPH_API_URL } from "./whatsapp/client";
 
 /**
  * The app's environment, parsed once at boot. A missing or malformed value stops the app with a
@@ -122,6 +123,9 @@ const envSchema = z
     // "off" stops the in-process delivery worker and tracking sync: tests, and web instances on
     // PostgreSQL when `npm run worker` processes do the work (ADR 0009).
     DELIVERY_WORKER: z.enum(["on", "off"]).default("on"),
+    // Where WhatsApp messages are sent (Meta's Graph API); tests and the demo point it at the
+    // stand-in (sandbox/whatsapp).
+    WHATSAPP_API_URL: httpUrl("the WhatsApp Cloud API base URL").default(GRAPH_API_URL),
     // Offline demo only: where pages load App Bridge from instead of Shopify's CDN.
     APP_BRIDGE_URL: httpUrl("the App Bridge script URL").optional(),
   })
@@ -181,8 +185,15 @@ function productionProblems(source: Record<string, string | undefined>): string[
   } catch {
     // Malformed: the schema says so.
   }
-  if (url && isLoopback(url)) return [];
   const problems: string[] = [];
+  // Whatever the app's own URL: the token goes to this address from the server.
+  const whatsApp = parsedUrl(source.WHATSAPP_API_URL);
+  if (whatsApp?.protocol === "http:" && !isLoopback(whatsApp)) {
+    problems.push(
+      "WHATSAPP_API_URL is invalid: must use https in production (each merchant's WhatsApp access token travels in a header); http is taken only for a loopback address such as the stand-in's http://127.0.0.1:4020",
+    );
+  }
+  if (url && isLoopback(url)) return problems;
   if (url?.protocol === "http:") {
     problems.push(
       "SHOPIFY_APP_URL is invalid: must use https in production (Shopify's admin loads the app and sends it session tokens there); http is taken only for a loopback address such as http://127.0.0.1:3000",
@@ -194,6 +205,14 @@ function productionProblems(source: Record<string, string | undefined>): string[
     );
   }
   return problems;
+}
+
+function parsedUrl(value: string | undefined): URL | null {
+  try {
+    return value ? new URL(value.trim()) : null;
+  } catch {
+    return null;
+  }
 }
 
 function isLoopback(url: URL): boolean {

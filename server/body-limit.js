@@ -22,6 +22,8 @@ export const BODY_LIMITS = Object.freeze([
   { prefix: "/webhooks/", bytes: 256 * KiB },
   // The courier's status pushes (ADR 0008).
   { prefix: "/courier/webhooks/", bytes: 64 * KiB },
+  // Meta's WhatsApp status callbacks and shoppers' replies.
+  { prefix: "/whatsapp/webhooks/", bytes: 256 * KiB },
   // The login form: one shop domain.
   { prefix: "/auth/", bytes: 16 * KiB },
   // Courier statements imported on the cash page (CSV or Excel, tens of thousands of lines).

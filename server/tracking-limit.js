@@ -20,3 +20,19 @@ export function trackingRateLimit({ limit = TRACKING_LOOKUPS_PER_MINUTE } = {}) 
       "طلبات تتبع كثيرة جدًا من عنوانك. حاول مرة أخرى بعد دقيقة.",
   });
 }
+
+// Meta's WhatsApp callbacks (/whatsapp/webhooks/<token>): far more than a busy shop's statuses
+// from one of Meta's addresses, and a cap on a script guessing callback tokens. Meta retries a
+// refused callback for days, so a burst past it is delayed, not lost.
+export const WHATSAPP_CALLBACKS_PER_MINUTE = 1200;
+
+export function whatsAppCallbackRateLimit({ limit = WHATSAPP_CALLBACKS_PER_MINUTE } = {}) {
+  return rateLimit({
+    windowMs: 60_000,
+    limit,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    statusCode: 429,
+    message: "Too many requests. Try again in a minute.",
+  });
+}

@@ -104,6 +104,20 @@ export interface CustomerDataExport {
     addressMatch: unknown;
     timeline: { at: string; kind: string; message: string }[];
   }[];
+  /** The WhatsApp messages about these orders: what each was for and what became of it. */
+  whatsAppMessages: {
+    order: string;
+    orderName: string | null;
+    purpose: string;
+    language: string;
+    state: string;
+    skipReason: string | null;
+    recordedAt: string;
+    sentAt: string | null;
+    deliveredAt: string | null;
+    readAt: string | null;
+    failedAt: string | null;
+  }[];
 }
 
 /** What the app holds on the customer of a data request, for the merchant to pass on. */
@@ -122,6 +136,11 @@ export async function customerDataExport(
     include: { events: { orderBy: { at: "asc" } } },
     orderBy: { createdAt: "asc" },
   });
+  const messages = await prisma.shopperMessage.findMany({
+    where: { shop, orderId: { in: orderGids(orderIds) } },
+    orderBy: { createdAt: "asc" },
+  });
+  const iso = (at: Date | null) => at?.toISOString() ?? null;
   const deliveries = rows.map((r) => ({
     ...deliveryRow(r),
     events: r.events.map(deliveryEventRow),
@@ -144,6 +163,20 @@ export async function customerDataExport(
         d.request instanceof Unreadable ? d.request.stored : (d.request?.body ?? null),
       addressMatch: d.addressMatch instanceof Unreadable ? d.addressMatch.stored : d.addressMatch,
       timeline: d.events.map((e) => ({ at: e.at.toISOString(), kind: e.kind, message: e.message })),
+    })),
+    // No phone number, message id or token: what was sent, when, and what became of it.
+    whatsAppMessages: messages.map((m) => ({
+      order: m.orderId,
+      orderName: m.orderName,
+      purpose: m.purpose,
+      language: m.language,
+      state: m.state,
+      skipReason: m.skipReason,
+      recordedAt: m.createdAt.toISOString(),
+      sentAt: iso(m.sentAt),
+      deliveredAt: iso(m.deliveredAt),
+      readAt: iso(m.readAt),
+      failedAt: iso(m.failedAt),
     })),
   };
 }
@@ -208,6 +241,19 @@ export async function redactCustomer(input: Omit<ComplianceInput, "topic">, at =
     }),
     // What the customer typed and answered on their page (issue 26).
     eraseAsksOf(input.shop, orderGids(input.orderIds), at),
+    // The number WhatsApp messages were (or were to be) sent to; one not yet sent never goes.
+    prisma.shopperMessage.updateMany({
+      where: { shop: input.shop, orderId: { in: orderGids(input.orderIds) } },
+      data: { toPhone: null },
+    }),
+    prisma.shopperMessage.updateMany({
+      where: {
+        shop: input.shop,
+        orderId: { in: orderGids(input.orderIds) },
+        state: "queued",
+      },
+      data: { state: "skipped", skipReason: "erased", nextAttemptAt: null },
+    }),
     // The state is part of the condition: a worker that read the row before this commit finds
     // it moved and does not send it.
     ...erasureCancelWrites(input.shop, cancelled, `Not sent: ${ERASED_REASON}.`, at),
@@ -251,6 +297,9 @@ export async function deleteShopData(shop: string): Promise<Record<string, numbe
     prisma.courierException.deleteMany(where),
     prisma.flowEvent.deleteMany(where),
     prisma.shopperAsk.deleteMany(where),
+    prisma.shopperMessage.deleteMany(where),
+    prisma.whatsAppOptOut.deleteMany(where),
+    prisma.whatsAppAccount.deleteMany(where),
     prisma.complianceRequest.deleteMany(where),
     prisma.shopSettings.deleteMany(where),
     prisma.session.deleteMany(where),
@@ -273,6 +322,9 @@ export async function deleteShopData(shop: string): Promise<Record<string, numbe
     "CourierException",
     "FlowEvent",
     "ShopperAsk",
+    "ShopperMessage",
+    "WhatsAppOptOut",
+    "WhatsAppAccount",
     "ComplianceRequest",
     "ShopSettings",
     "Session",

@@ -22,6 +22,8 @@ import { markDeliveryCreated } from "../actions/mark-created.server";
 import { retryDelivery } from "../actions/retry.server";
 import { sendAgainWithAnswer } from "../actions/send-again-with-answer.server";
 import { SecondChanceCard } from "../components/deliveries/second-chance-card";
+import { WhatsAppMessagesCard } from "../components/deliveries/whatsapp-messages-card";
+import { listDeliveryMessages } from "../models/shopper-message-status.server";
 import { authenticate } from "../shopify.server";
 
 /**
@@ -34,7 +36,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const page = await deliveryPage(session.shop, params.id ?? "");
   if (!page) throw new Response("No such delivery in this shop.", { status: 404 });
-  return page;
+  return { ...page, whatsAppMessages: await listDeliveryMessages(session.shop, params.id ?? "") };
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -93,6 +95,7 @@ export default function DeliveryPage() {
             <AddressCard address={page.address} match={page.match} />
             <ParcelCard parcel={page.parcel} payment={page.payment} />
             <DeliveryTimeline events={page.events} />
+            <WhatsAppMessagesCard messages={page.whatsAppMessages} />
           </BlockStack>
           <BlockStack gap="400">
             <CourierCard courier={page.courier} />

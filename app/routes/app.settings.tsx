@@ -27,6 +27,13 @@ import {
   type SettingsActionResult,
   type SettingsPageData,
 } from "../pages/settings.server";
+import {
+  answerWhatsAppForm,
+  isWhatsAppIntent,
+  loadWhatsAppSection,
+  type WhatsAppActionResult,
+} from "../actions/whatsapp-settings.server";
+import { WhatsAppSection } from "../components/settings/whatsapp-section";
 import { authenticate } from "../shopify.server";
 
 /**
@@ -37,7 +44,11 @@ import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  return loadSettingsPage(session.shop);
+  const [page, whatsapp] = await Promise.all([
+    loadSettingsPage(session.shop),
+    loadWhatsAppSection(session.shop),
+  ]);
+  return { ...page, whatsapp };
 };
 
 export type { SettingsActionResult };
@@ -45,7 +56,9 @@ export type { SettingsActionResult };
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const fields = Object.fromEntries(await request.formData());
-  const outcome = await answerSettingsForm(session.shop, fields);
+  const outcome = isWhatsAppIntent(fields.intent)
+    ? await answerWhatsAppForm(session.shop, fields)
+    : await answerSettingsForm(session.shop, fields);
   return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
 };
 
@@ -73,7 +86,10 @@ function formValues(data: SettingsPageData): SettingsFormValues {
 
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<SettingsActionResult>();
+  const actionData = useActionData<SettingsActionResult | WhatsAppActionResult>();
+  // The WhatsApp section says its own outcome; the rest of the page reads the other forms'.
+  const whatsAppResult = actionData && "section" in actionData ? actionData : undefined;
+  const result = actionData && !("section" in actionData) ? actionData : undefined;
   const navigation = useNavigation();
   const submit = useSubmit();
   const shopify = useAppBridge();
@@ -95,6 +111,9 @@ export default function Settings() {
   useEffect(() => {
     if (result?.ok) shopify.toast.show(successMessage(t, result));
   }, [result, shopify, t]);
+  useEffect(() => {
+    if (whatsAppResult?.ok) shopify.toast.show(t(`whatsapp.done.${whatsAppResult.done}`));
+  }, [whatsAppResult, shopify, t]);
 
   const error = result && !result.ok ? errorText(t, result) : null;
   const set =
@@ -159,6 +178,12 @@ export default function Settings() {
           />
         </Form>
         <PushSection push={data.tracking.push} busyIntent={busyIntent} />
+        <WhatsAppSection
+          whatsapp={data.whatsapp}
+          shopName={data.trackingPage.shopName}
+          result={whatsAppResult}
+          busyIntent={busyIntent}
+        />
       </BlockStack>
     </Page>
   );

@@ -28,11 +28,13 @@ export {
 export {
   answerVerification,
   MESSAGE_STATUSES,
+  parseInboundMessages,
   parseStatusCallback,
   signStatusCallback,
   STATUS_SIGNATURE_HEADER,
   statusCallbackSchema,
   verifyStatusCallback,
+  type InboundMessage,
   type MessageStatus,
   type StatusEvent,
 } from "./webhook";

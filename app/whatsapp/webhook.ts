@@ -33,6 +33,8 @@ const statusSchema = z.object({
   status: z.string(),
   timestamp: z.string().regex(/^\d+$/),
   recipient_id: z.string().optional(),
+  // Echoes the string sent with the message (`biz_opaque_callback_data`).
+  biz_opaque_callback_data: z.string().optional(),
   errors: z
     .array(
       z.object({
@@ -44,6 +46,17 @@ const statusSchema = z.object({
     )
     .optional(),
 });
+
+// A shopper's message to the business number: only what a "STOP" needs is read.
+const inboundSchema = z
+  .object({
+    from: z.string(),
+    timestamp: z.string().regex(/^\d+$/),
+    type: z.string(),
+    text: z.object({ body: z.string() }).loose().optional(),
+    button: z.object({ text: z.string() }).loose().optional(),
+  })
+  .loose();
 
 export const statusCallbackSchema = z.object({
   object: z.literal("whatsapp_business_account"),
@@ -57,6 +70,7 @@ export const statusCallbackSchema = z.object({
             .object({
               metadata: z.object({ phone_number_id: z.string() }).loose().optional(),
               statuses: z.array(statusSchema).optional(),
+              messages: z.array(inboundSchema).optional(),
             })
             .loose(),
         }),
@@ -72,6 +86,8 @@ export interface StatusEvent {
   at: Date;
   recipientId: string | undefined;
   phoneNumberId: string | undefined;
+  /** The `biz_opaque_callback_data` the message was sent with, when it had some. */
+  callbackData: string | undefined;
   /** For `failed`: Meta's code and words (131026, 131047…). */
   error?: { code: number; title: string | undefined; details: string | undefined };
 }
@@ -93,6 +109,7 @@ export function parseStatusCallback(body: unknown): StatusEvent[] {
           status: status.status as MessageStatus,
           at: new Date(Number(status.timestamp) * 1000),
           recipientId: status.recipient_id,
+          callbackData: status.biz_opaque_callback_data,
           phoneNumberId: change.value.metadata?.phone_number_id,
           ...(first && {
             error: {
@@ -106,6 +123,35 @@ export function parseStatusCallback(body: unknown): StatusEvent[] {
     }
   }
   return events;
+}
+
+/** A shopper's text (or quick-reply button) sent to the business number. */
+export interface InboundMessage {
+  /** The sender's WhatsApp id: their number, digits with the country code. */
+  from: string;
+  text: string;
+  at: Date;
+  phoneNumberId: string | undefined;
+}
+
+/** The shoppers' texts and button replies of a callback's body, flat; other kinds are skipped. */
+export function parseInboundMessages(body: unknown): InboundMessage[] {
+  const messages: InboundMessage[] = [];
+  for (const entry of statusCallbackSchema.parse(body).entry) {
+    for (const change of entry.changes) {
+      for (const message of change.value.messages ?? []) {
+        const text = message.text?.body ?? message.button?.text;
+        if (text === undefined) continue;
+        messages.push({
+          from: message.from,
+          text,
+          at: new Date(Number(message.timestamp) * 1000),
+          phoneNumberId: change.value.metadata?.phone_number_id,
+        });
+      }
+    }
+  }
+  return messages;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { TestProject } from "vitest/node";
 import { API_KEY, API_SECRET_KEY } from "@shopify/shopify-api/test-helpers";
 import { startCourierSandbox } from "../../sandbox/courier";
 import { startShopifyStandIn, subscriptionsFromAppToml } from "../../sandbox/shopify";
+import { startWhatsAppStandIn } from "../../sandbox/whatsapp";
 import { ARTIFACTS_DIR, ROOT, TEMPLATE_DB, TEST_DATA_DIR } from "../support/paths";
 import { SANDBOX_KEY, TEST_SCOPES, testEnvironment } from "../support/test-env";
 
@@ -15,6 +16,8 @@ declare module "vitest" {
     appDatabaseFile: string;
     standInUrl: string;
     courierSandboxUrl: string;
+    /** The WhatsApp stand-in's token, app secret and a number it says is not on WhatsApp. */
+    whatsApp: { accessToken: string; appSecret: string; notOnWhatsApp: string };
   }
 }
 
@@ -32,6 +35,18 @@ export default async function setup(project: TestProject) {
 
   // The courier sandbox the app's "sandbox" environment points at.
   const sandbox = await startCourierSandbox({ acceptedKeys: [SANDBOX_KEY] });
+  // The WhatsApp stand-in the app sends test messages to (WHATSAPP_API_URL).
+  const whatsApp = {
+    accessToken: "EAAGbrowserstandintoken42",
+    appSecret: "browser-stand-in-app-secret",
+    notOnWhatsApp: "96555000000",
+  };
+  const whatsAppStandIn = await startWhatsAppStandIn({
+    accessToken: whatsApp.accessToken,
+    appSecret: whatsApp.appSecret,
+    notOnWhatsApp: [whatsApp.notOnWhatsApp],
+    statusFlow: "none",
+  });
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const subscriptions = subscriptionsFromAppToml(path.join(ROOT, "shopify.app.toml"));
@@ -56,6 +71,7 @@ export default async function setup(project: TestProject) {
           DATABASE_URL: `file:${databaseFile}`,
           SHOPIFY_APP_URL: appUrl,
           COURIER_SANDBOX_URL: sandbox.url,
+          WHATSAPP_API_URL: whatsAppStandIn.url,
           DELIVERY_WORKER: "on",
         }),
         SHOPIFY_STANDIN_URL: standIn.url,
@@ -83,6 +99,7 @@ export default async function setup(project: TestProject) {
   project.provide("appDatabaseFile", databaseFile);
   project.provide("standInUrl", standIn.url);
   project.provide("courierSandboxUrl", sandbox.url);
+  project.provide("whatsApp", whatsApp);
 
   return async () => {
     const exited = new Promise((resolve) => server.once("exit", resolve));
@@ -91,7 +108,7 @@ export default async function setup(project: TestProject) {
     const kill = setTimeout(() => server.kill("SIGKILL"), 15_000);
     await exited;
     clearTimeout(kill);
-    await Promise.all([sandbox.close(), standIn.close()]);
+    await Promise.all([sandbox.close(), standIn.close(), whatsAppStandIn.close()]);
   };
 }
 

@@ -28,7 +28,7 @@ let labelDeliveryId = "";
 
 const WIDTHS = [1280, 390] as const;
 // Names that stay as they are in an Arabic sentence.
-const BRAND_WORDS = ["Shopify", "API", "WhatsApp", "English", "name@example.com", "jaddah"];
+const BRAND_WORDS = ["Shopify", "API", "WhatsApp", "Meta", "English", "name@example.com", "jaddah"];
 // Protocol words and raw codes a merchant should never read.
 const PROTOCOL_WORDS =
   /HMAC|ApiKey|Authorization|[Gg]overnance|picked_up|out_for_delivery|needs_address|at_the_hub/;

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 
 /**
- * One row of each table the cash ledger, exceptions, Flow and the shopper's asks add, for
- * shop-wide deletion tests.
+ * One row of each table the cash ledger, exceptions, Flow, the shopper's asks and WhatsApp
+ * messages add, for shop-wide deletion tests.
  */
 export async function seedCashRows(prisma: PrismaClient, shop: string): Promise<void> {
   await prisma.settlement.create({
@@ -40,5 +40,29 @@ export async function seedCashRows(prisma: PrismaClient, shop: string): Promise<
       state: "asked",
       linkExpiresAt: new Date(Date.now() + 86_400_000),
     },
+  });
+  await prisma.whatsAppAccount.create({
+    data: {
+      shop,
+      phoneNumberId: "1",
+      accessTokenSealed: "",
+      appSecretSealed: "",
+      webhookToken: randomBytes(16).toString("base64url"),
+      verifyToken: randomBytes(16).toString("base64url"),
+    },
+  });
+  await prisma.shopperMessage.create({
+    data: {
+      shop,
+      orderId: "gid://shopify/Order/1",
+      purpose: "address_check",
+      dedupeKey: "ask:seed:1:address_check",
+      language: "ar",
+      state: "queued",
+      notBefore: new Date(),
+    },
+  });
+  await prisma.whatsAppOptOut.create({
+    data: { shop, phoneDigest: randomBytes(16).toString("base64url"), source: "stop_reply" },
   });
 }

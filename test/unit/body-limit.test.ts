@@ -29,6 +29,7 @@ describe("request body limits", () => {
     expect(bodyLimitFor("/webhooks/orders/cancelled")).toBe(4 * MiB);
     expect(bodyLimitFor("/webhooks/app/uninstalled")).toBe(256 * 1024);
     expect(bodyLimitFor("/courier/webhooks/abc")).toBe(64 * 1024);
+    expect(bodyLimitFor("/whatsapp/webhooks/abc")).toBe(256 * 1024);
     expect(bodyLimitFor("/auth/login")).toBe(16 * 1024);
     expect(bodyLimitFor("/tracking/abc")).toBe(64 * 1024);
     expect(BODY_LIMITS.every((l) => l.bytes > 0)).toBe(true);

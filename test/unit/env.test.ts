@@ -126,6 +126,28 @@ describe("the environment parsed at boot", () => {
     expect(found).toEqual([expect.stringMatching(/^SHOPIFY_APP_URL is invalid: must use https/)]);
   });
 
+  it("sends WhatsApp messages to Meta's Graph API unless told otherwise", () => {
+    expect(parseEnv(valid).WHATSAPP_API_URL).toBe("https://graph.facebook.com");
+  });
+
+  it("refuses in production a WhatsApp URL that is not https", () => {
+    const found = problems({
+      ...valid,
+      NODE_ENV: "production",
+      WHATSAPP_API_URL: "http://graph.example.com",
+    });
+    expect(found).toEqual([expect.stringMatching(/^WHATSAPP_API_URL is invalid: must use https/)]);
+  });
+
+  it("takes a loopback WhatsApp stand-in over http in production", () => {
+    const parsed = parseEnv({
+      ...valid,
+      NODE_ENV: "production",
+      WHATSAPP_API_URL: "http://127.0.0.1:4020/",
+    });
+    expect(parsed.WHATSAPP_API_URL).toBe("http://127.0.0.1:4020");
+  });
+
   it("refuses in production the Shopify library's test secret", () => {
     const found = problems({
       ...valid,

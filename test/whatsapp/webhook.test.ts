@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   answerVerification,
+  parseInboundMessages,
   parseStatusCallback,
   signStatusCallback,
   verifyStatusCallback,
@@ -93,6 +94,28 @@ describe("status callback payloads", () => {
   it("skips statuses the app does not follow", () => {
     const played = JSON.parse(raw.replace('"status":"sent"', '"status":"played"')) as unknown;
     expect(parseStatusCallback(played)).toEqual([]);
+  });
+
+  it("carries the opaque data the message was sent with", () => {
+    const echoed = JSON.parse(
+      raw.replace('"status":"sent"', '"status":"sent","biz_opaque_callback_data":"row-42"'),
+    ) as unknown;
+    expect(parseStatusCallback(echoed)[0]?.callbackData).toBe("row-42");
+  });
+
+  it("reads a shopper's text from an incoming message", () => {
+    expect(parseInboundMessages(incomingMessageCallback)).toEqual([
+      {
+        from: "16505551234",
+        text: "Does it come in another color?",
+        at: new Date(1749416383 * 1000),
+        phoneNumberId: "106540352242922",
+      },
+    ]);
+  });
+
+  it("finds no incoming message in a status callback", () => {
+    expect(parseInboundMessages(sentCallback)).toEqual([]);
   });
 
   it("refuses a body from another kind of object", () => {
