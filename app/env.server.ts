@@ -126,6 +126,9 @@ const envSchema = z
     // Where WhatsApp messages are sent (Meta's Graph API); tests and the demo point it at the
     // stand-in (sandbox/whatsapp).
     WHATSAPP_API_URL: httpUrl("the WhatsApp Cloud API base URL").default(GRAPH_API_URL),
+    // How long a message whose send got no clear answer waits for Meta's status callback before
+    // it is sent again (ADR 0058); shorter only in benchmarks.
+    WHATSAPP_CONFIRM_WAIT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(600_000),
     // Offline demo only: where pages load App Bridge from instead of Shopify's CDN.
     APP_BRIDGE_URL: httpUrl("the App Bridge script URL").optional(),
   })

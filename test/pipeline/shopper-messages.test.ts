@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import prisma from "../../app/db.server";
 import { transition } from "../../app/models/delivery-state/transition.server";
+import {
+  loadWhatsAppSender,
+  recordWebhookVerified,
+  saveWhatsAppConnection,
+  saveWhatsAppPreferences,
+} from "../../app/models/whatsapp-account.server";
+import { isOptedOut } from "../../app/models/whatsapp-opt-outs.server";
+import { action as whatsappCallback } from "../../app/routes/whatsapp.webhooks.$token";
+import { callRoute } from "../support/shopify";
 import { DEFAULT_TEMPLATE_NAMES, kuwaitDayStart } from "../../app/domain/shopper-message";
 import { unauthenticated } from "../../app/shopify.server";
 import { runDueAsks } from "../../app/shopper/ask-loop.server";
@@ -357,5 +366,55 @@ describe("out for delivery", () => {
       buttonUrlParameter: "0123456789abcdef0123456789abcdef",
       bodyParameters: [expect.any(String), "#1044"],
     });
+  });
+});
+
+describe("the whole path: the sealed account, the loop, Meta's callbacks through the route", () => {
+  it("confirms a send whose answer was lost by its callback, and never sends it again", async () => {
+    const { shop: name } = await askedOrder("wa-e2e");
+    await saveWhatsAppConnection({
+      shop: name,
+      phoneNumberId: "106540352242922",
+      accessToken: TOKEN,
+      appSecret: "app-secret",
+      at: new Date(),
+    });
+    await recordWebhookVerified(name, new Date());
+    // The test runs at any hour: no quiet hours (their default, 21:00 to 09:00, is tested above).
+    await saveWhatsAppPreferences(name, {
+      templates: DEFAULT_TEMPLATE_NAMES,
+      quiet: { from: 0, until: 0 },
+      dailyCapPerOrder: 2,
+    });
+    const account = await prisma.whatsAppAccount.findUniqueOrThrow({ where: { shop: name } });
+    const clock = { now: new Date() };
+    const deps = loopDeps(clock, { senderFor: loadWhatsAppSender, isOptedOut });
+
+    whatsapp.injectFault({ kind: "server-error-after-send" });
+    await runDueMessages(deps);
+    expect(whatsapp.messages).toHaveLength(1);
+    expect((await messages(name))[0]!.state).toBe("unconfirmed");
+
+    // Meta's callbacks for it reach the app's route, signed with the app secret.
+    await whatsapp.flushCallbacks();
+    for (const callback of whatsapp.callbacks) {
+      const response = await callRoute(
+        whatsappCallback,
+        new Request(`https://app.example/whatsapp/webhooks/${account.webhookToken}`, {
+          method: "POST",
+          headers: { "x-hub-signature-256": callback.signature },
+          body: callback.body,
+        }),
+        { token: account.webhookToken },
+      );
+      expect(response.status).toBe(200);
+    }
+    const [confirmed] = await messages(name);
+    expect(confirmed).toMatchObject({ state: "read", wamid: whatsapp.messages[0]!.id });
+
+    // Past the wait: nothing left to send, and nothing sent.
+    clock.now = new Date(clock.now.getTime() + 11 * 60_000);
+    expect(await runDueMessages(deps)).toBe(0);
+    expect(whatsapp.messages).toHaveLength(1);
   });
 });
