@@ -343,7 +343,10 @@ async function rescues(stack: ShopperStack, count: number, log: Log) {
     const at = failedAt.get(ask.orderId);
     if (message && at) latencies.push(message.receivedAt.getTime() - at);
   }
-  // The shoppers tap the message's link and answer: the same address, when they will be in.
+  // The shoppers tap the message's link and answer: the address, their phone, when they will be in.
+  const { loadCourierDirectory } = await import("../app/services/courier-directory.server");
+  const directory = (await loadCourierDirectory(SHOP, "sandbox"))!;
+  const area = directory.areas.find((a) => /جابري/.test(a.name)) ?? directory.areas[0]!;
   let answered = 0;
   let client = 0;
   for (const message of rescueMessages) {
@@ -355,7 +358,7 @@ async function rescues(stack: ShopperStack, count: number, log: Log) {
     const page = await fetch(link, { headers });
     const html = await page.text();
     if (page.status !== 200) continue;
-    const day = /name="availableOn"[^>]*value="([^"]+)"/.exec(html)?.[1];
+    const day = /value="(\d{4}-\d{2}-\d{2})"/.exec(html)?.[1];
     const response = await fetch(link, {
       method: "POST",
       headers: {
@@ -364,9 +367,16 @@ async function rescues(stack: ShopperStack, count: number, log: Log) {
         "content-type": "application/x-www-form-urlencoded",
       },
       body: new URLSearchParams({
-        intent: "confirm",
-        phone: message.to.replace(/^965/, ""),
-        ...(day ? { availableOn: day, availablePart: "evening" } : {}),
+        intent: "rescue",
+        governanceId: String(area.governanceId),
+        areaId: String(area.id),
+        block: "1",
+        street: "2",
+        house: "3",
+        phone: `+${message.to}`,
+        whenDay: day ?? "",
+        whenPart: "evening",
+        whenNote: "After 6 pm, ring the bell",
       }).toString(),
       redirect: "manual",
     });

@@ -11,12 +11,16 @@
  *    merchant fulfils every order. Counted from the stand-ins' own records, never from the app's:
  *    holds placed and released, shipping addresses written, writes to a wrong order or after
  *    pickup, deliveries created and where they went.
+ * 1b. The WhatsApp messages (issue 27, bench/shopper-messages.ts): quiet hours, WhatsApp's faults,
+ *    a server killed mid-send, replayed webhooks and callbacks, forged callbacks, the second
+ *    chance after a failed attempt; counted from the WhatsApp stand-in's record.
  * 2. The page's speed, on PostgreSQL with `--deliveries` (default 1,000,000) in 1,000 shops and
  *    2,000 open asks in the largest shop: the shopper's page by an ask's link and by a delivery's,
  *    and the answer (POST), one request at a time, beside /healthz (a bare route) in the same run.
  * 3. The page's LCP and CLS in headless Chromium on a 390 px phone, English and Arabic.
  *
- *   npm run bench:shopper [-- --orders 1000 --deliveries 1000000 --skip-postgres --quick]
+ *   npm run bench:shopper [-- --orders 1000 --deliveries 1000000 --skip-postgres --quick
+ *                              --messages-only]
  *
  * `--quick`: 200 orders, PostgreSQL with 20,000 deliveries. Prints readable lines and ends with
  * one JSON line.
@@ -32,6 +36,7 @@ import { gid, type ShopifyStandInStore } from "../sandbox/shopify";
 import { HUMAN_USER_AGENT } from "../test/support/browser";
 import { migratePostgres, readMigrations } from "../scripts/pg-migrate";
 import { ensureBuilt, startBuiltServer } from "./support/app-server";
+import { messagesPart } from "./shopper-messages";
 import { BENCH_SHOP as SHOP, startShopperStack } from "./support/shopper-stack";
 import {
   benchServerEnv,
@@ -49,6 +54,7 @@ const { values: args } = parseArgs({
     deliveries: { type: "string" },
     quick: { type: "boolean", default: false },
     "skip-postgres": { type: "boolean", default: false },
+    "messages-only": { type: "boolean", default: false },
     samples: { type: "string" },
   },
 });
@@ -687,18 +693,37 @@ const built = ensureBuilt(scratch.dir);
 log(
   `bench:shopper on ${os.cpus().length} cores, load ${load()}; build ${built.state}${built.state === "stale" ? ` (${built.reason})` : ""}`,
 );
-const flowFigures = await flow();
-const pageFigures = args["skip-postgres"] ? null : await pages();
+const MESSAGES_ONLY = args["messages-only"]!;
+const flowFigures = MESSAGES_ONLY ? null : await flow();
+log(`\n1b. WhatsApp messages on SQLite (load ${load()})`);
+const messageFigures = await messagesPart({
+  dir: scratch.dir,
+  orders: QUICK ? 40 : 120,
+  rescues: QUICK ? 10 : 30,
+  log,
+});
+const pageFigures = args["skip-postgres"] || MESSAGES_ONLY ? null : await pages();
 const result = {
   bench: "shopper",
   load: os.loadavg().map((l) => round(l, 2)),
-  ...flowFigures,
+  ...(flowFigures ?? {}),
+  ...messageFigures,
   ...(pageFigures ?? {}),
   checks: {
-    holdsPlacedEqualsAsked: flowFigures.holdsPlaced === flowFigures.asked,
-    holdsReleasedEqualsAsked: flowFigures.holdsReleased === flowFigures.asked,
-    addressesUpdatedEqualsFixes: flowFigures.shopifyAddressesUpdated === flowFigures.fixes,
-    noWrongWrites: flowFigures.wrongWrites === 0,
+    ...(flowFigures
+      ? {
+          holdsPlacedEqualsAsked: flowFigures.holdsPlaced === flowFigures.asked,
+          holdsReleasedEqualsAsked: flowFigures.holdsReleased === flowFigures.asked,
+          addressesUpdatedEqualsFixes: flowFigures.shopifyAddressesUpdated === flowFigures.fixes,
+          noWrongWrites: flowFigures.wrongWrites === 0,
+        }
+      : {}),
+    noDuplicateMessages: messageFigures.duplicateMessages === 0,
+    noMessagesInQuietHours: messageFigures.messagesInQuietHours === 0,
+    everyCallbackVerified:
+      messageFigures.statusCallbacksVerified === messageFigures.statusCallbacks &&
+      messageFigures.forgedRefused === messageFigures.forgedCallbacks,
+    failedToMessageP95: messageFigures.failedToMessageP95Ms <= 60_000,
     ...(pageFigures
       ? {
           pageP95: pageFigures.shopperPageP95Ms <= TARGET.p95Ms,
