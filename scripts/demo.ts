@@ -1,8 +1,9 @@
 /**
  * `npm run demo`: the app's main job, offline, on its embedded defaults. Starts the courier
  * sandbox, a Shopify stand-in store (locations and a few dozen Kuwaiti orders) and the built app
- * on SQLite, configures the demo merchant (courier key, pickup locations, automatic sending),
- * fulfils a few orders so deliveries appear at once, and prints the URL to open.
+ * on SQLite, configures the demo merchant (courier key, pickup locations, automatic sending, a
+ * WhatsApp Business number on the WhatsApp stand-in), fulfils a few orders so deliveries appear at
+ * once, asks a customer about an unclear address, and prints the URL to open.
  *
  * Flags: --port 3000 (app), --fresh (start from an empty database).
  */
@@ -73,6 +74,16 @@ const courier = await startCourierSandbox({
 });
 step(`courier sandbox on ${courier.url} (orders move one status every 30 s)`);
 
+// WhatsApp Business, offline: the stand-in speaks Meta's Cloud API and calls the app back.
+const WHATSAPP = { accessToken: "demo-whatsapp-token", appSecret: "demo-whatsapp-app-secret" };
+const { startWhatsAppStandIn } = await import("../sandbox/whatsapp");
+const whatsapp = await startWhatsAppStandIn({
+  ...WHATSAPP,
+  port: 4040,
+  linkBase: `${appUrl}/tracking/`,
+});
+step(`WhatsApp stand-in on ${whatsapp.url} (Meta's Cloud API: templates, status callbacks)`);
+
 const { gid, startShopifyStandIn, seedDemoStore, ShopifyStandInStore, subscriptionsFromAppToml } =
   await import("../sandbox/shopify");
 const store = new ShopifyStandInStore({
@@ -117,6 +128,7 @@ const app = spawn(
       COURIER_SANDBOX_URL: courier.url,
       SHOPIFY_STANDIN_URL: shopify.url,
       APP_BRIDGE_URL: "http://127.0.0.1:4030/app-bridge.js",
+      WHATSAPP_API_URL: whatsapp.url,
     },
     stdio: ["ignore", "pipe", "pipe"],
   },
@@ -128,7 +140,7 @@ app.stderr?.pipe(appLog);
 async function shutdown(code = 0) {
   app.kill("SIGTERM");
   bridgeServer.close();
-  await Promise.allSettled([shopify.close(), courier.close()]);
+  await Promise.allSettled([shopify.close(), courier.close(), whatsapp.close()]);
   process.exit(code);
 }
 process.once("SIGINT", () => void shutdown());
@@ -166,6 +178,37 @@ await configureLocalMerchant({ shop, store, courier, courierKey: COURIER_KEY, ap
 step("merchant configured: courier key tested, pickup locations confirmed, automatic sending on");
 step("courier status pushes on: every status change reaches the app and the Shopify fulfillment");
 
+// The merchant's WhatsApp Business number, as Settings → WhatsApp messages connects it; Meta's
+// handshake of the callback address done. No quiet hours here, so the demo's messages go at once
+// at any hour (a real shop's default is 21:00 to 09:00, Kuwait time).
+const { saveWhatsAppConnection, saveWhatsAppPreferences, setWhatsAppEnabled } =
+  await import("../app/models/whatsapp-account.server");
+const { DEFAULT_TEMPLATE_NAMES } = await import("../app/domain/shopper-message");
+await saveWhatsAppConnection({
+  shop,
+  phoneNumberId: "106540352242922",
+  ...WHATSAPP,
+  at: new Date(),
+});
+await saveWhatsAppPreferences(shop, {
+  templates: DEFAULT_TEMPLATE_NAMES,
+  quiet: { from: 0, until: 0 },
+  dailyCapPerOrder: 2,
+});
+await setWhatsAppEnabled(shop, true);
+{
+  const { default: prisma } = await import("../app/db.server");
+  const account = await prisma.whatsAppAccount.findUniqueOrThrow({ where: { shop } });
+  const callbackUrl = `${appUrl}/whatsapp/webhooks/${account.webhookToken}`;
+  await fetch(
+    `${callbackUrl}?hub.mode=subscribe&hub.verify_token=${account.verifyToken}&hub.challenge=1`,
+  );
+  whatsapp.setWebhookUrl(callbackUrl);
+}
+step(
+  "WhatsApp Business connected: customers asked about an order get a message, in their language",
+);
+
 // A few orders fulfilled, as the merchant would in the admin: each sends a signed webhook.
 const open = store.orders().filter((o) => store.displayFulfillmentStatus(o) === "UNFULFILLED");
 for (const order of open.slice(0, 3)) store.fulfillOrder(order.id);
@@ -201,6 +244,15 @@ step(
     ? `order ${unclear.name} has no block: held in Shopify, its customer asked`
     : `order ${unclear.name} was not asked about (see the app log)`,
 );
+let sentOnWhatsApp: (typeof whatsapp.messages)[number] | undefined;
+for (let i = 0; i < 50 && customerLink && !sentOnWhatsApp; i += 1) {
+  sentOnWhatsApp = whatsapp.messages.find((m) => m.to === "96598765432");
+  if (!sentOnWhatsApp) await new Promise((r) => setTimeout(r, 200));
+}
+if (sentOnWhatsApp)
+  step(
+    `WhatsApp to +965 9876 5432: template ${sentOnWhatsApp.template.name} (${sentOnWhatsApp.template.language}), "${sentOnWhatsApp.template.bodyParameters.join('", "')}", its button opens the customer's page`,
+  );
 
 console.log(`
 Open the app (the link carries a session token valid for 12 hours):
