@@ -75,13 +75,13 @@ async function until<T>(
 
 let phoneSeq = 0;
 /** Orders whose shoppers each have their own mobile, so messages are told apart by number. */
-function addOrders(stack: ShopperStack, count: number, doubtfulEvery = 1) {
+function addOrders(stack: ShopperStack, count: number, doubtfulEvery = 1, cod = true) {
   const ids: number[] = [];
   for (let i = 0; i < count; i += 1) {
     const phone = `+965 6${String(1_000_000 + phoneSeq++).slice(-7)}`;
     const doubtful = i % doubtfulEvery === 0;
     const order = stack.store.addOrder({
-      payment: i % 4 === 1 ? "cod" : "paid",
+      payment: cod && i % 4 === 1 ? "cod" : "paid",
       customerLocale: i % 2 ? "ar" : "en",
       phone,
       shippingAddress: {
@@ -203,32 +203,46 @@ export async function messagesPart(options: {
     const created = stack.shopify.webhooks.of("orders/create");
     for (const webhook of created) await stack.shopify.webhooks.redeliver(webhook.webhookId);
     await stack.shopify.webhooks.flush();
-    // The server killed while a send hangs (the stand-in took the message, the answer never came).
+    const owedNow = async () =>
+      prisma.shopperMessage.count({ where: { shop: SHOP, state: { not: "skipped" } } });
+    const settled = () =>
+      until(
+        "every message settled",
+        async () =>
+          (await prisma.shopperMessage.count({
+            where: { shop: SHOP, state: { in: ["queued", "sending", "unconfirmed"] } },
+          })) === 0 && (await owedNow()) > beforeFaults
+            ? true
+            : null,
+        300_000,
+      );
+    await settled();
+    faultsInjected -= whatsapp.clearFaults();
+
+    // The server killed (SIGKILL) while a send hangs: WhatsApp took the message, its answer never
+    // came, its callbacks come a moment later and find the server down, then tried again.
     let serverKills = 0;
+    whatsapp.injectFault({ kind: "timeout-after-send" });
+    whatsapp.setCallbackDelay(1_500);
+    const beforeKill = await owedNow();
+    addOrders(stack, 2);
+    await stack.shopify.webhooks.flush();
     const hanging = await until(
       "a send in flight",
       async () =>
         (await prisma.shopperMessage.findFirst({ where: { shop: SHOP, state: "sending" } })) ??
         null,
-      120_000,
-    ).catch(() => null);
+      60_000,
+    );
     if (hanging) {
-      await sleep(300);
       await stack.killAndRestart();
       serverKills += 1;
     }
-    const owedNow = async () =>
-      prisma.shopperMessage.count({ where: { shop: SHOP, state: { not: "skipped" } } });
-    await until(
-      "every message settled",
-      async () =>
-        (await prisma.shopperMessage.count({
-          where: { shop: SHOP, state: { in: ["queued", "sending", "unconfirmed"] } },
-        })) === 0 && (await owedNow()) > beforeFaults
-          ? true
-          : null,
-      300_000,
+    whatsapp.setCallbackDelay(0);
+    await until("the kill's messages owed", async () =>
+      (await owedNow()) > beforeKill ? true : null,
     );
+    await settled();
     await whatsapp.flushCallbacks();
     log(
       `  ${faultsInjected} WhatsApp faults and ${serverKills} server kill(s); ${created.length} orders/create webhooks delivered twice`,
@@ -304,7 +318,8 @@ export async function messagesPart(options: {
 async function rescues(stack: ShopperStack, count: number, log: Log) {
   const { default: prisma } = await import("../app/db.server");
   const whatsapp = stack.whatsapp!;
-  const ids = addOrders(stack, count, 1_000_000);
+  // Clear addresses, paid: nothing asked before sending, so every one goes to the courier.
+  const ids = addOrders(stack, count, 1_000_000, false);
   await stack.shopify.webhooks.flush();
   for (const id of ids) stack.store.fulfillOrder(id);
   await stack.shopify.webhooks.flush();

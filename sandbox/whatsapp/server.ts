@@ -88,6 +88,8 @@ export interface WhatsAppStandIn {
   refusals: readonly { status: number; code: number }[];
   /** The next `times` sends (default 1) meet this fault. */
   injectFault(fault: StandInFault, times?: number): void;
+  /** Drops the faults not met yet; how many there were (not counting "none"). */
+  clearFaults(): number;
   /** Sends one signed status callback for a recorded message and waits for the answer. */
   sendStatus(
     messageId: string,
@@ -98,6 +100,8 @@ export interface WhatsAppStandIn {
   flushCallbacks(): Promise<void>;
   /** Where callbacks go from now on (the receiver's address may be known only later). */
   setWebhookUrl(url: string | undefined): void;
+  /** Each callback from now on waits this long before it is sent (Meta's take a moment). */
+  setCallbackDelay(ms: number): void;
   /** The link the shopper would open by tapping the message's button (or its URL in the body). */
   tap(messageId: string): string;
   close(): Promise<void>;
@@ -143,6 +147,7 @@ export async function startWhatsAppStandIn(
   const faults: StandInFault[] = [];
   let queue: Promise<unknown> = Promise.resolve();
   let webhookUrl = options.webhookUrl;
+  let callbackDelayMs = 0;
   let closed = false;
 
   const server = http.createServer((request, response) => {
@@ -289,6 +294,7 @@ export async function startWhatsAppStandIn(
     const delivery = queue.then(async () => {
       const callback: StatusCallback = { messageId, status, body, signature, responseStatus: null };
       callbacks.push(callback);
+      if (callbackDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, callbackDelayMs));
       const delays = options.callbackRetryDelaysMs ?? [];
       for (let attempt = 0; ; attempt += 1) {
         if (!webhookUrl) return callback;
@@ -324,9 +330,17 @@ export async function startWhatsAppStandIn(
     injectFault(fault, times = 1) {
       for (let i = 0; i < times; i++) faults.push(fault);
     },
+    clearFaults() {
+      const left = faults.filter((f) => f.kind !== "none").length;
+      faults.length = 0;
+      return left;
+    },
     sendStatus: (messageId, status, error) => enqueue(messageId, status, error),
     setWebhookUrl(url) {
       webhookUrl = url;
+    },
+    setCallbackDelay(ms) {
+      callbackDelayMs = ms;
     },
     async flushCallbacks() {
       let seen: Promise<unknown>;
