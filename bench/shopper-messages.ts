@@ -14,7 +14,7 @@
 import { type StatusCallback } from "../sandbox/whatsapp";
 import { HUMAN_USER_AGENT } from "../test/support/browser";
 import { BENCH_SHOP as SHOP, startShopperStack, type ShopperStack } from "./support/shopper-stack";
-import { round, sleep } from "./support/scratch";
+import { percentile, round, until } from "./support/scratch";
 
 const ACCESS_TOKEN = "bench-whatsapp-token";
 const APP_SECRET = "bench-whatsapp-app-secret";
@@ -53,25 +53,7 @@ const DOUBTFUL = [
 ];
 const CLEAR = { city: "Salmiya", address1: "Block 10, Street 5, House 12", provinceCode: "KW-HA" };
 
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
-async function until<T>(
-  what: string,
-  check: () => Promise<T | null | undefined | false>,
-  timeoutMs = 240_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 let phoneSeq = 0;
 /** Orders whose shoppers each have their own mobile, so messages are told apart by number. */

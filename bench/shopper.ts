@@ -46,7 +46,7 @@ import {
   shapes,
   vitalsOf,
 } from "./pages";
-import { freePort, round, scratchDir, sleep } from "./support/scratch";
+import { freePort, percentile, round, scratchDir, until } from "./support/scratch";
 
 const { values: args } = parseArgs({
   options: {
@@ -72,25 +72,7 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(", ");
 
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
-async function until<T>(
-  what: string,
-  check: () => Promise<T | null | undefined | false>,
-  timeoutMs = 300_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 // ---- the orders ---------------------------------------------------------------------------------
 

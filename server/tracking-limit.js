@@ -7,18 +7,25 @@ import { rateLimit } from "express-rate-limit";
 
 export const TRACKING_LOOKUPS_PER_MINUTE = 30;
 
-export function trackingRateLimit({ limit = TRACKING_LOOKUPS_PER_MINUTE } = {}) {
+/** At most `limit` requests a minute from one client, then 429 with `message` and RateLimit. */
+function perMinute(limit, message) {
   return rateLimit({
     windowMs: 60_000,
     limit,
     standardHeaders: "draft-8",
     legacyHeaders: false,
     statusCode: 429,
-    // Before any page runs, so in both of the page's languages.
-    message:
-      "Too many tracking look-ups from your address. Try again in a minute.\n" +
-      "طلبات تتبع كثيرة جدًا من عنوانك. حاول مرة أخرى بعد دقيقة.",
+    message,
   });
+}
+
+export function trackingRateLimit({ limit = TRACKING_LOOKUPS_PER_MINUTE } = {}) {
+  // Before any page runs, so in both of the page's languages.
+  return perMinute(
+    limit,
+    "Too many tracking look-ups from your address. Try again in a minute.\n" +
+      "طلبات تتبع كثيرة جدًا من عنوانك. حاول مرة أخرى بعد دقيقة.",
+  );
 }
 
 // Meta's WhatsApp callbacks (/whatsapp/webhooks/<token>): far more than a busy shop's statuses
@@ -27,12 +34,5 @@ export function trackingRateLimit({ limit = TRACKING_LOOKUPS_PER_MINUTE } = {}) 
 export const WHATSAPP_CALLBACKS_PER_MINUTE = 1200;
 
 export function whatsAppCallbackRateLimit({ limit = WHATSAPP_CALLBACKS_PER_MINUTE } = {}) {
-  return rateLimit({
-    windowMs: 60_000,
-    limit,
-    standardHeaders: "draft-8",
-    legacyHeaders: false,
-    statusCode: 429,
-    message: "Too many requests. Try again in a minute.",
-  });
+  return perMinute(limit, "Too many requests. Try again in a minute.");
 }

@@ -4,6 +4,7 @@ import { kickTrackingSync } from "../pipeline/drain-loop.server";
 import { productionDependencies } from "../pipeline/runner.server";
 import { applyPushedStatus, courierPush } from "../pipeline/tracking/push.server";
 import { parseWebhookPayload } from "../shopify/webhook-response";
+import { readBody } from "./read-body.server";
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -39,25 +40,4 @@ export async function receiveCourierPush(token: string, request: Request): Promi
   const outcome = await applyPushedStatus(target.shop, push, { owner, courierFor, adminFor });
   if (outcome === "queued") kickTrackingSync();
   return Response.json({ outcome });
-}
-
-/**
- * The raw body, read no further than `limit` bytes: a chunked body has no length to check first.
- * Null when it is longer.
- */
-async function readBody(request: Request, limit: number): Promise<Buffer | null> {
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks);
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
 }

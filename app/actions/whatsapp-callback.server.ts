@@ -10,6 +10,7 @@ import {
   whatsAppAccountForWebhook,
 } from "../models/whatsapp-account.server";
 import { applyInboundReplies, applyMessageStatuses } from "../models/shopper-message-status.server";
+import { readBody } from "./read-body.server";
 
 /** Meta's callbacks are small; a body past this is no callback of ours. */
 export const MAX_CALLBACK_BYTES = 256 * 1024;
@@ -72,22 +73,4 @@ export async function receiveWhatsAppCallback(
   const outcome = await applyMessageStatuses(account.shop, statuses.filter(ours), now);
   const optedOut = await applyInboundReplies(account.shop, replies.filter(ours));
   return Response.json({ ...outcome, optedOut: outcome.optedOut + optedOut });
-}
-
-/** The raw body, read no further than `limit` bytes; null when it is longer. */
-async function readBody(request: Request, limit: number): Promise<Buffer | null> {
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks);
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
 }

@@ -4,12 +4,11 @@ import {
   firstSendableAt,
   kuwaitDayStart,
   templateParameters,
-  type QuietHours,
   type SkipReason,
-  type TemplateNames,
 } from "../domain/shopper-message";
 import { messageSubject } from "../models/message-subject.server";
 import { getShopSettings } from "../models/shop.server";
+import type { WhatsAppSender } from "../models/whatsapp-account.server";
 import {
   claimDueMessages,
   countMessagesSentSince,
@@ -34,20 +33,12 @@ import { sendTemplate, WhatsAppError, WhatsAppRateLimitedError } from "../whatsa
  * is it sent again. A worker killed mid-send leaves `sending`, taken as unconfirmed once its
  * lease runs out.
  */
-export interface WhatsAppSender {
-  status: "ready";
-  phoneNumberId: string;
-  accessToken: string;
-  templates: TemplateNames;
-  quiet: QuietHours;
-  dailyCapPerOrder: number;
-  /** Meta completed the callback handshake: a message that went is reported. */
-  webhookVerified: boolean;
-}
+/** The shop's number, ready to send (models/whatsapp-account.server.ts reads and opens it). */
+export type ReadySender = Extract<WhatsAppSender, { status: "ready" }>;
 
 export interface MessageLoopDependencies {
   owner: string;
-  senderFor(shop: string): Promise<WhatsAppSender | { status: "off" | "unreadable" }>;
+  senderFor(shop: string): Promise<WhatsAppSender>;
   isOptedOut(shop: string, phone: string): Promise<boolean>;
   /** WHATSAPP_API_URL. */
   apiUrl?: string;
@@ -131,7 +122,7 @@ async function skip(row: MessageRow, deps: MessageLoopDependencies, reason: Skip
 
 async function send(
   row: MessageRow,
-  sender: WhatsAppSender,
+  sender: ReadySender,
   deps: MessageLoopDependencies,
 ): Promise<void> {
   const now = nowOf(deps);

@@ -67,3 +67,25 @@ export function switchToWal(databaseFile: string): void {
     db.close();
   }
 }
+
+/** The p-th percentile (nearest rank) of the values; NaN for none. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Polls `check` every 250 ms until it gives a value; throws after `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 300_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(250);
+  }
+}

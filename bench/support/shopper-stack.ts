@@ -87,6 +87,9 @@ export async function startShopperStack(options: {
     SHOPIFY_STANDIN_URL: shopify.url,
     // Simulated shoppers come from many addresses, as real ones do.
     TRUST_PROXY: "1",
+    // The server runs the worker and the shopper loop (this process, which reads the database
+    // with the app's models, turns its own off; a restarted server must not inherit that).
+    DELIVERY_WORKER: "on",
     ...(whatsapp ? { WHATSAPP_API_URL: whatsapp.url } : {}),
     ...options.env,
   };

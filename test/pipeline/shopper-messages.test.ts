@@ -16,7 +16,7 @@ import { runDueAsks } from "../../app/shopper/ask-loop.server";
 import {
   runDueMessages,
   type MessageLoopDependencies,
-  type WhatsAppSender,
+  type ReadySender,
 } from "../../app/shopper/message-loop.server";
 import { startWhatsAppStandIn, type WhatsAppStandIn } from "../../sandbox/whatsapp";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
@@ -41,7 +41,7 @@ afterEach(async () => {
   await whatsapp.close();
 });
 
-function sender(overrides: Partial<WhatsAppSender> = {}): WhatsAppSender {
+function sender(overrides: Partial<ReadySender> = {}): ReadySender {
   return {
     status: "ready",
     phoneNumberId: "106540352242922",
@@ -57,7 +57,7 @@ function sender(overrides: Partial<WhatsAppSender> = {}): WhatsAppSender {
 
 function loopDeps(
   clock: { now: Date },
-  overrides: Partial<MessageLoopDependencies> & { sender?: WhatsAppSender } = {},
+  overrides: Partial<MessageLoopDependencies> & { sender?: ReadySender } = {},
   optedOut = new Set<string>(),
 ): MessageLoopDependencies {
   return {
