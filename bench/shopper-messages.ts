@@ -53,15 +53,16 @@ const DOUBTFUL = [
 ];
 const CLEAR = { city: "Salmiya", address1: "Block 10, Street 5, House 12", provinceCode: "KW-HA" };
 
-
-
 let phoneSeq = 0;
-/** Orders whose shoppers each have their own mobile, so messages are told apart by number. */
+/**
+ * Orders whose shoppers each have their own mobile, so messages are told apart by number; every
+ * `doubtfulEvery`-th one (none for 0) with an address the app must ask about.
+ */
 function addOrders(stack: ShopperStack, count: number, doubtfulEvery = 1, cod = true) {
   const ids: number[] = [];
   for (let i = 0; i < count; i += 1) {
     const phone = `+965 6${String(1_000_000 + phoneSeq++).slice(-7)}`;
-    const doubtful = i % doubtfulEvery === 0;
+    const doubtful = doubtfulEvery > 0 && i % doubtfulEvery === 0;
     const order = stack.store.addOrder({
       payment: cod && i % 4 === 1 ? "cod" : "paid",
       customerLocale: i % 2 ? "ar" : "en",
@@ -301,7 +302,7 @@ async function rescues(stack: ShopperStack, count: number, log: Log) {
   const { default: prisma } = await import("../app/db.server");
   const whatsapp = stack.whatsapp!;
   // Clear addresses, paid: nothing asked before sending, so every one goes to the courier.
-  const ids = addOrders(stack, count, 1_000_000, false);
+  const ids = addOrders(stack, count, 0, false);
   await stack.shopify.webhooks.flush();
   for (const id of ids) stack.store.fulfillOrder(id);
   await stack.shopify.webhooks.flush();
