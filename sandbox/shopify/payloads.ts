@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { gid } from "./ids";
 import { fromMinor } from "./money";
 import type { ShopifyStandInStore } from "./store";
@@ -161,6 +162,8 @@ function restOrder(store: ShopifyStandInStore, order: StandInOrder) {
     cancelled_at: shopTime(order.cancelledAt),
     cancel_reason: order.cancelReason?.toLowerCase() ?? null,
     confirmed: true,
+    // Shown to the buyer only (thank-you page, order status page): the shopper's blocks' proof.
+    confirmation_number: confirmationNumber(order.id),
     test: false,
     currency,
     presentment_currency: currency,
@@ -214,4 +217,14 @@ function restOrder(store: ShopifyStandInStore, order: StandInOrder) {
     line_items: order.lineItems.map((item) => restLineItem(store, order, item)),
     fulfillments: order.fulfillments.map((f) => restFulfillment(store, order, f)),
   };
+}
+
+/** The order's confirmation number as Shopify shows it: nine letters and digits, fixed per order. */
+export function confirmationNumber(orderId: number | string): string {
+  return createHash("sha256")
+    .update(`confirmation:${orderId}`)
+    .digest("base64")
+    .replace(/[^A-Za-z0-9]/g, "")
+    .toUpperCase()
+    .slice(0, 9);
 }

@@ -7,6 +7,7 @@ import { loadCourierDirectory } from "../../app/services/courier-directory.serve
 import { unauthenticated } from "../../app/shopify.server";
 import { runDueAsks } from "../../app/shopper/ask-loop.server";
 import { gid } from "../../sandbox/shopify";
+import { confirmationNumber } from "../../sandbox/shopify/payloads";
 import { setUpCourierSandbox } from "../support/courier-sandbox";
 import { testWorker } from "../support/pipeline";
 import { startStandInShop, type StandInShop } from "../support/standin-shop";
@@ -53,6 +54,8 @@ describe("asking the shopper through Shopify", () => {
 
     const ask = await prisma.shopperAsk.findFirstOrThrow({ where: { shop: standIn.shop } });
     expect(ask.state).toBe("asked");
+    // The buyer's confirmation number, kept for the blocks in Shopify's pages (ADR 0061).
+    expect(JSON.parse(ask.orderSnapshot!).confirmationNumber).toBe(confirmationNumber(order.id));
     expect(store.fulfillmentHolds(order.id)).toHaveLength(1);
     expect(store.fulfillmentHolds(order.id)[0]).toMatchObject({ reason: "INCORRECT_ADDRESS" });
     expect(store.tryFulfillOrder(order.id).ok).toBe(false);
