@@ -240,9 +240,14 @@ export async function messagesPart(options: {
       });
     const callbacks: StatusCallback[] = [...whatsapp.callbacks];
     let replayed = 0;
+    const replayStatuses = new Map<number, number>();
     for (const callback of callbacks) {
-      if ((await post(callback.body, callback.signature)).status === 200) replayed += 1;
+      const { status } = await post(callback.body, callback.signature);
+      replayStatuses.set(status, (replayStatuses.get(status) ?? 0) + 1);
+      if (status === 200) replayed += 1;
     }
+    if (replayed < callbacks.length)
+      log(`  replayed callbacks answered: ${JSON.stringify(Object.fromEntries(replayStatuses))}`);
     let forgedRefused = 0;
     const forged = Math.min(20, callbacks.length);
     for (const callback of callbacks.slice(0, forged)) {
@@ -314,6 +319,7 @@ async function rescues(stack: ShopperStack, count: number, log: Log) {
     });
     return rows.length === ids.length && rows;
   });
+  const before = whatsapp.messages.length;
   const failedAt = new Map<string, number>();
   for (const delivery of deliveries) {
     const order = stack.courier.orders.get(delivery.courierOrderId!);
@@ -322,7 +328,6 @@ async function rescues(stack: ShopperStack, count: number, log: Log) {
     failedAt.set(delivery.orderId, Date.now());
   }
   await stack.courier.flushWebhooks();
-  const before = whatsapp.messages.length;
   await until(
     "a message after every failed attempt",
     async () =>
