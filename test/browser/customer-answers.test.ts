@@ -33,7 +33,8 @@ const shop = BROWSER_SHOP;
 const prisma = appDatabase();
 const WIDTHS = [1280, 390] as const;
 const LANGUAGES = ["en", "ar"] as const;
-const BRAND_WORDS = ["Shopify", "KWD", "API"];
+// A language picker names each language in its own words ("English"), as the admin does.
+const BRAND_WORDS = ["Shopify", "KWD", "API", "WhatsApp", "Meta", "English"];
 const HOUR = 3_600_000;
 const ORDER_PREFIX = "gid://shopify/Order/91";
 

@@ -11,6 +11,7 @@ import {
   type MasterData,
 } from "../support/browser-shop";
 import { overflowingElements } from "../support/page-checks";
+import { waitForTrackingBudget } from "../support/tracking-budget";
 
 /**
  * The shopper's page after a failed attempt (issue 27, item 5) in a real browser, in English and
@@ -128,6 +129,7 @@ async function open(path: string, width: number) {
     (url) => url.hostname !== "127.0.0.1" && url.hostname !== "localhost",
     (route) => route.abort(),
   );
+  await waitForTrackingBudget(appUrl, 4);
   const response = await page.goto(`${appUrl}${path}`);
   expect(response?.status(), path).toBe(200);
   return page;

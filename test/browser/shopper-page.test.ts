@@ -5,6 +5,7 @@ import { buildCreateOrderBody } from "../../app/courier/requests";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { resources } from "../../app/i18n/config";
 import { HUMAN_USER_AGENT, launchBrowser, screenshot } from "../support/browser";
+import { waitForTrackingBudget } from "../support/tracking-budget";
 import {
   appDatabase,
   BROWSER_SHOP,
@@ -185,7 +186,7 @@ async function openShopperPage(
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
   });
-  await waitForTrackingBudget(6);
+  await waitForTrackingBudget(appUrl, 6);
   const response = await page.goto(`${appUrl}${path}`);
   expect(response?.status(), path).toBe(200);
   // The link is the key: no other site gets it in a Referer, no shared cache keeps the page.
@@ -199,18 +200,6 @@ async function openShopperPage(
   if (javaScript && (await page.locator("#fix").count()) > 0)
     await page.locator("[data-enhanced]").waitFor({ state: "attached" });
   return { page, errors };
-}
-
-/**
- * server.js lets one client open 30 tracking links a minute; the browser files share one client.
- * Waits for the next minute when fewer than `needed` are left (its RateLimit header says).
- */
-async function waitForTrackingBudget(needed: number) {
-  const response = await fetch(`${appUrl}/tracking/budget-check`);
-  const header = response.headers.get("ratelimit") ?? "";
-  const remaining = Number(/r=(\d+)/.exec(header)?.[1] ?? 30);
-  const reset = Number(/t=(\d+)/.exec(header)?.[1] ?? 0);
-  if (remaining < needed) await new Promise((r) => setTimeout(r, (reset + 1) * 1000));
 }
 
 /** Layout shift of the page so far, as Chromium measured it. */
