@@ -155,7 +155,8 @@ async function flow(): Promise<FlowFigures> {
   const { appUrl, courier, store, shopify } = stack;
   try {
     const { default: prisma } = await import("../app/db.server");
-    const { releaseShopperAsk } = await import("../app/actions/shopper-answer.server");
+    // The model's release, as the action does it (the server's shopper loop carries it out).
+    const { releaseAsk } = await import("../app/models/shopper-asks.server");
     const { loadCourierDirectory } = await import("../app/services/courier-directory.server");
     const { normalizeArabic } = await import("../app/addresses");
     await prisma.shopSettings.update({
@@ -267,7 +268,7 @@ async function flow(): Promise<FlowFigures> {
 
     // Those who answer too late: the merchant released the hold and fulfilled; the courier has it.
     for (const ask of asks.filter((a) => afterPickup.has(a.orderId)))
-      await releaseShopperAsk(SHOP, ask.id);
+      await releaseAsk(SHOP, ask.id, new Date());
     await until("the released holds gone", async () =>
       asks
         .filter((a) => afterPickup.has(a.orderId))
