@@ -18,7 +18,11 @@ import {
 } from "./server/database-busy.js";
 import { crossSiteWritesRefused } from "./server/same-origin.js";
 import { securityHeaders } from "./server/security-headers.js";
-import { trackingRateLimit, whatsAppCallbackRateLimit } from "./server/tracking-limit.js";
+import {
+  checkoutRatesRateLimit,
+  trackingRateLimit,
+  whatsAppCallbackRateLimit,
+} from "./server/tracking-limit.js";
 import { sendWebResponse, webRequest } from "./server/web-request.js";
 
 const root = process.cwd();
@@ -42,6 +46,7 @@ app.use((req, res, next) => {
     const where = req.path
       .replace(/^\/courier\/webhooks\/[^/]+/, "/courier/webhooks/[token]")
       .replace(/^\/whatsapp\/webhooks\/[^/]+/, "/whatsapp/webhooks/[token]")
+      .replace(/^\/checkout\/rates\/[^/]+/, "/checkout/rates/[token]")
       .replace(/^\/tracking\/[^/]+/, "/tracking/[token]");
     console.log(`${req.method} ${where} ${res.statusCode} ${ms}ms`);
   });
@@ -58,6 +63,7 @@ app.use("/tracking/", trackingRateLimit());
 // counted apart (a thank-you page asks a few times while the app checks the new order).
 app.use("/api/shopper/", trackingRateLimit());
 app.use("/whatsapp/webhooks/", whatsAppCallbackRateLimit());
+app.use("/checkout/rates/", checkoutRatesRateLimit());
 app.use(crossSiteWritesRefused(build));
 app.use(readBodies());
 // After the body is read (its stream's events run outside any request's async context).
@@ -72,7 +78,8 @@ function fastPath(routePath, action) {
     try {
       let response;
       try {
-        response = await action({ request: webRequest(req, res), params: {}, context: {} });
+        const params = { ...req.params };
+        response = await action({ request: webRequest(req, res), params, context: {} });
       } catch (thrown) {
         // A thrown Response is the answer, as Remix treats it; anything else is a server error.
         if (!(thrown instanceof Response)) throw thrown;
@@ -90,10 +97,21 @@ const fulfillmentsCreate = build.routes[FULFILLMENTS_CREATE];
 if (!fulfillmentsCreate?.module.action) throw new Error(`${FULFILLMENTS_CREATE} has no action`);
 fastPath(`/${fulfillmentsCreate.path}`, fulfillmentsCreate.module.action);
 
+// Shopify's rate requests at checkout (ADR 0062): Shopify waits at most 10 s, 3 s under load,
+// and asks on every checkout update; the same action as the route's, without Remix around it.
+const CHECKOUT_RATES = "routes/checkout.rates.$token";
+const checkoutRates = build.routes[CHECKOUT_RATES];
+if (!checkoutRates?.module.action) throw new Error(`${CHECKOUT_RATES} has no action`);
+fastPath("/checkout/rates/:token", checkoutRates.module.action);
+
 // bench:webhooks only (BENCH_BARE_ROUTE=1): the same fast path with an action that only answers
 // 200, so the benchmark measures what this server does for a webhook-sized POST and nothing else.
 if (process.env.BENCH_BARE_ROUTE === "1") {
   fastPath("/webhooks/bare", async () => new Response(null, { status: 200 }));
+  // bench:rates: a bare route answering a rates-sized JSON body, for the same comparison.
+  fastPath("/checkout/bare", async () =>
+    Response.json({ rates: [] }, { headers: { "Cache-Control": "no-store" } }),
+  );
 }
 
 const handleRemixRequest = createRequestHandler(build, build.mode);

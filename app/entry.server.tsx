@@ -15,6 +15,7 @@ import { languageFromMatches } from "./i18n/language";
 import { sealStoredSessions } from "./models/sessions.server";
 import { startCourierRecords } from "./pipeline/records/runner.server";
 import { startShopperLoop } from "./shopper/runner.server";
+import { startCheckoutPriceLoop } from "./checkout/price-refresh.server";
 import { applyDocumentFramePolicy } from "./security/frame-policy";
 
 export const streamTimeout = 5000;
@@ -25,6 +26,7 @@ startDeliveryWorker({ leasesPerPass: WEB_PROCESS_LEASES_PER_PASS });
 startTrackingSync();
 startCourierRecords();
 startShopperLoop();
+startCheckoutPriceLoop();
 // Tokens written in plaintext by an earlier version, or under a retired key, are sealed now.
 sealStoredSessions().catch((error: unknown) => {
   console.error("Sealing the stored Shopify tokens failed:", error);

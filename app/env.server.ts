@@ -129,6 +129,11 @@ const envSchema = z
     // How long a message whose send got no clear answer waits for Meta's status callback before
     // it is sent again (ADR 0058); shorter only in benchmarks.
     WHATSAPP_CONFIRM_WAIT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(600_000),
+    // Shopify's rate requests (checkout rates, ADR 0062) carry X-Shopify-Hmac-Sha256 like its
+    // webhooks: "required" refuses one without it; "when-present" takes an unsigned one on the
+    // strength of the unguessable callback URL alone (only if a development store shows Shopify
+    // does not sign them). A wrong signature is always refused.
+    CHECKOUT_RATES_SIGNATURE: z.enum(["required", "when-present"]).default("required"),
     // Offline demo only: where pages load App Bridge from instead of Shopify's CDN.
     APP_BRIDGE_URL: httpUrl("the App Bridge script URL").optional(),
   })

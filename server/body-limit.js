@@ -24,6 +24,8 @@ export const BODY_LIMITS = Object.freeze([
   { prefix: "/courier/webhooks/", bytes: 64 * KiB },
   // Meta's WhatsApp status callbacks and shoppers' replies.
   { prefix: "/whatsapp/webhooks/", bytes: 256 * KiB },
+  // Shopify's rate requests at checkout: a cart's items, addresses and totals.
+  { prefix: "/checkout/rates/", bytes: 1 * MiB },
   // The login form: one shop domain.
   { prefix: "/auth/", bytes: 16 * KiB },
   // Courier statements imported on the cash page (CSV or Excel, tens of thousands of lines).

@@ -36,3 +36,12 @@ export const WHATSAPP_CALLBACKS_PER_MINUTE = 1200;
 export function whatsAppCallbackRateLimit({ limit = WHATSAPP_CALLBACKS_PER_MINUTE } = {}) {
   return perMinute(limit, "Too many requests. Try again in a minute.");
 }
+
+// Shopify's rate requests (/checkout/rates/<token>) come from Shopify's own servers on behalf of
+// every shopper of every shop: a high ceiling (Shopify shortens its timeout above 3,000 requests a
+// minute per shop), still a cap on one client walking through guessed callback tokens.
+export const CHECKOUT_RATE_REQUESTS_PER_MINUTE = 30_000;
+
+export function checkoutRatesRateLimit({ limit = CHECKOUT_RATE_REQUESTS_PER_MINUTE } = {}) {
+  return perMinute(limit, { error: "Too many requests. Try again in a minute." });
+}

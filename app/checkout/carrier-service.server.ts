@@ -11,8 +11,7 @@ import type { AdminGraphql } from "../shopify/graphql";
  */
 
 export type CarrierServiceOutcome =
-  | { ok: true }
-  | { ok: false; problem: CarrierServiceProblem; detail: string | null };
+  { ok: true } | { ok: false; problem: CarrierServiceProblem; detail: string | null };
 
 /** Where Shopify calls for rates: `<app>/checkout/rates/<token>`. */
 export function checkoutRatesCallbackUrl(appUrl: string, token: string): string {

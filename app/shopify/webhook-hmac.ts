@@ -39,7 +39,7 @@ export function verifyShopifyWebhook(
   if (rawBody.length === 0) return { ok: false, status: 400, reason: "missing body" };
   const hmac = header(HEADERS.hmac);
   if (!hmac) return { ok: false, status: 400, reason: "missing HMAC header" };
-  if (!signatureMatches(rawBody, hmac, secret)) {
+  if (!shopifySignatureMatches(rawBody, hmac, secret)) {
     return { ok: false, status: 401, reason: "invalid HMAC" };
   }
   const topic = header(HEADERS.topic);
@@ -64,7 +64,11 @@ export function verifyShopifyWebhook(
 }
 
 /** HMAC-SHA256 of the bytes as received (a string is taken as their UTF-8 decoding, as the library does). */
-function signatureMatches(rawBody: string | Buffer, signature: string, secret: string): boolean {
+export function shopifySignatureMatches(
+  rawBody: string | Buffer,
+  signature: string,
+  secret: string,
+): boolean {
   const expected = Buffer.from(createHmac("sha256", secret).update(rawBody).digest("base64"));
   const given = Buffer.from(signature);
   // timingSafeEqual needs equal lengths; the length of a base64 SHA-256 is public anyway.
