@@ -6,7 +6,8 @@
  * Below 490 px, IndexFilters' wrapper is rendered `height:0` until the browser has measured its
  * bar (its room for the sticky bar), so the table moved down by the bar's height once measured
  * (0.046): until then (the server's `height:0`, which the browser never writes) it takes the
- * bar's own height, which is what the measurement then sets.
+ * bar's own height, which is what the measurement then sets. And in right-to-left, the back
+ * arrow (Polaris draws ArrowLeftIcon in both directions) points the way "back" reads: right.
  */
 const CSS = `@media (max-width: 47.9975em) {
   .Polaris-Page-Header__Row:first-child:has(.Polaris-ActionMenu) { min-height: 2rem; }
@@ -14,7 +15,8 @@ const CSS = `@media (max-width: 47.9975em) {
 @media (max-width: 30.6225em) {
   .Polaris-Page-Header__Row:first-child:has(.Polaris-ActionMenu) { min-height: 2.25rem; }
   .Polaris-IndexFilters__IndexFiltersWrapper[style="height:0"] { height: auto !important; }
-}`;
+}
+[dir=rtl] .Polaris-Page-Header__BreadcrumbWrapper svg { transform: scaleX(-1); }`;
 
 export function FirstPaintLayout() {
   return <style dangerouslySetInnerHTML={{ __html: CSS }} />;

@@ -49,19 +49,39 @@ const ids = { rejected: "", onTheWay: "", waiting: "" };
 async function openAdmin(path: string, language: "en" | "ar", width: number): Promise<Page> {
   const url = new URL(path, "http://x");
   url.searchParams.set("locale", language === "ar" ? "ar" : "en-US");
-  const page = await openEmbeddedPage(browser, appUrl, SHOP_NAME, url.pathname + url.search);
+  const errors: string[] = [];
+  const page = await openEmbeddedPage(
+    browser,
+    appUrl,
+    SHOP_NAME,
+    url.pathname + url.search,
+    errors,
+  );
+  pageErrors.set(page, errors);
   await page.setViewportSize({ width, height: 900 });
   await page.waitForLoadState("networkidle");
   return page;
 }
 
+/** Each page's uncaught and console errors (a hydration mismatch is one), from its opening on. */
+const pageErrors = new WeakMap<Page, string[]>();
+
 async function checkPage(page: Page, name: string, language: "en" | "ar", width: number) {
+  expect(pageErrors.get(page), `${name} ${language} ${width}: errors in the browser`).toEqual([]);
   expect(await page.getAttribute("html", "lang")).toBe(language);
   expect(await page.getAttribute("html", "dir")).toBe(language === "ar" ? "rtl" : "ltr");
   await screenshot(page, `delivery-${name}-${language}-${width}`);
   expect(await overflowingElements(page), `${name} ${language} ${width}`).toEqual([]);
   const text = await page.evaluate(() => document.body.innerText);
   expect(text, name).not.toMatch(PROTOCOL_WORDS);
+  // "Back" points the way the page reads: left in English, right in Arabic.
+  const arrow = page.locator(".Polaris-Page-Header__BreadcrumbWrapper svg").first();
+  if ((await arrow.count()) > 0) {
+    const transform = await arrow.evaluate((el) => getComputedStyle(el).transform);
+    expect(transform, `${name} back arrow`).toBe(
+      language === "ar" ? "matrix(-1, 0, 0, 1, 0, 0)" : "none",
+    );
+  }
   if (language === "ar") {
     expect(await englishCatalogStrings(page, ENGLISH_PHRASES), name).toEqual([]);
     expect(await latinTextOnArabicPage(page, BRAND_WORDS), name).toEqual([]);

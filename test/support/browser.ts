@@ -71,6 +71,30 @@ export async function newAdminPage(
   return page;
 }
 
+/**
+ * Uncaught errors and every console error of the page into `errors`: React's recoverable errors
+ * (a hydration mismatch re-rendering the whole root: #418, #423, #425) are console errors, not
+ * uncaught ones. Requests this harness refuses on purpose (anything off this machine) are not.
+ */
+export function collectPageErrors(page: Page, errors: string[]): void {
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const from = message.location().url;
+    if (/^Failed to load resource/.test(message.text()) && from && !isLoopback(from)) return;
+    errors.push(`console: ${message.text()}`);
+  });
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    const { hostname } = new URL(url);
+    return hostname === "127.0.0.1" || hostname === "localhost";
+  } catch {
+    return false;
+  }
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(ARTIFACTS_DIR, "browser", `${name}.png`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -98,7 +122,7 @@ export async function openEmbeddedPage(
   );
   url.searchParams.set("id_token", token);
   const page = await newAdminPage(browser);
-  page.on("pageerror", (error) => pageErrors.push(error.message));
+  collectPageErrors(page, pageErrors);
   const response = await page.goto(url.href);
   if (response?.status() !== expectedStatus) {
     throw new Error(`${pagePath} answered ${response?.status()}`);

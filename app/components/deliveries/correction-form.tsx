@@ -155,7 +155,7 @@ export function CorrectionForm(props: {
             </Text>
             {/* The number reads left to right in both languages; its label and help do not. */}
             <style>{`.phone-field input { direction: ltr; text-align: start; }
-[dir="rtl"] .phone-field input { text-align: end; }`}</style>
+[dir=rtl] .phone-field input { text-align: end; }`}</style>
             <div className="phone-field" style={{ maxWidth: "20rem" }}>
               <TextField
                 label={t("fix.phone")}
