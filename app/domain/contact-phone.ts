@@ -28,3 +28,26 @@ export const contactPhoneField = z
     }
     return phone;
   });
+
+/**
+ * A phone as the pages show it and dial it: a Kuwaiti number grouped "+965 9999 1234", another
+ * country's left as stored with its "+"; `tel` is the number to call (null when it has too few
+ * digits to be one). Shown left to right whatever the page's direction (the caller isolates it).
+ */
+export function phoneForDisplay(stored: string): { display: string; tel: string | null } {
+  const digits = normalizeDigits(stored).replace(/[^\d+]/g, "");
+  const kuwaiti = normalizeKuwaitiPhone(digits);
+  if (kuwaiti) {
+    const local = kuwaiti.slice(4);
+    return { display: `+965 ${local.slice(0, 4)} ${local.slice(4)}`, tel: `tel:${kuwaiti}` };
+  }
+  const international = digits.startsWith("+") ? digits : digits.replace(/^00/, "+");
+  const count = international.replace(/\D/g, "").length;
+  return {
+    display: stored.trim(),
+    tel:
+      count >= 7 && count <= 15
+        ? `tel:${international.startsWith("+") ? international : `+${international}`}`
+        : null,
+  };
+}

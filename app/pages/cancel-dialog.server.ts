@@ -20,6 +20,8 @@ export interface CancelChoices {
   requested: boolean;
   /** The courier has (or may have) the order: cancelling asks the courier. */
   atCourier: boolean;
+  /** The driver has the parcel (picked up, in transit, out for delivery): the courier usually refuses. */
+  withDriver: boolean;
   /** Cash the driver was to collect, KWD as text. */
   cashToCollect: string | null;
   /** There is a Shopify fulfillment the merchant may cancel with the delivery. */
@@ -32,6 +34,7 @@ export interface CancelChoices {
   sentAgainAs: string | null;
 }
 
+const WITH_DRIVER = new Set(["picked_up", "in_transit", "out_for_delivery"]);
 const NOT_AT_COURIER = new Set(["pending", "needs_address", "ready", "rejected"]);
 
 export async function cancelChoicesFor(delivery: DeliveryRow): Promise<CancelChoices> {
@@ -60,6 +63,7 @@ export async function cancelChoicesFor(delivery: DeliveryRow): Promise<CancelCho
         NOT_AT_COURIER.has(delivery.state) ||
         (delivery.state === "needs_attention" && !delivery.courierOrderId)
       ),
+    withDriver: WITH_DRIVER.has(delivery.state),
     cashToCollect: delivery.cashToCollect,
     hasFulfillment,
     fulfillment: cancelled && hasFulfillment ? (fulfillmentGone ? "cancelled" : "kept") : null,

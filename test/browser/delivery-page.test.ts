@@ -320,6 +320,27 @@ describe("a delivery's page in Chromium", () => {
         await checkPage(page, "on-the-way", language, width);
         const text = await page.evaluate(() => document.body.innerText);
         expect(text).toContain("KW880002");
+        // The customer's phone: grouped, left to right on both pages, one tap to call.
+        const phone = page.locator('a[href="tel:+96599991234"]');
+        expect(await phone.count()).toBe(1);
+        expect(await phone.innerText()).toBe("+965 9999 1234");
+        // Out for delivery: Cancel says plainly that the courier will most likely refuse.
+        await page
+          .getByRole("button", { name: language === "en" ? "Cancel delivery" : "ألغِ التوصيل" })
+          .click();
+        await expect
+          .poll(() =>
+            page
+              .getByText(
+                language === "en"
+                  ? "The driver already has this parcel, so the courier will most likely refuse"
+                  : "السائق يحمل هذا الطرد الآن",
+                { exact: false },
+              )
+              .count(),
+          )
+          .toBe(1);
+        await page.keyboard.press("Escape");
         if (language === "en") {
           expect(text).toContain("The courier reported: Picked up.");
           expect(text).toContain("The courier reported: Out for delivery.");

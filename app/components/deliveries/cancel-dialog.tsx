@@ -22,6 +22,7 @@ export function CancelDialog({
   orderName = null,
   count,
   atCourier = true,
+  withDriver = false,
   cashToCollect = null,
   hasFulfillment = true,
 }: {
@@ -34,6 +35,8 @@ export function CancelDialog({
   /** A selection from the list: how many (the dialog then speaks of each one). */
   count?: number;
   atCourier?: boolean;
+  /** The driver has the parcel: say plainly that the courier will most likely refuse. */
+  withDriver?: boolean;
   cashToCollect?: string | null;
   hasFulfillment?: boolean;
 }) {
@@ -69,9 +72,11 @@ export function CancelDialog({
           <Text as="p">
             {bulk
               ? t("cancel:dialog.whatMany")
-              : atCourier
-                ? t("cancel:dialog.atCourier")
-                : t("cancel:dialog.notSent")}
+              : withDriver
+                ? t("cancel:dialog.withDriver")
+                : atCourier
+                  ? t("cancel:dialog.atCourier")
+                  : t("cancel:dialog.notSent")}
           </Text>
           {!bulk && cashToCollect && (
             <Text as="p">
@@ -195,6 +200,7 @@ export function CancelDelivery({
         onConfirm={(fulfillment) => submit({ intent: "cancel", fulfillment })}
         orderName={orderName}
         atCourier={choices.atCourier}
+        withDriver={choices.withDriver}
         cashToCollect={choices.cashToCollect}
         hasFulfillment={choices.hasFulfillment}
       />

@@ -2,6 +2,7 @@ import { Badge, BlockStack, Box, Card, InlineGrid, Link, Text } from "@shopify/p
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { DeliveryPageData } from "../../pages/delivery.server";
+import { phoneForDisplay } from "../../domain/contact-phone";
 import type { MatchLevel } from "../../domain/match-explanation";
 import { formatKwd, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
@@ -34,6 +35,23 @@ function Fact(props: { label: string; children: ReactNode; data?: boolean }) {
   );
 }
 
+/** A phone the merchant can tap to call, grouped, left to right on either page. */
+function PhoneLink(props: { phone: string }) {
+  const { display, tel } = phoneForDisplay(props.phone);
+  const text = (
+    <bdi dir="ltr" translate="no">
+      {display}
+    </bdi>
+  );
+  return tel ? (
+    <Link url={tel} removeUnderline={false}>
+      {text}
+    </Link>
+  ) : (
+    text
+  );
+}
+
 export function CustomerCard(props: { customer: DeliveryPageData["customer"]; erased: boolean }) {
   const { t } = useTranslation("delivery");
   const { customer } = props;
@@ -53,11 +71,7 @@ export function CustomerCard(props: { customer: DeliveryPageData["customer"]; er
               {customer.name}
             </Fact>
             <Fact label={t("customer.phone")}>
-              {customer.phone && (
-                <span dir="ltr" translate="no">
-                  {customer.phone}
-                </span>
-              )}
+              {customer.phone && <PhoneLink phone={customer.phone} />}
             </Fact>
           </InlineGrid>
         )}
