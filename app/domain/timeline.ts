@@ -131,3 +131,83 @@ export function courierSaid(data: EventData | Unreadable | null): string | null 
   const words = text(courier.message) ?? text(courier.courierMessage);
   return words && words.length <= 500 ? words : words ? `${words.slice(0, 500)}…` : null;
 }
+
+/** The parts of a request a courier's refusal can name, as the pages say them. */
+export const REFUSED_FIELDS = [
+  "block",
+  "street",
+  "avenue",
+  "house",
+  "building",
+  "floor",
+  "apartment",
+  "paci",
+  "area",
+  "phone",
+  "name",
+  "weight",
+  "payment",
+  "pickup",
+] as const;
+export type RefusedField = (typeof REFUSED_FIELDS)[number];
+
+// The courier's field names (its own, in its error list or its message: "deliveryAddress.block
+// must not be empty", "Block is required for this area.") and the part each one is.
+const FIELD_WORDS: [RegExp, RefusedField][] = [
+  [/\bpickup(?:Address|Date)?\b/i, "pickup"],
+  [/\bblock(?:Number)?\b/i, "block"],
+  [/\bstreet(?:Name)?\b/i, "street"],
+  [/\bavenue\b|\bjadda\b/i, "avenue"],
+  [/\bhouse(?:Number)?\b/i, "house"],
+  [/\bbuilding(?:Number)?\b/i, "building"],
+  [/\bfloor\b/i, "floor"],
+  [/\bapartment\b|\bflat\b/i, "apartment"],
+  [/\bpaci\b|\bcivil ?id\b/i, "paci"],
+  [/\barea(?:Id)?\b|\bgovernance(?:Id)?\b/i, "area"],
+  [/\b(?:contact)?phone\b|\bmobile\b/i, "phone"],
+  [/\bcontactName\b|\breceiver ?name\b/i, "name"],
+  [/\bweight\b/i, "weight"],
+  [/\bpaymentMethod\b|\bpayment\b/i, "payment"],
+];
+
+/**
+ * Which parts of the request a courier's refusal names, from its list of field errors (ADR 0005:
+ * `fieldErrors: [{ field, message }]`) or, when it sent none, from its message: so the page can
+ * say in the merchant's language what to fix, field by field, and keep the courier's own words
+ * for the technical details. Empty when it names none the app knows.
+ */
+export function refusedFields(data: EventData | Unreadable | null): RefusedField[] {
+  if (!data || data instanceof Unreadable || !data.courier) return [];
+  const courier = data.courier;
+  const texts: string[] = [];
+  const list = Array.isArray(courier.fieldErrors)
+    ? courier.fieldErrors
+    : Array.isArray(courier.errors)
+      ? courier.errors
+      : [];
+  for (const entry of list) {
+    if (entry && typeof entry === "object") {
+      const e = entry as Record<string, unknown>;
+      // The field's own name says most: "deliveryAddress.block" is the block, whatever the text.
+      const field = text(e.field) ?? text(e.path);
+      texts.push(field ?? text(e.message) ?? "");
+    }
+  }
+  if (texts.length === 0) {
+    const words = text(courier.message) ?? text(courier.courierMessage);
+    if (words) texts.push(words);
+  }
+  const found = new Set<RefusedField>();
+  for (const t of texts) {
+    // The pickup address is the merchant's own location (Pickup locations), whatever its part.
+    if (/\bpickup(?:Address|Date)\b/i.test(t)) {
+      found.add("pickup");
+      continue;
+    }
+    // "deliveryAddress.block": the part after the object's name.
+    const spaced = t.replace(/\bdeliveryAddress\.(\w+)/gi, (_, f: string) => ` ${f} `);
+    const hit = FIELD_WORDS.find(([pattern]) => pattern.test(spaced));
+    if (hit) found.add(hit[1]);
+  }
+  return REFUSED_FIELDS.filter((f) => found.has(f));
+}

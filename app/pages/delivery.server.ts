@@ -11,7 +11,7 @@ import { Unreadable } from "../domain/json-column";
 import { explainMatch } from "../domain/match-explanation";
 import { isFinal } from "../domain/states";
 import { longWait } from "../domain/waits";
-import { courierSaid, timelineSentence } from "../domain/timeline";
+import { courierSaid, refusedFields, timelineSentence } from "../domain/timeline";
 import { cancelChoicesFor } from "./cancel-dialog.server";
 import { deliveryExceptionItems } from "./reports.server";
 import { isFixable } from "../actions/fix.server";
@@ -72,11 +72,13 @@ export async function deliveryPage(shop: string, id: string, now = new Date()) {
       ? {
           sentence: timelineSentence(because),
           courierSaid: courierSaid(because.data),
+          // The parts the courier's refusal names, said in the page's language (issue 29).
+          refused: refusedFields(because.data),
           // The service's own sentence, shown only where the catalog has it (ADR 0043).
           recorded: delivery.stateReason,
         }
       : delivery.stateReason
-        ? { sentence: null, courierSaid: null, recorded: delivery.stateReason }
+        ? { sentence: null, courierSaid: null, refused: [], recorded: delivery.stateReason }
         : null,
     // Waiting for Shopify or the courier, without failing, for half an hour or more (issue 24).
     waitingLong: longWait(delivery, now),
@@ -148,6 +150,7 @@ export async function deliveryPage(shop: string, id: string, now = new Date()) {
       kind: e.kind,
       sentence: timelineSentence(e),
       courierSaid: courierSaid(e.data),
+      refused: refusedFields(e.data),
       courier: courierAnswerOf(e.data),
     })),
     technical: {

@@ -11,6 +11,7 @@ import { translateMessage } from "../../i18n/messages";
 import { stateTone } from "../delivery-state";
 import type { Notice } from "../../domain/notices";
 import { useNotice } from "../notice";
+import { RefusedFields } from "./refused-fields";
 import { useSentence } from "./sentence";
 
 /** States whose page says why the delivery waits or ended, and what the merchant can do. */
@@ -70,10 +71,14 @@ export function StateBanner(props: {
         </Text>
         {chosen && <Text as="p">{say(chosen)}</Text>}
         {showRecorded && reason?.recorded && <Recorded text={reason.recorded} />}
-        {reason?.courierSaid && (
-          <Text as="p" tone="subdued">
-            {t("timeline.courierSaid")} <bdi translate="no">“{reason.courierSaid}”</bdi>
-          </Text>
+        {reason && reason.refused.length > 0 ? (
+          <RefusedFields fields={reason.refused} />
+        ) : (
+          reason?.courierSaid && (
+            <Text as="p" tone="subdued">
+              {t("timeline.courierSaid")} <bdi translate="no">“{reason.courierSaid}”</bdi>
+            </Text>
+          )
         )}
         <InlineStack gap="200" blockAlign="center" align="start">
           {delivery.fixable && (

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { DeliveryPageData } from "../../pages/delivery.server";
 import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
+import { RefusedFields } from "./refused-fields";
 import { useSentence } from "./sentence";
 
 /**
@@ -30,7 +31,8 @@ export function DeliveryTimeline(props: { events: DeliveryPageData["events"] }) 
                   <Text as="p" breakWord>
                     {say(event.sentence)}
                   </Text>
-                  {event.courierSaid && (
+                  {event.refused.length > 0 && <RefusedFields fields={event.refused} compact />}
+                  {event.refused.length === 0 && event.courierSaid && (
                     <Box>
                       <Text as="p" tone="subdued" variant="bodySm" breakWord>
                         {t("timeline.courierSaid")} <bdi translate="no">“{event.courierSaid}”</bdi>
