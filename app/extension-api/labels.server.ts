@@ -10,8 +10,11 @@ export type LabelsOutcome =
   | { ok: true; labels: LabelData[] }
   /** Some ids are not this shop's (or do not exist): nothing is printed. */
   | { ok: false; status: 404; error: string }
-  /** All found, none has a label yet. */
-  | { ok: false; status: 409; error: string };
+  /**
+   * All found, none with a label to print: not created at the courier yet (`not_yet`), or every
+   * one already delivered, returned or cancelled (`finished`).
+   */
+  | { ok: false; status: 409; error: string; why: "not_yet" | "finished" };
 
 /**
  * The labels of a shop's deliveries, named directly or by their orders (the order page's and the
@@ -46,12 +49,24 @@ export async function printableLabels(
     (r) => (r.courierOrderNumber ?? r.courierOrderId) !== null && LABEL_STATES.includes(r.state),
   );
   if (printable.length === 0) {
-    return {
-      ok: false,
-      status: 409,
-      error:
-        "None of these deliveries has a label yet: a label is printed once the courier has created the delivery.",
-    };
+    // Created at the courier once, and since delivered, returned or cancelled: it needs no label.
+    const finished =
+      rows.length > 0 && rows.every((r) => (r.courierOrderNumber ?? r.courierOrderId) !== null);
+    return finished
+      ? {
+          ok: false,
+          status: 409,
+          why: "finished",
+          error:
+            "These deliveries are delivered, returned or cancelled: there is no label left to print.",
+        }
+      : {
+          ok: false,
+          status: 409,
+          why: "not_yet",
+          error:
+            "None of these deliveries has a label yet: a label is printed once the courier has created the delivery.",
+        };
   }
   // Orders first in the order named, then deliveries named directly.
   const rank = (r: (typeof rows)[number]) => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { OrderDeliveriesResponse } from "../api-contract";
 import { listOrderDeliveries } from "../models/deliveries.server";
+import { getShopSettings, rememberShopifyShopName } from "../models/shop.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { fetchOrdersByIds } from "../shopify/orders";
 import { whenShopifyAllows } from "../shopify/sending";
@@ -51,13 +52,23 @@ function sendPossibility(
 
 const shopNameReply = z.object({ shop: z.object({ name: z.string() }) });
 
-/** The store's name for its labels; its myshopify handle when Shopify does not say. */
+/**
+ * The store's name for its labels: the name the merchant gave the shoppers' pages, else Shopify's,
+ * read from Shopify once and kept (a round trip to Shopify on every print was most of the labels
+ * page's time); its myshopify handle when Shopify does not say.
+ */
 export async function shopDisplayName(shop: string, admin: AdminGraphql): Promise<string> {
+  const settings = await getShopSettings(shop);
+  const known = settings?.trackingShopName?.trim() || settings?.shopifyShopName;
+  if (known) return known;
   try {
     const response = await admin.graphql(`#graphql
       query LabelShopName { shop { name } }`);
     const parsed = shopNameReply.safeParse(((await response.json()) as { data?: unknown }).data);
-    if (parsed.success) return parsed.data.shop.name;
+    if (parsed.success) {
+      await rememberShopifyShopName(shop, parsed.data.shop.name);
+      return parsed.data.shop.name;
+    }
   } catch {
     // The labels print without it.
   }

@@ -80,7 +80,6 @@ body { font-family: "${LABEL_FONT_FAMILY}", "DejaVu Sans", Arial, sans-serif; co
 .cash .amount { font-weight: 700; font-size: 14pt; white-space: nowrap; }
 .facts .row { display: flex; justify-content: space-between; gap: 1.5mm; }
 .qr svg { display: block; width: 24mm; height: 24mm; }
-.ref { font-size: 6pt; overflow-wrap: anywhere; }
 `;
 }
 
@@ -202,7 +201,6 @@ function Label({ label }: { label: LabelData }) {
               Pickup · <Arabic>الاستلام</Arabic>: <b>{label.pickupDate ?? "—"}</b>
             </span>
           </div>
-          <div className="ref">{label.reference}</div>
         </div>
         {label.trackingUrl ? (
           <div

@@ -12,6 +12,7 @@ import { explainMatch } from "../domain/match-explanation";
 import { isFinal } from "../domain/states";
 import { longWait } from "../domain/waits";
 import { courierSaid, refusedFields, timelineSentence } from "../domain/timeline";
+import { LABEL_STATES } from "../extension-api/delivery-view";
 import { cancelChoicesFor } from "./cancel-dialog.server";
 import { deliveryExceptionItems } from "./reports.server";
 import { isFixable } from "../actions/fix.server";
@@ -64,6 +65,12 @@ export async function deliveryPage(shop: string, id: string, now = new Date()) {
       state: delivery.state,
       createdAt: delivery.createdAt.toISOString(),
       fixable: isFixable(delivery.state),
+      // A label exists once the courier created the delivery, until it is done (as the list's).
+      labelPath:
+        (delivery.courierOrderNumber ?? delivery.courierOrderId) !== null &&
+        LABEL_STATES.includes(delivery.state)
+          ? `/app/labels?deliveryIds=${encodeURIComponent(delivery.id)}`
+          : null,
       waitsForReview: delivery.state === "needs_address",
       cancelRequestedAt: delivery.cancelRequestedAt?.toISOString() ?? null,
       erased: stored?.erased ?? false,

@@ -76,6 +76,9 @@ export default function DeliveryPage() {
         </span>
       }
       secondaryActions={[
+        ...(delivery.labelPath
+          ? [{ content: t("delivery:printLabel"), url: delivery.labelPath }]
+          : []),
         { content: t("delivery:openOrder"), url: delivery.orderAdminPath, target: "_top" },
       ]}
     >

@@ -35,6 +35,7 @@ import {
   type BulkOutcome,
 } from "../pages/deliveries.server";
 import { useNotice } from "../components/notice";
+import { LABELS_LIMIT } from "../api-contract";
 import { useLanguage } from "../i18n/language";
 import { LIST_TABS } from "../models/read/delivery-list";
 import { authenticate } from "../shopify.server";
@@ -269,6 +270,15 @@ export default function Deliveries() {
               promotedBulkActions={[
                 { content: t("deliveries:bulk.retry"), onAction: () => submitBulk("retry") },
                 { content: t("deliveries:bulk.cancel"), onAction: () => setConfirmCancel(true) },
+                {
+                  content: t("deliveries:bulk.printLabels"),
+                  // The labels page prints those the courier has created and says why the others
+                  // have none (issue 29).
+                  onAction: () =>
+                    navigate(
+                      `/app/labels?deliveryIds=${encodeURIComponent(selectedResources.slice(0, LABELS_LIMIT).join(","))}`,
+                    ),
+                },
               ]}
               emptyState={
                 <EmptySearchResult

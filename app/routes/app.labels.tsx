@@ -23,7 +23,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   if (!outcome.ok) {
     return {
       html: null,
-      error: outcome.status === 404 ? ("notFound" as const) : ("noneYet" as const),
+      error:
+        outcome.status === 404
+          ? ("notFound" as const)
+          : outcome.why === "finished"
+            ? ("finished" as const)
+            : ("noneYet" as const),
     };
   }
   return { html: renderLabelsDocument(outcome.labels, { size: query.data.size }), error: null };

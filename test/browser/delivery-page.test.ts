@@ -332,6 +332,15 @@ describe("a delivery's page in Chromium", () => {
         const phone = page.locator('a[href="tel:+96599991234"]');
         expect(await phone.count()).toBe(1);
         expect(await phone.innerText()).toBe("+965 9999 1234");
+        // Its label is one click away (on a phone, in the header's "…" menu).
+        if (width === 1280) {
+          const label = page.getByRole("link", {
+            name: language === "en" ? "Print label" : "طباعة الملصق",
+          });
+          expect(await label.getAttribute("href")).toContain(
+            `/app/labels?deliveryIds=${ids.onTheWay}`,
+          );
+        }
         // Out for delivery: Cancel says plainly that the courier will most likely refuse.
         await page
           .getByRole("button", { name: language === "en" ? "Cancel delivery" : "ألغِ التوصيل" })

@@ -340,6 +340,15 @@ describe("labels", () => {
     );
   });
 
+  it("says a delivered parcel needs no label, rather than that the courier has not created it", async () => {
+    const delivered = await deliveryOf(shopA, ORDER_A, "delivered", "a3");
+    const response = await call(labelsLoader, shopA, `/api/labels?deliveryIds=${delivered.id}`);
+    expect(response.status).toBe(409);
+    const body = (await response.json()) as { error: string };
+    expect(body.error).toMatch(/delivered, returned or cancelled/);
+    expect(body.error).not.toMatch(/once the courier has created/);
+  });
+
   it("refuses a size it does not print", async () => {
     const a = await deliveryOf(shopA, ORDER_A, "created", "a1");
     const response = await call(labelsLoader, shopA, `/api/labels?deliveryIds=${a.id}&size=A4`);

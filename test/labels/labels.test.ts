@@ -202,6 +202,8 @@ describe("the labels document", () => {
     const html = renderLabelsDocument([label], { size: "A6" });
     expect(html).toContain("Ring twice, then call");
     expect(html).toContain('<span dir="rtl" lang="ar">ملاحظة</span>');
+    // The app's own reference is for the courier's history search, not for the driver (issue 29).
+    expect(html).not.toContain("SHPFY-");
   });
 
   it("prints a shopper's markup as text", () => {
