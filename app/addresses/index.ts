@@ -11,6 +11,7 @@ export {
   type GazetteerGovernorate,
   type GovernorateCode,
 } from "./gazetteer";
+export { findAreaAsCourierWrites } from "./courier-spellings";
 export { normalizeArabic, normalizeDigits, normalizeLatin } from "./normalize";
 export { emptyParts, PART_NAMES, type AddressParts, type PartName } from "./parts";
 export { missingForCourier, type MissingParts } from "./deliverable";

@@ -1,4 +1,5 @@
-import { findArea, findGovernorate } from "../addresses/gazetteer";
+import { findGovernorate } from "../addresses/gazetteer";
+import { findAreaAsCourierWrites } from "../addresses/courier-spellings";
 import type { Language } from "./config";
 
 /**
@@ -7,7 +8,7 @@ import type { Language } from "./config";
  * know is shown as the courier wrote it.
  */
 export function areaName(courierName: string, language: Language): string {
-  const area = findArea(courierName) ?? findArea(courierName.replace(/^(منطقة|ضاحية)\s+/, ""));
+  const area = findAreaAsCourierWrites(courierName);
   if (!area) return courierName;
   return language === "ar" ? area.nameAr : area.nameEn;
 }

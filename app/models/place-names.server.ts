@@ -1,4 +1,4 @@
-import { findArea, findGovernorate } from "../addresses";
+import { findArea, findAreaAsCourierWrites, findGovernorate } from "../addresses";
 import prisma from "../db.server";
 import { getCachedMasterData, type MasterDataSnapshot } from "./courier-account.server";
 import type { CourierEnvironment } from "./shop.server";
@@ -43,7 +43,7 @@ function build(masterData: MasterDataSnapshot): PlaceNames {
     const name = text(a.areaName, inner.areaName, inner.name, inner.areaNameAr, inner.nameAr);
     if (a.areaId === null || name === null) continue;
     const english = text(inner.areaNameEn, inner.nameEn, inner.englishName);
-    const known = findArea(name) ?? (english ? findArea(english) : undefined);
+    const known = findAreaAsCourierWrites(name) ?? (english ? findArea(english) : undefined);
     areas.push({
       id: a.areaId,
       governanceId: a.governanceId,

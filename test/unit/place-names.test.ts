@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { areaName, governorateName } from "../../app/i18n/place-names";
-import { loadMasterData } from "../../sandbox/courier/master-data";
+import { COURIER_SPELLINGS, loadMasterData } from "../../sandbox/courier/master-data";
 
 // The sandbox courier's master data: Arabic names in the courier's own spellings.
 const GOVERNANCES = loadMasterData();
@@ -18,6 +18,15 @@ describe("the courier's place names in the page's language", () => {
     const named = AREAS.filter((a) => areaName(a.nameAr, "en") === a.nameEn);
     expect(named.length / AREAS.length).toBeGreaterThan(0.9);
     expect(areaName("السالمية", "en")).toBe("Salmiya");
+  });
+
+  it("names every area the courier spells its own way: never Arabic on the English page", () => {
+    for (const [english, spelled] of Object.entries(COURIER_SPELLINGS)) {
+      expect(areaName(spelled, "en"), spelled).toBe(english);
+    }
+    expect(AREAS.filter((a) => areaName(a.nameAr, "en") !== a.nameEn).map((a) => a.nameAr)).toEqual(
+      [],
+    );
   });
 
   it("keeps a name the gazetteer does not know as the courier wrote it", () => {
