@@ -3,10 +3,13 @@ import { useLoaderData } from "@remix-run/react";
 import {
   Banner,
   BlockStack,
+  Box,
   Button,
   Card,
   EmptyState,
   IndexTable,
+  InlineStack,
+  Link,
   Page,
   Text,
 } from "@shopify/polaris";
@@ -14,7 +17,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "../i18n/format";
 import { useLanguage } from "../i18n/language";
-import { translateMessage } from "../i18n/messages";
+import { readPrivacyOutcome } from "../domain/privacy-outcome";
+import { useSmallScreen } from "../components/small-screen";
 import { listComplianceRequests } from "../models/privacy.server";
 import { authenticate } from "../shopify.server";
 
@@ -39,11 +43,49 @@ const TOPICS: Record<string, string> = {
   "shop/redact": "shopErasure",
 };
 
+type Request = ReturnType<typeof useLoaderData<typeof loader>>["requests"][number];
+
+/** What was done, in the page's language (the stored sentence's figures, read back). */
+function Outcome(props: { outcome: string | null }) {
+  const { t } = useTranslation("privacy");
+  const language = useLanguage();
+  if (!props.outcome) return <>—</>;
+  const read = readPrivacyOutcome(props.outcome);
+  if (read.key === "held") return <>{t("outcomeHeld", { count: read.deliveries })}</>;
+  if (read.key === "erased")
+    return (
+      <>
+        {[
+          t("outcomeErased", { count: read.deliveries }),
+          read.cancelled > 0 ? t("outcomeCancelled", { count: read.cancelled }) : null,
+          read.uncertain > 0 ? t("outcomeUncertain", { count: read.uncertain }) : null,
+        ]
+          .filter(Boolean)
+          .join(" ")}
+      </>
+    );
+  // A sentence of another form: as written on the English page, "Done." on the Arabic one.
+  return <>{language === "en" ? read.text : t("outcomeDone")}</>;
+}
+
+/** The customer Shopify named, one click from their page in Shopify's admin. */
+function Customer(props: { id: string | null }) {
+  const { t } = useTranslation("privacy");
+  if (!props.id) return <>—</>;
+  return (
+    <Link url={`shopify://admin/customers/${encodeURIComponent(props.id)}`} target="_top">
+      <bdi translate="no">{t("customerNumber", { id: props.id })}</bdi>
+    </Link>
+  );
+}
+
 export default function Privacy() {
   const { requests } = useLoaderData<typeof loader>();
   const [error, setError] = useState<string | null>(null);
   const { t } = useTranslation("privacy");
   const language = useLanguage();
+  const small = useSmallScreen();
+  const topic = (r: Request) => (TOPICS[r.topic] ? t(`topic.${TOPICS[r.topic]}`) : r.topic);
 
   // A fetch, not a link: App Bridge adds the session token to the app's own fetches.
   const download = async (id: string) => {
@@ -65,9 +107,11 @@ export default function Privacy() {
   return (
     <Page title={t("title")}>
       <BlockStack gap="400">
-        <Text as="p" tone="subdued">
-          {t("intro")}
-        </Text>
+        <Box paddingInline={{ xs: "400", sm: "0" }}>
+          <Text as="p" tone="subdued">
+            {t("intro")}
+          </Text>
+        </Box>
         {error ? (
           <Banner tone="critical" onDismiss={() => setError(null)}>
             {error}
@@ -78,6 +122,40 @@ export default function Privacy() {
             <EmptyState heading={t("emptyTitle")} image="">
               <p>{t("empty")}</p>
             </EmptyState>
+          ) : small ? (
+            // On a phone, one block per request: nothing to scroll sideways to reach Download.
+            <BlockStack>
+              {requests.map((r, index) => (
+                <Box
+                  key={r.id}
+                  padding="400"
+                  borderBlockStartWidth={index > 0 ? "025" : undefined}
+                  borderColor="border"
+                >
+                  <BlockStack gap="200">
+                    <InlineStack align="space-between" blockAlign="center" gap="200">
+                      <Text as="h3" variant="headingSm">
+                        {topic(r)}
+                      </Text>
+                      <Text as="span" tone="subdued" variant="bodySm">
+                        {formatDateTime(r.receivedAt, language)}
+                      </Text>
+                    </InlineStack>
+                    <Text as="p">
+                      <Customer id={r.customerId} /> · {t("orders")}: {r.orders}
+                    </Text>
+                    <Text as="p" tone="subdued">
+                      <Outcome outcome={r.outcome} />
+                    </Text>
+                    {r.topic === "customers/data_request" ? (
+                      <InlineStack>
+                        <Button onClick={() => void download(r.id)}>{t("download")}</Button>
+                      </InlineStack>
+                    ) : null}
+                  </BlockStack>
+                </Box>
+              ))}
+            </BlockStack>
           ) : (
             <IndexTable
               resourceName={{ singular: t("request"), plural: t("requests") }}
@@ -95,15 +173,15 @@ export default function Privacy() {
               {requests.map((r, index) => (
                 <IndexTable.Row id={r.id} key={r.id} position={index}>
                   <IndexTable.Cell>{formatDateTime(r.receivedAt, language)}</IndexTable.Cell>
+                  <IndexTable.Cell>{topic(r)}</IndexTable.Cell>
                   <IndexTable.Cell>
-                    {TOPICS[r.topic] ? t(`topic.${TOPICS[r.topic]}`) : r.topic}
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
-                    <bdi translate="no">{r.customerId ?? "—"}</bdi>
+                    <Customer id={r.customerId} />
                   </IndexTable.Cell>
                   <IndexTable.Cell>{r.orders}</IndexTable.Cell>
                   <IndexTable.Cell>
-                    <span dir="auto">{r.outcome ? translateMessage(t, r.outcome) : "—"}</span>
+                    <Text as="span" breakWord>
+                      <Outcome outcome={r.outcome} />
+                    </Text>
                   </IndexTable.Cell>
                   <IndexTable.Cell>
                     {r.topic === "customers/data_request" ? (

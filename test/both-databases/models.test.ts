@@ -231,6 +231,23 @@ describe(`the models (${testDatabaseName()})`, () => {
         data: { shop: s, environment: "sandbox", circuit: "other", state: "open", failures: 5 },
       });
       await prisma.staffLanguage.create({ data: { shop: s, userId: "1", language: "ar" } });
+      // Checkout rates (issue 28): settings, a price and a day's count.
+      await prisma.checkoutRateSettings.create({ data: { shop: s, callbackToken: `token-${s}` } });
+      await prisma.areaPrice.create({
+        data: {
+          shop: s,
+          environment: "sandbox",
+          originAreaId: 1,
+          areaId: 2,
+          governanceId: 3,
+          bandKg: 5,
+          priceFils: 1_250,
+          fetchedAt: new Date(),
+        },
+      });
+      await prisma.rateRequestTally.create({
+        data: { shop: s, day: "2026-11-29", area: "Salmiya", outcome: "priced", count: 3 },
+      });
       await prisma.fulfillmentCheck.create({
         data: {
           shop: s,

@@ -5,7 +5,8 @@ import { PrismaClient } from "@prisma/client";
 import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newAdminPage, screenshot } from "../support/browser";
+import { collectPageErrors, launchBrowser, newAdminPage, screenshot } from "../support/browser";
+import { latinTextOnArabicPage } from "../support/page-checks";
 import { ARTIFACTS_DIR } from "../support/paths";
 import { SANDBOX_KEY } from "../support/test-env";
 
@@ -33,9 +34,9 @@ async function embeddedUrl(path: string): Promise<string> {
   return url.href;
 }
 
-async function openEmbedded(path: string): Promise<Page> {
-  const page = await newAdminPage(browser);
-  page.on("pageerror", (error) => pageErrors.push(error.message));
+async function openEmbedded(path: string, device: "desktop" | "phone" = "desktop"): Promise<Page> {
+  const page = await newAdminPage(browser, device);
+  collectPageErrors(page, pageErrors);
   const response = await page.goto(await embeddedUrl(path));
   expect(response?.status()).toBe(200);
   return page;
@@ -259,7 +260,10 @@ describe("the embedded admin in Chromium", () => {
     await page.getByRole("link", { name: "Privacy requests" }).first().click();
     await page.waitForURL(/\/app\/privacy/);
     await expect.poll(() => page.getByText("Data request", { exact: true }).count()).toBe(1);
-    expect(await page.getByText("5150").isVisible()).toBe(true);
+    // The customer as Shopify's own page for them, one click away; the outcome in words.
+    const customer = page.getByRole("link", { name: "Customer 5150" });
+    expect(await customer.getAttribute("href")).toContain("customers/5150");
+    expect(await page.getByText("Deliveries held for these orders: 1.").count()).toBe(1);
     await screenshot(page, "privacy-requests");
 
     const [download] = await Promise.all([
@@ -276,6 +280,33 @@ describe("the embedded admin in Chromium", () => {
     expect(JSON.stringify(data.deliveries[0]!.courierRequest)).toContain("Mariam Al-Sabah");
     expect(pageErrors).toEqual([]);
     await page.close();
+
+    // On a phone, in Arabic: the outcome in Arabic, Download on screen, nothing to scroll sideways.
+    for (const language of ["ar", "en"] as const) {
+      const phone = await openEmbedded(
+        `/app/privacy?locale=${language === "ar" ? "ar" : "en-US"}`,
+        "phone",
+      );
+      await phone.waitForLoadState("networkidle");
+      const button = phone.getByRole("button", {
+        name: language === "ar" ? "تنزيل البيانات" : "Download data",
+      });
+      const box = (await button.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        390,
+      );
+      if (language === "ar") {
+        expect(
+          await phone.getByText("التوصيلات المحفوظة لهذه الطلبات: 1.", { exact: false }).count(),
+        ).toBe(1);
+        expect(await latinTextOnArabicPage(phone, ["Shopify", "English"])).toEqual([]);
+      }
+      await screenshot(phone, `privacy-requests-${language}-390`);
+      await phone.close();
+    }
+    expect(pageErrors).toEqual([]);
   });
 
   it("keeps session tokens out of the server's request log", async () => {

@@ -114,6 +114,25 @@ async function seedShop(name: string) {
     data: { shop: name, environment: "sandbox", circuit: "create", state: "open", failures: 5 },
   });
   await prisma.staffLanguage.create({ data: { shop: name, userId: "1", language: "ar" } });
+  // Checkout rates (issue 28): settings, a price and a day's count.
+  await prisma.checkoutRateSettings.create({
+    data: { shop: name, callbackToken: `token-${name}` },
+  });
+  await prisma.areaPrice.create({
+    data: {
+      shop: name,
+      environment: "sandbox",
+      originAreaId: 1,
+      areaId: 2,
+      governanceId: 3,
+      bandKg: 5,
+      priceFils: 1_250,
+      fetchedAt: new Date(),
+    },
+  });
+  await prisma.rateRequestTally.create({
+    data: { shop: name, day: "2026-11-29", area: "Salmiya", outcome: "priced", count: 3 },
+  });
   await prisma.fulfillmentCheck.create({
     data: {
       shop: name,

@@ -74,15 +74,19 @@ export async function newAdminPage(
 /**
  * Uncaught errors and every console error of the page into `errors`: React's recoverable errors
  * (a hydration mismatch re-rendering the whole root: #418, #423, #425) are console errors, not
- * uncaught ones. Requests this harness refuses on purpose (anything off this machine) are not.
+ * uncaught ones. Requests this harness refuses on purpose (anything off this machine) are not, nor
+ * a form action the app answered with a 4xx (its refusal, which the page shows in words).
  */
 export function collectPageErrors(page: Page, errors: string[]): void {
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {
     if (message.type() !== "error") return;
     const from = message.location().url;
-    if (/^Failed to load resource/.test(message.text()) && from && !isLoopback(from)) return;
-    errors.push(`console: ${message.text()}`);
+    const failedLoad = /^Failed to load resource/.test(message.text());
+    if (failedLoad && from && !isLoopback(from)) return;
+    // A form the app refused (400 with what to fix) is an answer the page shows, not an error.
+    if (failedLoad && /status of 4\d\d/.test(message.text()) && /\.data(?:\?|$)|[?&]_data=/.test(from)) return;
+    errors.push(`console: ${message.text()} (${from})`);
   });
 }
 
