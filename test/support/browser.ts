@@ -85,7 +85,12 @@ export function collectPageErrors(page: Page, errors: string[]): void {
     const failedLoad = /^Failed to load resource/.test(message.text());
     if (failedLoad && from && !isLoopback(from)) return;
     // A form the app refused (400 with what to fix) is an answer the page shows, not an error.
-    if (failedLoad && /status of 4\d\d/.test(message.text()) && /\.data(?:\?|$)|[?&]_data=/.test(from)) return;
+    if (
+      failedLoad &&
+      /status of 4\d\d/.test(message.text()) &&
+      /\.data(?:\?|$)|[?&]_data=/.test(from)
+    )
+      return;
     errors.push(`console: ${message.text()} (${from})`);
   });
 }
