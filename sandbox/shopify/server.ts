@@ -29,6 +29,7 @@ export const ALL_STANDIN_SCOPES = [
   "write_fulfillments",
   "read_merchant_managed_fulfillment_orders",
   "write_merchant_managed_fulfillment_orders",
+  "write_shipping",
 ];
 
 export interface ShopifyStandInOptions {
