@@ -31,6 +31,8 @@ const { startDeliveryWorker, stopDeliveryWorker } = await import("../app/pipelin
 const { startTrackingSync, stopTrackingSync } =
   await import("../app/pipeline/tracking/runner.server");
 const { startShopperLoop, stopShopperLoop } = await import("../app/shopper/runner.server");
+const { startCheckoutRatesLoop, stopCheckoutRatesLoop } =
+  await import("../app/checkout/runner.server");
 const { startCourierRecords, stopCourierRecords } =
   await import("../app/pipeline/records/runner.server");
 if (databaseProvider() !== "postgresql") {
@@ -53,6 +55,7 @@ startDeliveryWorker({ intervalMs: intervalMs("WORKER_INTERVAL_MS", 3_000) });
 startTrackingSync(intervalMs("SYNC_INTERVAL_MS", 5_000));
 startCourierRecords(intervalMs("RECORDS_INTERVAL_MS", 5_000));
 startShopperLoop(intervalMs("SHOPPER_INTERVAL_MS", 3_000));
+startCheckoutRatesLoop();
 // The loops' timers do not hold the process open (in the web process the server does): this does.
 const keepAlive = setInterval(() => undefined, 1 << 30);
 console.log(`Worker ${process.pid} started: delivery worker and tracking sync on PostgreSQL.`);
@@ -70,6 +73,7 @@ async function stop(signal: string) {
     stopTrackingSync(),
     stopCourierRecords(),
     stopShopperLoop(),
+    stopCheckoutRatesLoop(),
   ]);
   await prisma.$disconnect();
   clearInterval(keepAlive);
