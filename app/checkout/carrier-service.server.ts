@@ -32,6 +32,9 @@ export function checkoutRatesCallbackUrl(appUrl: string, token: string): string 
   return `${appUrl.replace(/\/+$/, "")}/checkout/rates/${token}`;
 }
 
+const INACTIVE_AFTER_TURN_ON =
+  "Shopify kept the carrier service inactive: the store's plan does not include carrier-calculated shipping.";
+
 /** The name checkout shows above the rates: the courier's, as the merchant knows it. */
 function serviceName(): string {
   return env().COURIER_DISPLAY_NAME;
@@ -52,6 +55,9 @@ export async function turnOnCheckoutRates(
     const reply = existing
       ? await activateCarrierService(admin, { id: existing.id, name, callbackUrl })
       : await createCarrierService(admin, { name, callbackUrl });
+    // Shopify may keep a downgraded shop's service inactive rather than refuse: not serving.
+    if (reply.ok && !reply.service.active)
+      return refused(shop, true, reply.service.id, INACTIVE_AFTER_TURN_ON, checkedAt);
     if (reply.ok) {
       await saveCarrierServiceState(shop, {
         enabled: true,

@@ -282,6 +282,34 @@ describe("the periodic carrier service check", () => {
   });
 });
 
+describe("turning on where Shopify keeps the service inactive", () => {
+  it("saves plan_not_eligible rather than on", async () => {
+    const service = {
+      id: "gid://shopify/DeliveryCarrierService/7",
+      name: "Courier",
+      callbackUrl: null,
+      active: false,
+    };
+    const replies: Record<string, unknown> = {
+      CheckoutRatesCarrierServices: { carrierServices: { nodes: [] } },
+      CheckoutRatesCarrierServiceCreate: {
+        carrierServiceCreate: { carrierService: service, userErrors: [] },
+      },
+    };
+    const fake: AdminGraphql = {
+      graphql: async (query) =>
+        Response.json({ data: replies[/(?:query|mutation) (\w+)/.exec(query)![1]!] }),
+    };
+    const outcome = await turnOnCheckoutRates("inactive.myshopify.com", fake, APP_URL);
+    expect(outcome).toMatchObject({ ok: false, problem: "plan_not_eligible" });
+    expect(await findCheckoutRateSettings("inactive.myshopify.com")).toMatchObject({
+      enabled: true,
+      carrierServiceId: service.id,
+      serviceProblem: "plan_not_eligible",
+    });
+  });
+});
+
 describe("Shopify's words for a refusal", () => {
   it.each([
     [NOT_ELIGIBLE_MESSAGE, "plan_not_eligible"],
