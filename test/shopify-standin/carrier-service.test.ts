@@ -90,9 +90,14 @@ describe("the checkout rates' carrier service", () => {
   });
 
   it("re-uses its service on a second turn-on instead of making another", async () => {
+    const logFrom = standIn.store.graphqlLog.length;
     await turnOnCheckoutRates(shop, await admin(), APP_URL);
-    await turnOnCheckoutRates(shop, await admin(), APP_URL);
+    const first = (await getCheckoutRateSettings(shop)).carrierServiceId;
+    expect(await turnOnCheckoutRates(shop, await admin(), APP_URL)).toEqual({ ok: true });
     expect(services()).toHaveLength(1);
+    expect((await getCheckoutRateSettings(shop)).carrierServiceId).toBe(first);
+    const calls = standIn.store.graphqlLog.slice(logFrom).map((c) => c.operationName);
+    expect(calls.filter((name) => name === "CheckoutRatesCarrierServiceCreate")).toHaveLength(1);
   });
 
   it("finds its service of an earlier install by the rates route and points it at the new token", async () => {
