@@ -8,6 +8,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
+import { startCheckoutRatesLoop } from "./checkout/runner.server";
 import { startDeliveryWorker, WEB_PROCESS_LEASES_PER_PASS } from "./pipeline/runner.server";
 import { startTrackingSync } from "./pipeline/tracking/runner.server";
 import { createI18n } from "./i18n/instance";
@@ -15,7 +16,6 @@ import { languageFromMatches } from "./i18n/language";
 import { sealStoredSessions } from "./models/sessions.server";
 import { startCourierRecords } from "./pipeline/records/runner.server";
 import { startShopperLoop } from "./shopper/runner.server";
-import { startCheckoutPriceLoop } from "./checkout/price-refresh.server";
 import { applyDocumentFramePolicy } from "./security/frame-policy";
 
 export const streamTimeout = 5000;
@@ -26,7 +26,7 @@ startDeliveryWorker({ leasesPerPass: WEB_PROCESS_LEASES_PER_PASS });
 startTrackingSync();
 startCourierRecords();
 startShopperLoop();
-startCheckoutPriceLoop();
+startCheckoutRatesLoop();
 // Tokens written in plaintext by an earlier version, or under a retired key, are sealed now.
 sealStoredSessions().catch((error: unknown) => {
   console.error("Sealing the stored Shopify tokens failed:", error);

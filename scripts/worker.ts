@@ -31,8 +31,8 @@ const { startDeliveryWorker, stopDeliveryWorker } = await import("../app/pipelin
 const { startTrackingSync, stopTrackingSync } =
   await import("../app/pipeline/tracking/runner.server");
 const { startShopperLoop, stopShopperLoop } = await import("../app/shopper/runner.server");
-const { startCheckoutPriceLoop, stopCheckoutPriceLoop } =
-  await import("../app/checkout/price-refresh.server");
+const { startCheckoutRatesLoop, stopCheckoutRatesLoop } =
+  await import("../app/checkout/runner.server");
 const { startCourierRecords, stopCourierRecords } =
   await import("../app/pipeline/records/runner.server");
 if (databaseProvider() !== "postgresql") {
@@ -55,7 +55,7 @@ startDeliveryWorker({ intervalMs: intervalMs("WORKER_INTERVAL_MS", 3_000) });
 startTrackingSync(intervalMs("SYNC_INTERVAL_MS", 5_000));
 startCourierRecords(intervalMs("RECORDS_INTERVAL_MS", 5_000));
 startShopperLoop(intervalMs("SHOPPER_INTERVAL_MS", 3_000));
-startCheckoutPriceLoop(intervalMs("PRICES_INTERVAL_MS", 5_000));
+startCheckoutRatesLoop(intervalMs("PRICES_INTERVAL_MS", 5_000));
 // The loops' timers do not hold the process open (in the web process the server does): this does.
 const keepAlive = setInterval(() => undefined, 1 << 30);
 console.log(`Worker ${process.pid} started: delivery worker and tracking sync on PostgreSQL.`);
@@ -71,9 +71,9 @@ async function stop(signal: string) {
   await Promise.all([
     stopDeliveryWorker(),
     stopTrackingSync(),
-    stopCheckoutPriceLoop(),
     stopCourierRecords(),
     stopShopperLoop(),
+    stopCheckoutRatesLoop(),
   ]);
   await prisma.$disconnect();
   clearInterval(keepAlive);

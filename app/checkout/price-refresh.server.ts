@@ -2,7 +2,6 @@ import { findArea, resolveCourierIds } from "../addresses";
 import { isCourierError, type CourierClient } from "../courier";
 import { WEIGHT_BANDS_KG } from "../domain/checkout-rates";
 import { kuwaitDay } from "../domain/working-days";
-import { env } from "../env.server";
 import {
   areasThatFellBack,
   findCheckoutRateSettings,
@@ -13,9 +12,7 @@ import {
 } from "../models/checkout-rates.server";
 import { listPickupLocations } from "../models/pickup-locations.server";
 import { getShopSettings, type CourierEnvironment } from "../models/shop.server";
-import { isLooping, startLoop, stopLoop } from "../pipeline/drain-loop.server";
 import { merchantCourierCalls } from "../services/courier-breaker.server";
-import { shopCourierClient } from "../services/courier-connection.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 
 /**
@@ -171,14 +168,3 @@ export async function refreshAllPrices(deps: PriceRefreshDependencies): Promise<
   }
   return 0;
 }
-
-export function startCheckoutPriceLoop(intervalMs = 5_000): void {
-  if (isLooping("checkout prices") || env().DELIVERY_WORKER === "off") return;
-  startLoop(
-    "checkout prices",
-    () => refreshAllPrices({ courierFor: shopCourierClient }),
-    intervalMs,
-  );
-}
-
-export const stopCheckoutPriceLoop = () => stopLoop("checkout prices");

@@ -1,3 +1,4 @@
+import { findCheckoutRateSettings } from "../models/checkout-rates.server";
 import { getCourierAccount } from "../models/courier-account.server";
 import { countRecoveredFulfillments } from "../models/fulfillment-checks.server";
 import { getDashboard, getSetupProgress, kuwaitDate } from "../models/read/dashboard.server";
@@ -9,18 +10,21 @@ const DAY = 86_400_000;
 
 /**
  * Home: today's figures, the 14-day chart, the setup checklist, what needs the merchant, and the
- * customers asked about their address (issue 26: waiting now, answered or not in 30 days).
+ * customers asked about their address (issue 26: waiting now, answered or not in 30 days), and
+ * checkout rates the merchant turned on that Shopify turned off or refused (issue 28, ADR 0063).
  */
 export async function homePage(shop: string, now = new Date()) {
-  const [account, dashboard, setup, recovered, shopifyAccess, asks, settings] = await Promise.all([
-    getCourierAccount(shop),
-    getDashboard(shop, now),
-    getSetupProgress(shop),
-    countRecoveredFulfillments(shop),
-    getShopifyAccess(shop),
-    askFigures(shop, new Date(now.getTime() - 30 * DAY)),
-    getShopSettings(shop),
-  ]);
+  const [account, dashboard, setup, recovered, shopifyAccess, asks, settings, rates] =
+    await Promise.all([
+      getCourierAccount(shop),
+      getDashboard(shop, now),
+      getSetupProgress(shop),
+      countRecoveredFulfillments(shop),
+      getShopifyAccess(shop),
+      askFigures(shop, new Date(now.getTime() - 30 * DAY)),
+      getShopSettings(shop),
+      findCheckoutRateSettings(shop),
+    ]);
   const connection = !account.keyHint ? "missing" : account.checkError ? "failing" : "working";
   return {
     recovered,
@@ -28,6 +32,7 @@ export async function homePage(shop: string, now = new Date()) {
       ...asks,
       asking: Boolean(settings?.askShoppers || settings?.askCashConfirmation),
     },
+    checkoutRatesOff: checkoutRatesOff(rates),
     shopifyAccessLost: shopifyAccess.lostAt ? (shopifyAccess.reason ?? "") : null,
     courierEnvironment: account.environment,
     connection,
@@ -39,4 +44,15 @@ export async function homePage(shop: string, now = new Date()) {
       today: kuwaitDate(now),
     },
   };
+}
+
+/**
+ * Checkout rates the merchant turned on but Shopify does not serve because of the shop's plan:
+ * refused at turn-on, or turned off later (a downgrade). Other problems are Settings' to explain.
+ */
+function checkoutRatesOff(rates: Awaited<ReturnType<typeof findCheckoutRateSettings>>) {
+  if (!rates?.enabled) return null;
+  const problem = rates.serviceProblem;
+  if (problem !== "deactivated" && problem !== "plan_not_eligible") return null;
+  return { problem, since: rates.serviceProblemAt?.toISOString() ?? null };
 }

@@ -4,7 +4,7 @@
  * so a burst drains without waiting for the timer. A kick during a pass asks for one more after
  * it. Stopping lets the pass under way finish the rows it leased (never left half-sent).
  */
-export type LoopName = "delivery worker" | "tracking sync" | "shopper asks" | "checkout prices";
+export type LoopName = "delivery worker" | "tracking sync" | "shopper asks" | "checkout rates";
 
 interface DrainLoop {
   timer: NodeJS.Timeout;
@@ -79,7 +79,7 @@ async function drain(name: LoopName, loop: DrainLoop) {
       "delivery worker": "Delivery worker",
       "tracking sync": "Tracking sync",
       "shopper asks": "Shopper asks",
-      "checkout prices": "Checkout prices",
+      "checkout rates": "Checkout rates",
     }[name];
     console.error(`${what} pass failed:`, error instanceof Error ? error.message : "unknown error");
   } finally {

@@ -12,6 +12,7 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useRef } from "react";
 import { chartLabels, OutcomeChart } from "../components/outcome-chart";
+import { CheckoutRatesBanner } from "../components/checkout-rates-banner";
 import { ShopifyAccessLostBanner } from "../components/shopify-access-lost-banner";
 import { homePage } from "../pages/home.server";
 import { TO_COLLECT_STATES } from "../domain/settlements/ledger";
@@ -132,6 +133,7 @@ export default function Home() {
     recovered,
     customerAnswers,
     shopifyAccessLost,
+    checkoutRatesOff,
   } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
@@ -159,6 +161,9 @@ export default function Home() {
     <Page title={t("home:title")}>
       <BlockStack gap="400">
         {shopifyAccessLost !== null && <ShopifyAccessLostBanner reason={shopifyAccessLost} />}
+        {checkoutRatesOff && (
+          <CheckoutRatesBanner problem={checkoutRatesOff.problem} since={checkoutRatesOff.since} />
+        )}
         {!setupDone && (
           <Card>
             <BlockStack gap="300">

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
+import { SHOP_PLANS, type ShopPlan } from "./carrier-services";
 import { seedDemoStore } from "./demo-data";
 import { startShopifyStandIn } from "./server";
 import { ShopifyStandInStore } from "./store";
@@ -7,7 +8,8 @@ import { subscriptionsFromAppToml } from "./subscriptions";
 
 /**
  * `tsx sandbox/shopify/cli.ts [--port 4020] [--shop demo-store.myshopify.com]
- * [--app-url http://localhost:3000] [--toml shopify.app.toml | --all-topics] [--no-seed] [--quiet]`
+ * [--app-url http://localhost:3000] [--toml shopify.app.toml | --all-topics] [--no-seed] [--quiet]
+ * [--plan basic|shopify|advanced|plus|development]`
  * Environment: SHOPIFY_API_KEY and SHOPIFY_API_SECRET (required, the app's), SCOPES,
  * SHOPIFY_STANDIN_PORT, SHOPIFY_APP_URL.
  */
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     "all-topics": { type: "boolean" },
     "no-seed": { type: "boolean" },
     quiet: { type: "boolean" },
+    plan: { type: "string" },
   },
 });
 
@@ -42,6 +45,13 @@ const subscriptions =
 
 const store = new ShopifyStandInStore({ shop: values.shop ?? "demo-store.myshopify.com" });
 if (!values["no-seed"]) seedDemoStore(store);
+if (values.plan !== undefined) {
+  if (!SHOP_PLANS.includes(values.plan as ShopPlan)) {
+    console.error(`--plan must be one of ${SHOP_PLANS.join(", ")}, not "${values.plan}"`);
+    process.exit(2);
+  }
+  store.shipping.setPlan(values.plan as ShopPlan);
+}
 const standIn = await startShopifyStandIn({
   store,
   apiKey,
@@ -56,7 +66,7 @@ const standIn = await startShopifyStandIn({
 // The first line is read by tools that start the stand-in on port 0.
 console.log(`Shopify stand-in listening on ${standIn.url}`);
 console.log(
-  `  shop ${standIn.shop}, Admin API ${standIn.apiVersion}, ${store.orders().length} orders; control API at ${standIn.url}/__standin/ (see sandbox/shopify/README.md)`,
+  `  shop ${standIn.shop} (${store.shipping.plan} plan), Admin API ${standIn.apiVersion}, ${store.orders().length} orders; control API at ${standIn.url}/__standin/ (see sandbox/shopify/README.md)`,
 );
 
 console.log(

@@ -410,6 +410,11 @@ const REQUIRED_SCOPES: Record<string, string[]> = {
     "write_marketplace_fulfillment_orders",
   ],
   "Mutation.orderCancel": ["write_orders", "write_marketplace_orders"],
+  "QueryRoot.carrierService": ["read_shipping"],
+  "QueryRoot.carrierServices": ["read_shipping"],
+  "Mutation.carrierServiceCreate": ["write_shipping"],
+  "Mutation.carrierServiceUpdate": ["write_shipping"],
+  "Mutation.carrierServiceDelete": ["write_shipping"],
 };
 
 function hasScope(granted: ReadonlySet<string>, scope: string): boolean {

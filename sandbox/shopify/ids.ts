@@ -1,5 +1,6 @@
 /** The resource types whose global ids the stand-in issues. */
 export type ResourceType =
+  | "DeliveryCarrierService"
   | "Fulfillment"
   | "FulfillmentEvent"
   | "FulfillmentHold"

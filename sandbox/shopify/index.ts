@@ -66,3 +66,18 @@ export { routeShopifyToStandIn, type RouteShopifyOptions } from "./redirect";
 export { seedDemoStore } from "./demo-data";
 export { subscriptionsFromAppToml, type AppSubscriptions } from "./subscriptions";
 export { gid, parseGid } from "./ids";
+export {
+  NOT_ELIGIBLE_MESSAGE,
+  SHOP_PLANS,
+  StandInShipping,
+  type ShopPlan,
+  type StandInCarrierService,
+} from "./carrier-services";
+export {
+  CHECKOUT_RATES_TIMEOUT_MS,
+  rateRequestBody,
+  simulateCheckoutRates,
+  type CheckoutRate,
+  type CheckoutRatesInput,
+  type CheckoutRatesResult,
+} from "./checkout-rates";

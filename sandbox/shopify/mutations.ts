@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { GraphQLError } from "graphql";
+import type { CarrierServiceInput } from "./carrier-services";
 import type { Args, View } from "./connection";
 import { gid } from "./ids";
 import type { ShopifyStandInStore } from "./store";
@@ -96,6 +97,28 @@ export function mutationFields(store: ShopifyStandInStore, views: Views, root: (
     fulfillmentCancel: (args: Args) => {
       const outcome = store.tryCancelFulfillment(idArg(args.id, "Fulfillment") ?? -1);
       return payload(outcome, "fulfillment", (f) => views.fulfillment(f));
+    },
+    carrierServiceCreate: (args: Args) => {
+      const input = args.input as {
+        name: string;
+        callbackUrl: string;
+        active: boolean;
+        supportsServiceDiscovery: boolean;
+      };
+      const outcome = store.shipping.tryCreate(input);
+      if (!outcome.ok) return { carrierService: null, userErrors: coded(outcome.userErrors) };
+      return { carrierService: views.carrierService(outcome.value), userErrors: [] };
+    },
+    carrierServiceUpdate: (args: Args) => {
+      const { id, ...input } = args.input as { id: string } & CarrierServiceInput;
+      const outcome = store.shipping.tryUpdate(idArg(id, "DeliveryCarrierService") ?? -1, input);
+      if (!outcome.ok) return { carrierService: null, userErrors: coded(outcome.userErrors) };
+      return { carrierService: views.carrierService(outcome.value), userErrors: [] };
+    },
+    carrierServiceDelete: (args: Args) => {
+      const outcome = store.shipping.tryDelete(idArg(args.id, "DeliveryCarrierService") ?? -1);
+      if (!outcome.ok) return { deletedId: null, userErrors: coded(outcome.userErrors) };
+      return { deletedId: gid("DeliveryCarrierService", outcome.value), userErrors: [] };
     },
     flowTriggerReceive: (args: Args) => {
       const outcome = store.tryReceiveFlowTrigger(args.handle, args.payload);

@@ -1,3 +1,4 @@
+import type { StandInCarrierService } from "./carrier-services";
 import { type Args, connection, type PageArgs, type View } from "./connection";
 import { mutationFields } from "./mutations";
 import { orderMatches, orderSortValue, sortOrders } from "./order-search";
@@ -70,6 +71,33 @@ export function rootValue(store: ShopifyStandInStore): View {
       const id = idArg(args.id, "Fulfillment");
       const fulfillment = id === null ? undefined : store.findFulfillment(id);
       return fulfillment ? views.fulfillment(fulfillment) : null;
+    },
+    carrierService: (args: Args) => {
+      const id = idArg(args.id, "DeliveryCarrierService");
+      const service = id === null ? undefined : store.shipping.findCarrierService(id);
+      return service ? views.carrierService(service) : null;
+    },
+    carrierServices: (args: Args & PageArgs) => {
+      // Shopify's search syntax here knows `active:` and `id:`; the stand-in takes `active:` only.
+      const active =
+        typeof args.query === "string" ? /active:(true|false)/.exec(args.query)?.[1] : undefined;
+      const services = store.shipping
+        .carrierServices()
+        .filter((s) => active === undefined || String(s.active) === active);
+      const key = String(args.sortKey ?? "ID");
+      const sortValue = (s: StandInCarrierService) =>
+        key === "CREATED_AT"
+          ? s.createdAt.getTime()
+          : key === "UPDATED_AT"
+            ? s.updatedAt.getTime()
+            : s.id;
+      return connection(
+        [...services].sort((a, b) => sortValue(a) - sortValue(b) || a.id - b.id),
+        args,
+        (s) => s.id,
+        (s) => views.carrierService(s),
+        sortValue,
+      );
     },
     fulfillmentOrder: (args: Args) => {
       const id = idArg(args.id, "FulfillmentOrder");

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { StandInAuth } from "./auth";
+import { SHOP_PLANS, type ShopPlan } from "./carrier-services";
+import { simulateCheckoutRates, type CheckoutRatesInput } from "./checkout-rates";
 import { AdminGraphqlApi, type CostLimits } from "./graphql";
 import { gid } from "./ids";
 import { ShopifyStandInStore, StandInError } from "./store";
@@ -29,6 +31,7 @@ export const ALL_STANDIN_SCOPES = [
   "write_fulfillments",
   "read_merchant_managed_fulfillment_orders",
   "write_merchant_managed_fulfillment_orders",
+  "write_shipping",
 ];
 
 export interface ShopifyStandInOptions {
@@ -214,7 +217,39 @@ export async function startShopifyStandIn(options: ShopifyStandInOptions): Promi
       const body = (raw.trim() ? JSON.parse(raw) : {}) as Record<string, unknown>;
       let ref: string | undefined;
       if (route === "GET /__standin/shop") {
-        return send(200, { ...store.shop, url: server.url, apiVersion, scopes });
+        return send(200, {
+          ...store.shop,
+          url: server.url,
+          apiVersion,
+          scopes,
+          plan: store.shipping.plan,
+          carrierAddOn: store.shipping.carrierAddOn,
+        });
+      }
+      if (route === "POST /__standin/plan") {
+        const plan = body.plan as ShopPlan;
+        if (!SHOP_PLANS.includes(plan))
+          return send(422, { error: `plan must be one of ${SHOP_PLANS.join(", ")}` });
+        store.shipping.setPlan(plan, body.carrierAddOn === true);
+        return send(200, {
+          plan,
+          carrierAddOn: store.shipping.carrierAddOn,
+          carrierServices: store.shipping.carrierServices(),
+        });
+      }
+      if (route === "GET /__standin/carrier-services")
+        return send(200, store.shipping.carrierServices());
+      if (route === "POST /__standin/carrier-services/deactivate")
+        return send(200, { deactivated: store.shipping.deactivateAll() });
+      if (route === "POST /__standin/checkout/rates") {
+        return send(
+          200,
+          await simulateCheckoutRates(
+            store,
+            options.apiSecret,
+            body as unknown as CheckoutRatesInput,
+          ),
+        );
       }
       if (route === "GET /__standin/orders")
         return send(

@@ -12,6 +12,7 @@ import {
   createFulfillmentEvent,
   updateTracking,
 } from "./fulfillment-ops";
+import { StandInShipping } from "./carrier-services";
 import { activeHolds, holdFulfillmentOrder, releaseFulfillmentHolds } from "./holds";
 import { IdSequence, parseGid, type ResourceType } from "./ids";
 import { appNamespace } from "./metafields";
@@ -115,6 +116,8 @@ export class ShopifyStandInStore {
     newFulfillmentOrder: (order, locationId, items) =>
       this.newFulfillmentOrder(order, locationId, items),
   };
+  /** The shop's plan and carrier services (`carrier-services.ts`). */
+  readonly shipping = new StandInShipping(this.context);
 
   constructor(options: ShopifyStandInStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;

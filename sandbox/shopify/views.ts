@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import { connection, type PageArgs, type View } from "./connection";
+import type { StandInCarrierService } from "./carrier-services";
 import { activeHolds } from "./holds";
 import { gid, parseGid, type ResourceType } from "./ids";
 import { appNamespace } from "./metafields";
@@ -443,6 +444,18 @@ export class Views {
     return { __typename: "FulfillmentEvent", ...event, id: gid("FulfillmentEvent", event.id) };
   }
 
+  carrierService(service: StandInCarrierService): View {
+    return {
+      __typename: "DeliveryCarrierService",
+      id: gid("DeliveryCarrierService", service.id),
+      name: service.name,
+      formattedName: service.name,
+      callbackUrl: service.callbackUrl,
+      active: service.active,
+      supportsServiceDiscovery: service.supportsServiceDiscovery,
+    };
+  }
+
   /** Any record by global id, as `node(id:)` finds it. */
   node(id: string): View | null {
     const parsed = parseGid(id);
@@ -500,6 +513,10 @@ export class Views {
       case "FulfillmentHold": {
         const hold = store.findFulfillmentHold(parsed.id);
         return hold ? this.fulfillmentHold(hold) : null;
+      }
+      case "DeliveryCarrierService": {
+        const service = store.shipping.findCarrierService(parsed.id);
+        return service ? this.carrierService(service) : null;
       }
       case "Metafield": {
         const metafield = store

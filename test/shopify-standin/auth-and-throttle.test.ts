@@ -50,7 +50,7 @@ describe("token exchange", () => {
     expect(body).toEqual({
       access_token: expect.stringMatching(/^shpat_[0-9a-f]{32}$/),
       scope:
-        "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_fulfillments,write_fulfillments,read_locations",
+        "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_fulfillments,write_fulfillments,read_locations,write_shipping",
       expires_in: 3600,
       refresh_token: expect.stringMatching(/^shprt_/),
       refresh_token_expires_in: 7_776_000,

@@ -1,7 +1,7 @@
 import { API_KEY, API_SECRET_KEY, APP_URL } from "@shopify/shopify-api/test-helpers";
 
 export const TEST_SCOPES =
-  "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_fulfillments,write_fulfillments,read_locations";
+  "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_fulfillments,write_fulfillments,read_locations,write_shipping";
 
 /** The key the courier sandbox accepts in tests. */
 export const SANDBOX_KEY = "sandbox-test-key";

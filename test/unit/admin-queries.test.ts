@@ -55,6 +55,11 @@ describe("the app's Admin GraphQL documents", () => {
         expect.stringContaining("RecentFulfillments"),
         expect.stringContaining("DeliveryFulfillmentTracking"),
         expect.stringContaining("DeliveryFulfillmentCancel"),
+        expect.stringContaining("CheckoutRatesCarrierServices"),
+        expect.stringContaining("CheckoutRatesCarrierService"),
+        expect.stringContaining("CheckoutRatesCarrierServiceCreate"),
+        expect.stringContaining("CheckoutRatesCarrierServiceUpdate"),
+        expect.stringContaining("CheckoutRatesCarrierServiceDelete"),
       ]),
     );
     const problems = documents.flatMap(({ where, text }) =>

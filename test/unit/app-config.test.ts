@@ -42,6 +42,7 @@ describe("shopify.app.toml", () => {
       "read_fulfillments",
       "write_fulfillments",
       "read_locations",
+      "write_shipping",
     ]) {
       expect(scopes.split(",")).toContain(needed);
     }
