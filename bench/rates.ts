@@ -16,7 +16,7 @@
  * `--quick`: 15 s phases. `--profile DIR` writes the server's CPU profile there when it stops.
  * Every 200 answer is checked; a Kuwaiti destination answered with no rate is an empty answer. The
  * share placed comes from the server's own tally of outcomes. Prints readable lines, each with the
- * load average, and ends with one JSON line.
+ * load average, and ends with one JSON line; exits 1 when a target is missed.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -347,6 +347,7 @@ try {
     ],
   ];
   for (const [line, ok] of checks) withLoad(`${ok ? "PASS" : "FAIL"} ${line}`);
+  if (!checks.every(([, ok]) => ok)) process.exitCode = 1;
 
   console.log(
     JSON.stringify({
