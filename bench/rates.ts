@@ -143,6 +143,8 @@ async function load(
       }
     },
   });
+  for (const [code, n] of figures.transportProblems)
+    problems.set(`no answer (${code})`, (problems.get(`no answer (${code})`) ?? 0) + n);
   const cpuAfter = server!.cpuSeconds();
   const l = figures.latenciesMs;
   return {

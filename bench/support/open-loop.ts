@@ -22,6 +22,8 @@ export interface OpenLoopFigures {
   latenciesMs: number[];
   /** No answer: refused connection, reset, or no answer within the timeout. */
   transportErrors: number;
+  /** The transport errors by code ("ECONNRESET", "timeout", …). */
+  transportProblems: Map<string, number>;
   maxInFlight: number;
   /** How late this process sent a request at worst (its own event loop's delay). */
   maxSendDelayMs: number;
@@ -36,13 +38,16 @@ export async function openLoop(options: {
   timeoutMs?: number;
 }): Promise<OpenLoopFigures> {
   const target = new URL(options.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1_024 });
+  // Idle sockets closed here before the server's keep-alive timeout (5 s) closes them: a request
+  // sent on a socket the server is closing fails without the server ever seeing it.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1_024, timeout: 4_000 });
   const total = Math.round(options.rate * options.seconds);
   const interval = 1_000 / options.rate;
   const figures: OpenLoopFigures = {
     sent: total,
     latenciesMs: [],
     transportErrors: 0,
+    transportProblems: new Map(),
     maxInFlight: 0,
     maxSendDelayMs: 0,
   };
@@ -59,10 +64,12 @@ export async function openLoop(options: {
     const send = (i: number, due: number) => {
       const { path, headers, body } = options.request(i);
       let done = false;
-      const fail = () => {
+      const fail = (error: NodeJS.ErrnoException) => {
         if (done) return;
         done = true;
         figures.transportErrors += 1;
+        const code = error.code ?? error.message;
+        figures.transportProblems.set(code, (figures.transportProblems.get(code) ?? 0) + 1);
         finish();
       };
       const req = http.request(
@@ -88,7 +95,9 @@ export async function openLoop(options: {
           });
         },
       );
-      req.on("timeout", () => req.destroy(new Error("no answer in time")));
+      req.on("timeout", () =>
+        req.destroy(Object.assign(new Error("timeout"), { code: "timeout" })),
+      );
       req.on("error", fail);
       req.end(body);
       inFlight += 1;
