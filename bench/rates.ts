@@ -173,7 +173,7 @@ async function load(
 function describe(p: Phase) {
   const share = (n: number) => (p.rated ? `${((100 * n) / p.rated).toFixed(1)}%` : "-");
   withLoad(
-    `  ${p.name.padEnd(13)} ${p.requests} requests at ${RATE}/s  p50 ${p.p50Ms} ms  p95 ${p.p95Ms} ms  p99 ${p.p99Ms} ms  max ${p.maxMs} ms  errors ${p.errors}  empty ${p.emptyAnswers}  placed ${share(p.placed)}  at fallback ${share(p.atFallback)}  in flight ≤ ${p.maxInFlight}  server CPU ${p.cpuMsPerRequest} ms/request  RSS ${p.rssMb} MB`,
+    `  ${p.name.padEnd(13)} ${p.requests} requests at ${RATE}/s  p50 ${p.p50Ms} ms  p95 ${p.p95Ms} ms  p99 ${p.p99Ms} ms  max ${p.maxMs} ms  errors ${p.errors}  empty ${p.emptyAnswers}  placed ${share(p.placed)}  at fallback ${share(p.atFallback)}  in flight ≤ ${p.maxInFlight}  sent late ≤ ${p.maxSendDelayMs} ms  server CPU ${p.cpuMsPerRequest} ms/request  RSS ${p.rssMb} MB`,
   );
 }
 
