@@ -3,7 +3,8 @@
  * sandbox, a Shopify stand-in store (locations and a few dozen Kuwaiti orders) and the built app
  * on SQLite, configures the demo merchant (courier key, pickup locations, automatic sending, a
  * WhatsApp Business number on the WhatsApp stand-in), fulfils a few orders so deliveries appear at
- * once, asks a customer about an unclear address, and prints the URL to open.
+ * once, asks a customer about an unclear address, turns checkout rates on and asks for two rates
+ * as Shopify's checkout would, and prints the URL to open.
  *
  * Flags: --port 3000 (app), --fresh (start from an empty database).
  */
@@ -209,6 +210,12 @@ step(
   "WhatsApp Business connected: customers asked about an order get a message, in their language",
 );
 
+// Checkout rates (issue 28): on for the demo shop, a few areas priced, and what checkout shows.
+const { showCheckoutRates } = await import("./support/demo-checkout-rates");
+const checkoutRates = await showCheckoutRates({ shop, appUrl, apiSecret: API_SECRET });
+step(`checkout rates on: ${checkoutRates[0]}`);
+for (const line of checkoutRates.slice(1)) console.log(line);
+
 // A few orders fulfilled, as the merchant would in the admin: each sends a signed webhook.
 const open = store.orders().filter((o) => store.displayFulfillmentStatus(o) === "UNFULFILLED");
 for (const order of open.slice(0, 3)) store.fulfillOrder(order.id);
@@ -265,7 +272,10 @@ ${
 
 `
     : ""
-}Fulfil another order in the stand-in (sends the fulfillments/create webhook):
+}Checkout rates, as Shopify's checkout would show them:
+${checkoutRates.slice(1).join("\n")}
+
+Fulfil another order in the stand-in (sends the fulfillments/create webhook):
   curl -X POST '${shopify.url}/__standin/orders/%23${open[3]?.name.replace("#", "") ?? "1004"}/fulfill'
 Move courier orders on:  curl -X POST '${courier.url}/__sandbox/advance' -d '{"target":"all"}'
 App log: ${path.join(dataDir, "app.log")}. Stop with Ctrl-C.

@@ -45,6 +45,11 @@ import { countRateRequest } from "./rate-tally.server";
 const FRESH_FOR_MS = 10_000;
 /** A snapshot unused this long is dropped; a server of many shops keeps only the busy ones. */
 const CACHED_SHOPS = 500;
+/**
+ * Destinations placed, remembered per shop: checkout asks again on every update of the same
+ * checkout, and the matcher was half of the callback's own CPU time (bench:rates).
+ */
+const PLACES_PER_SHOP = 1_000;
 
 interface Snapshot {
   settings: CheckoutRateSettingsRow;
@@ -55,6 +60,8 @@ interface Snapshot {
   pickupAreaIds: number[];
   /** `${originAreaId}:${areaId}:${bandKg}` → fils. */
   prices: Map<string, number>;
+  /** The matcher's input → the area it placed with confidence, or null; most recent last. */
+  places: Map<string, GazetteerArea | null>;
   loadedAt: number;
 }
 
@@ -89,13 +96,21 @@ async function loadSnapshot(token: string): Promise<Snapshot | null> {
     overrides,
     pickupAreaIds: [...pickups].sort((a, b) => a.name.localeCompare(b.name)).map((p) => p.areaId),
     prices,
+    places: new Map(),
     loadedAt: Date.now(),
   };
 }
 
+/** The same remembered spellings: places found with the old ones still hold. */
+const sameOverrides = (a: AreaOverride[], b: AreaOverride[]) =>
+  a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
+
 function reload(token: string, entry: Entry): Promise<Snapshot | null> {
   entry.loading ??= loadSnapshot(token)
     .then((snapshot) => {
+      const previous = entry.snapshot;
+      if (snapshot && previous && sameOverrides(previous.overrides, snapshot.overrides))
+        snapshot.places = previous.places;
       entry.snapshot = snapshot;
       return snapshot;
     })
@@ -194,6 +209,33 @@ export async function answerRateRequest(input: {
   return { status: 200, body: rateFor(snapshot, parsed.data.rate, input.now ?? new Date()) };
 }
 
+/** The area the matcher places a destination in with confidence (remembered), or null. */
+function placeDestination(
+  snapshot: Snapshot,
+  destination: ReturnType<typeof destinationForMatcher>,
+): GazetteerArea | null {
+  const { places } = snapshot;
+  const key = JSON.stringify([
+    destination.countryCode,
+    destination.provinceCode,
+    destination.city,
+    destination.address1,
+    destination.address2,
+    destination.zip,
+  ]);
+  const known = places.get(key);
+  if (known !== undefined) {
+    places.delete(key);
+    places.set(key, known);
+    return known;
+  }
+  const match = matchAddress(destination, { overrides: snapshot.overrides });
+  const area = match.area && match.confident ? (findArea(match.area.nameEn) ?? match.area) : null;
+  places.set(key, area);
+  if (places.size > PLACES_PER_SHOP) places.delete(places.keys().next().value!);
+  return area;
+}
+
 function rateFor(snapshot: Snapshot, rate: RateRequest, now: Date) {
   const { settings } = snapshot;
   const destination = destinationForMatcher(rate.destination);
@@ -203,9 +245,8 @@ function rateFor(snapshot: Snapshot, rate: RateRequest, now: Date) {
   const weightKg = cartWeightKg(rate.items);
   const band = bandFor(weightKg);
   if (inKuwait) {
-    const match = matchAddress(destination, { overrides: snapshot.overrides });
-    if (match.area && match.confident) {
-      area = findArea(match.area.nameEn) ?? match.area;
+    area = placeDestination(snapshot, destination);
+    if (area) {
       const origin = originAreaId(snapshot, rate);
       const ids = snapshot.directory ? resolveCourierIds(area, snapshot.directory.index) : null;
       if (origin !== null && band !== null && ids?.status === "resolved")
