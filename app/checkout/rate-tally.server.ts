@@ -58,7 +58,7 @@ export async function flushRateTallies(): Promise<void> {
       }
       throw error;
     }
-    const today = batch[0]!.day;
+    const today = batch.reduce((latest, c) => (c.day > latest ? c.day : latest), batch[0]!.day);
     if (today !== lastPruneDay) {
       lastPruneDay = today;
       const cutoff = new Date(Date.parse(`${today}T00:00:00Z`) - KEEP_DAYS * 86_400_000);
