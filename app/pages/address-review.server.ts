@@ -25,14 +25,12 @@ export async function addressReviewPage(shop: string) {
         orderName: d.orderName,
         reason: missing && d.stateReason === missingPartsReason(missing) ? null : d.stateReason,
         missing,
-        typed: [
-          match.input?.address1,
-          match.input?.address2,
-          match.input?.city,
-          match.input?.provinceCode,
-        ]
+        typed: [match.input?.address1, match.input?.address2, match.input?.city]
           .filter(Boolean)
           .join(", "),
+        // Shopify's zone code ("KW-JA"): the page names the governorate in its language.
+        provinceCode: match.input?.provinceCode ?? null,
+        phone: match.contactPhone ?? null,
         suggestion: match.area ?? null,
         unreadable,
         parts: match.parts ?? {},

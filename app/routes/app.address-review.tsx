@@ -9,6 +9,7 @@ import {
   EmptyState,
   FormLayout,
   InlineStack,
+  Link,
   Page,
   Select,
   Text,
@@ -22,6 +23,8 @@ import { reasonOnPage } from "../i18n/messages";
 import type { Notice } from "../domain/notices";
 import { useNotice } from "../components/notice";
 import { areaName, governorateName } from "../i18n/place-names";
+import { findGovernorate } from "../addresses";
+import { PhoneLink } from "../components/phone-link";
 import { fixDeliveryAddress } from "../actions/review.server";
 import { addressReviewPage } from "../pages/address-review.server";
 import { authenticate } from "../shopify.server";
@@ -124,22 +127,40 @@ function ReviewCard(props: {
       requiredIndicator={name === "block"}
     />
   );
+  const provinceArea = item.provinceCode ? findGovernorate(item.provinceCode) : undefined;
+  const province = provinceArea
+    ? language === "ar"
+      ? provinceArea.nameAr
+      : provinceArea.nameEn
+    : null;
   return (
     <Card>
       <Form method="post">
         <input type="hidden" name="deliveryId" value={item.id} />
         <BlockStack gap="300">
-          <InlineStack gap="200" blockAlign="center">
+          <InlineStack gap="200" blockAlign="center" align="space-between">
             <Text as="h2" variant="headingMd">
               <bdi translate="no">{item.orderName ?? t("order")}</bdi>
             </Text>
+            <Link url={`/app/deliveries/${item.id}`}>{t("openDelivery")}</Link>
           </InlineStack>
           <Text as="p">
             {t("typed")}{" "}
             <strong dir="auto" translate="no">
               {item.typed || t("noAddress")}
             </strong>
+            {province && (
+              <>
+                {" · "}
+                {t("province", { governorate: province })}
+              </>
+            )}
           </Text>
+          {item.phone && (
+            <Text as="p">
+              {t("callCustomer")} <PhoneLink phone={item.phone} />
+            </Text>
+          )}
           {reason(item.reason) && (
             <Text as="p" tone="subdued">
               <span dir="auto">{reason(item.reason)}</span>

@@ -61,12 +61,17 @@ async function openAdmin(
     errors,
     expectedStatus,
   );
+  pageErrors.set(page, errors);
   await page.setViewportSize({ width, height: 900 });
   return page;
 }
 
+/** Each page's uncaught and console errors (a hydration mismatch is one), from its opening on. */
+const pageErrors = new WeakMap<Page, string[]>();
+
 async function checkPage(page: Page, name: string, language: "en" | "ar", width: number) {
   await page.waitForLoadState("networkidle");
+  expect(pageErrors.get(page), `${name} ${language} ${width}: errors in the browser`).toEqual([]);
   expect(await page.getAttribute("html", "lang")).toBe(language);
   expect(await page.getAttribute("html", "dir")).toBe(language === "ar" ? "rtl" : "ltr");
   await screenshot(page, `i18n-${name}-${language}-${width}`);
@@ -153,10 +158,11 @@ beforeAll(async () => {
           address1: "near the co-op, behind the mosque",
           address2: null,
           city: "Salmiya",
-          provinceCode: "HA",
+          provinceCode: "KW-HA",
         },
         area: "Salmiya",
         parts: { block: null },
+        contactPhone: "+96599887766",
       }),
     },
   });
@@ -268,6 +274,13 @@ describe("pages in English and Arabic", () => {
       const page = await openAdmin("/app/address-review", language, 1280);
       // The waiting delivery's address names Salmiya: its spelling can be remembered.
       const card = page.locator("form", { hasText: "#9902" });
+      // The governorate the customer chose, named in the page's language (not "KW-HA").
+      const cardText = await card.innerText();
+      expect(cardText).not.toMatch(/KW-[A-Z]{2}/);
+      expect(cardText).toContain(language === "en" ? "governorate chosen: Hawalli" : "حولي");
+      // The customer one tap away, and the delivery (with the order) one click away.
+      expect(await card.locator('a[href="tel:+96599887766"]').count()).toBe(1);
+      expect(await card.locator(`a[href*="/app/deliveries/"]`).count()).toBe(1);
       const sentence = card.locator("[data-remember-sentence]");
       expect(await sentence.innerText()).toBe(
         language === "en"

@@ -164,7 +164,7 @@ describe("a fulfilled order becomes a courier delivery", () => {
     await testWorker().drain();
     const delivery = await onlyDelivery();
     expect(delivery.state).toBe("needs_address");
-    expect(delivery.stateReason).toMatch(/could not be recognised|not surely enough/);
+    expect(delivery.stateReason).toMatch(/could not be recognised|not sure enough/);
     expect(JSON.parse(delivery.addressMatch!).reasons.length).toBeGreaterThan(0);
     expect(creates()).toHaveLength(0);
   });

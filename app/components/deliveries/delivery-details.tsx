@@ -2,7 +2,7 @@ import { Badge, BlockStack, Box, Card, InlineGrid, Link, Text } from "@shopify/p
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { DeliveryPageData } from "../../pages/delivery.server";
-import { phoneForDisplay } from "../../domain/contact-phone";
+import { PhoneLink } from "../phone-link";
 import type { MatchLevel } from "../../domain/match-explanation";
 import { formatKwd, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
@@ -32,23 +32,6 @@ function Fact(props: { label: string; children: ReactNode; data?: boolean }) {
         )}
       </Text>
     </BlockStack>
-  );
-}
-
-/** A phone the merchant can tap to call, grouped, left to right on either page. */
-function PhoneLink(props: { phone: string }) {
-  const { display, tel } = phoneForDisplay(props.phone);
-  const text = (
-    <bdi dir="ltr" translate="no">
-      {display}
-    </bdi>
-  );
-  return tel ? (
-    <Link url={tel} removeUnderline={false}>
-      {text}
-    </Link>
-  ) : (
-    text
   );
 }
 

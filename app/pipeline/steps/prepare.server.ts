@@ -188,7 +188,7 @@ export const prepare: Step = async (delivery, deps) => {
       ? "The area of the shipping address could not be recognised."
       : resolution?.status === "missing"
         ? `The courier has no area matching ${match.area.nameEn}.`
-        : `The address looks like ${match.area.nameEn}, but not surely enough to send it.`;
+        : `The address looks like ${match.area.nameEn}, but the app is not sure enough to send it without you.`;
     return move(
       delivery,
       deps,
