@@ -112,3 +112,11 @@ export function formatTimeAgo(at: Date | string, now: Date | string, language: L
   }
   return format.format(Math.round(value), "day");
 }
+
+/** A share as a whole percentage: 0.625 → "63%" / "63٪". */
+export function formatPercent(share: number, language: Language): string {
+  return cached(
+    `pct:${language}`,
+    () => new Intl.NumberFormat(LOCALES[language], { style: "percent", maximumFractionDigits: 0 }),
+  ).format(share);
+}
