@@ -80,11 +80,15 @@ export const DATA = "[translate=no]:not([lang=en]):not([lang=en] *)";
 export async function latinTextOnArabicPage(
   page: Page,
   allowed: readonly string[],
+  /** Only this part of the page (a selector); also exempted, what a part shows on purpose. */
+  scope: { within?: string; alsoExempt?: string } = {},
 ): Promise<string[]> {
   return page.evaluate(
-    ({ allowedWords, exempt }) => {
+    ({ allowedWords, exempt, within }) => {
       const found: string[] = [];
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      const root = within ? document.querySelector(within) : document.body;
+      if (!root) return [`nothing matches ${within}`];
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const parent = node.parentElement;
         if (!parent || parent.closest(exempt)) continue;
@@ -98,7 +102,11 @@ export async function latinTextOnArabicPage(
       }
       return found;
     },
-    { allowedWords: allowed, exempt: `${NOT_PAGE_TEXT}, ${DATA}` },
+    {
+      allowedWords: allowed,
+      exempt: [NOT_PAGE_TEXT, DATA, scope.alsoExempt].filter(Boolean).join(", "),
+      within: scope.within ?? null,
+    },
   );
 }
 

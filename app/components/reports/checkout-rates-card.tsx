@@ -51,8 +51,8 @@ export function CheckoutRatesReportCard({ report }: { report: CheckoutRatesRepor
     </BlockStack>
   );
   return (
-    <Card>
-      <div data-report="checkout-rates">
+    <div data-report="checkout-rates">
+      <Card>
         <BlockStack gap="300">
           <Text as="h2" variant="headingMd">
             {t("checkoutRates.title")}
@@ -70,6 +70,12 @@ export function CheckoutRatesReportCard({ report }: { report: CheckoutRatesRepor
                   since: formatShopperDay(report.since, language),
                 })}
               </Text>
+              <InlineStack gap="200" blockAlign="baseline" wrap>
+                <Text as="p" variant="headingXl" numeric>
+                  {formatPercent(report.byOutcome.priced / report.requests, language)}
+                </Text>
+                <Text as="p">{t("checkoutRates.headline")}</Text>
+              </InlineStack>
               <BlockStack gap="100">
                 {ORDER.filter((o) => report.byOutcome[o] > 0 || o === "priced").map((outcome) => (
                   <InlineStack key={outcome} gap="200" align="space-between" wrap={false}>
@@ -104,7 +110,7 @@ export function CheckoutRatesReportCard({ report }: { report: CheckoutRatesRepor
             </>
           )}
         </BlockStack>
-      </div>
-    </Card>
+      </Card>
+    </div>
   );
 }

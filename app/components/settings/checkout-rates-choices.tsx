@@ -20,7 +20,7 @@ import type {
   CheckoutRatesActionResult,
   CheckoutRatesSectionData,
 } from "../../pages/checkout-rates-settings.server";
-import { formatShopperDay } from "../../i18n/format";
+import { formatDate } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { HiddenAreasPicker } from "./checkout-rates-areas";
 import { RatePreview } from "./checkout-rates-preview";
@@ -195,14 +195,14 @@ export function RateChoicesCard(props: {
                     key={day}
                     onRemove={() => removeHoliday(day)}
                     accessibilityLabel={t("checkoutRates.choices.removeHoliday", {
-                      day: formatShopperDay(day, language),
+                      day: formatDate(day, language),
                     })}
                   >
                     {day < today
                       ? t("checkoutRates.choices.pastHoliday", {
-                          day: formatShopperDay(day, language),
+                          day: formatDate(day, language),
                         })
-                      : formatShopperDay(day, language)}
+                      : formatDate(day, language)}
                   </Tag>
                 ))}
               </InlineStack>

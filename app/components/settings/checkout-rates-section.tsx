@@ -34,8 +34,8 @@ export function CheckoutRatesSection(props: {
       >
         <BlockStack gap="400">
           <StatusCard rates={rates} result={result} busyIntent={busyIntent} />
-          <RateChoicesCard rates={rates} result={result} busyIntent={busyIntent} />
           <PriceTableCard rates={rates} />
+          <RateChoicesCard rates={rates} result={result} busyIntent={busyIntent} />
         </BlockStack>
       </AnnotatedSection>
     </div>
