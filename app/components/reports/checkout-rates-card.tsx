@@ -76,19 +76,24 @@ export function CheckoutRatesReportCard({ report }: { report: CheckoutRatesRepor
                 </Text>
                 <Text as="p">{t("checkoutRates.headline")}</Text>
               </InlineStack>
-              <BlockStack gap="100">
-                {ORDER.filter((o) => report.byOutcome[o] > 0 || o === "priced").map((outcome) => (
-                  <InlineStack key={outcome} gap="200" align="space-between" wrap={false}>
-                    <Text as="span">{t(`checkoutRates.outcomes.${outcome}`)}</Text>
-                    <Text as="span" numeric fontWeight="semibold">
-                      {t("checkoutRates.share", {
-                        share: formatPercent(report.byOutcome[outcome] / report.requests, language),
-                        n: number(report.byOutcome[outcome]),
-                      })}
-                    </Text>
-                  </InlineStack>
-                ))}
-              </BlockStack>
+              <Box maxWidth="36rem">
+                <BlockStack gap="100">
+                  {ORDER.filter((o) => report.byOutcome[o] > 0 || o === "priced").map((outcome) => (
+                    <InlineStack key={outcome} gap="200" align="space-between" wrap={false}>
+                      <Text as="span">{t(`checkoutRates.outcomes.${outcome}`)}</Text>
+                      <Text as="span" numeric fontWeight="semibold">
+                        {t("checkoutRates.share", {
+                          share: formatPercent(
+                            report.byOutcome[outcome] / report.requests,
+                            language,
+                          ),
+                          n: number(report.byOutcome[outcome]),
+                        })}
+                      </Text>
+                    </InlineStack>
+                  ))}
+                </BlockStack>
+              </Box>
               <InlineGrid columns={{ xs: 1, sm: 2 }} gap="400">
                 {report.mostAsked.length > 0 &&
                   areaList(report.mostAsked, t("checkoutRates.mostAsked"))}

@@ -2,10 +2,10 @@ import { Form } from "@remix-run/react";
 import {
   Banner,
   BlockStack,
-  Box,
   Button,
   Card,
   Divider,
+  InlineError,
   InlineGrid,
   InlineStack,
   Tag,
@@ -166,21 +166,26 @@ export function RateChoicesCard(props: {
             />
           </InlineGrid>
           <BlockStack gap="200">
-            <InlineStack gap="200" blockAlign="end" wrap={false}>
-              <Box minWidth="0" width="100%">
+            <div style={{ display: "flex", gap: "var(--p-space-200)", alignItems: "flex-end" }}>
+              <div style={{ flex: "1 1 auto", minWidth: 0 }}>
                 <TextField
                   label={t("checkoutRates.choices.holidays")}
                   type="date"
                   value={newHoliday}
                   onChange={setNewHoliday}
                   autoComplete="off"
-                  error={error("holidays")}
+                  id="holiday-to-add"
                 />
-              </Box>
-              <Button onClick={addHoliday} disabled={newHoliday === ""}>
-                {t("checkoutRates.choices.addHoliday")}
-              </Button>
-            </InlineStack>
+              </div>
+              <div style={{ flex: "none" }}>
+                <Button onClick={addHoliday} disabled={newHoliday === ""}>
+                  {t("checkoutRates.choices.addHoliday")}
+                </Button>
+              </div>
+            </div>
+            {error("holidays") && (
+              <InlineError message={error("holidays")!} fieldID="holiday-to-add" />
+            )}
             <Text as="p" tone="subdued">
               {t("checkoutRates.choices.holidaysHelp")}
             </Text>

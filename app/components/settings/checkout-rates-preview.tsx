@@ -27,10 +27,9 @@ export function RatePreview(props: { choices: RateChoices; now: string; courierN
   const { choices, now, courierName } = props;
   const { t, i18n } = useTranslation("settings");
   const language = useLanguage();
-  const area =
-    AREAS.find(
-      (a) => EXAMPLE_AREAS.includes(a.nameEn) && !choices.hiddenAreas.includes(a.nameEn),
-    ) ?? AREAS.find((a) => !choices.hiddenAreas.includes(a.nameEn));
+  const served = (name: string) => !choices.hiddenAreas.includes(name);
+  const example = EXAMPLE_AREAS.find(served);
+  const area = AREAS.find((a) => a.nameEn === example) ?? AREAS.find((a) => served(a.nameEn));
   const promise = deliveryPromise(new Date(now), choices);
   const price = withMargin(EXAMPLE_COURIER_FILS, choices);
   const areaIn = (lang: Language) => (area ? (lang === "ar" ? area.nameAr : area.nameEn) : null);
