@@ -120,3 +120,18 @@ export function formatPercent(share: number, language: Language): string {
     () => new Intl.NumberFormat(LOCALES[language], { style: "percent", maximumFractionDigits: 0 }),
   ).format(share);
 }
+
+/** A Kuwait date ("2026-12-31") with its weekday and year: "Thursday 31 December 2026". */
+export function formatLongDay(day: string, language: Language): string {
+  return cached(
+    `ld:${language}`,
+    () =>
+      new Intl.DateTimeFormat(SHOPPER_LOCALES[language], {
+        weekday: "long",
+        day: "numeric",
+        month: "long",
+        year: "numeric",
+        timeZone: "UTC",
+      }),
+  ).format(new Date(`${day}T00:00:00Z`));
+}

@@ -20,7 +20,7 @@ import type {
   CheckoutRatesActionResult,
   CheckoutRatesSectionData,
 } from "../../pages/checkout-rates-settings.server";
-import { formatDate } from "../../i18n/format";
+import { formatLongDay } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { HiddenAreasPicker } from "./checkout-rates-areas";
 import { RatePreview } from "./checkout-rates-preview";
@@ -200,14 +200,14 @@ export function RateChoicesCard(props: {
                     key={day}
                     onRemove={() => removeHoliday(day)}
                     accessibilityLabel={t("checkoutRates.choices.removeHoliday", {
-                      day: formatDate(day, language),
+                      day: formatLongDay(day, language),
                     })}
                   >
                     {day < today
                       ? t("checkoutRates.choices.pastHoliday", {
-                          day: formatDate(day, language),
+                          day: formatLongDay(day, language),
                         })
-                      : formatDate(day, language)}
+                      : formatLongDay(day, language)}
                   </Tag>
                 ))}
               </InlineStack>
