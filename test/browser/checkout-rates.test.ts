@@ -149,6 +149,30 @@ describe("Settings' checkout rates", () => {
     await page.close();
   });
 
+  it("says in words when Shopify's plan does not allow rates from apps", async () => {
+    await prisma.checkoutRateSettings.update({
+      where: { shop },
+      data: { enabled: false, serviceProblem: "plan_not_eligible", serviceProblemAt: new Date() },
+    });
+    try {
+      for (const locale of ["en", "ar"] as const) {
+        const page = await open("/app/settings", "desktop", locale);
+        const section = page.locator(SECTION);
+        const words = locale === "ar" ? "الخطة المتقدمة أو أعلى" : "Advanced plan or higher";
+        await expect.poll(() => section.getByText(words, { exact: false }).count()).toBe(1);
+        const status = section.locator("[data-rates-status]");
+        const file = path.join(ARTIFACTS_DIR, "browser", `checkout-rates-plan-${locale}.png`);
+        await status.screenshot({ path: file });
+        await page.close();
+      }
+    } finally {
+      await prisma.checkoutRateSettings.update({
+        where: { shop },
+        data: { enabled: true, serviceProblem: null, serviceProblemAt: null },
+      });
+    }
+  });
+
   for (const [device, locale] of [
     ["desktop", "en"],
     ["phone", "en"],

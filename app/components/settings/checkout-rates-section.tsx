@@ -56,67 +56,71 @@ function StatusCard(props: {
   const serving = rates.enabled && problem === null;
   const busy = busyIntent === "rates-on" || busyIntent === "rates-off";
   return (
-    <Card>
-      <BlockStack gap="300">
-        <InlineStack gap="200" blockAlign="center" wrap>
-          <Text as="h3" variant="headingSm">
-            {t("checkoutRates.status.title")}
+    <div data-rates-status>
+      <Card>
+        <BlockStack gap="300">
+          <InlineStack gap="200" blockAlign="center" wrap>
+            <Text as="h3" variant="headingSm">
+              {t("checkoutRates.status.title")}
+            </Text>
+            {serving ? (
+              <Badge tone="success">{t("checkoutRates.status.on")}</Badge>
+            ) : problem !== null ? (
+              <Badge tone="critical">{t("checkoutRates.status.problem")}</Badge>
+            ) : (
+              <Badge>{t("checkoutRates.status.off")}</Badge>
+            )}
+          </InlineStack>
+          <Text as="p">
+            {serving ? t("checkoutRates.status.onText") : t("checkoutRates.status.offText")}
           </Text>
-          {serving ? (
-            <Badge tone="success">{t("checkoutRates.status.on")}</Badge>
-          ) : problem !== null ? (
-            <Badge tone="critical">{t("checkoutRates.status.problem")}</Badge>
-          ) : (
-            <Badge>{t("checkoutRates.status.off")}</Badge>
+          {problem !== null && (
+            <Banner tone="critical" title={t(`checkoutRates.problems.${problem}.title`)}>
+              <BlockStack gap="200">
+                <Text as="p">{t(`checkoutRates.problems.${problem}.what`)}</Text>
+                {problem === "refused" && detail && (
+                  <details>
+                    <summary>{t("checkoutRates.problems.technical")}</summary>
+                    {/* Shopify's own words: data, as Shopify wrote them. */}
+                    <Text as="p" tone="subdued">
+                      <bdi translate="no">{detail}</bdi>
+                    </Text>
+                  </details>
+                )}
+              </BlockStack>
+            </Banner>
           )}
-        </InlineStack>
-        <Text as="p">
-          {serving ? t("checkoutRates.status.onText") : t("checkoutRates.status.offText")}
-        </Text>
-        {problem !== null && (
-          <Banner tone="critical" title={t(`checkoutRates.problems.${problem}.title`)}>
-            <BlockStack gap="200">
-              <Text as="p">{t(`checkoutRates.problems.${problem}.what`)}</Text>
-              {problem === "refused" && detail && (
-                <details>
-                  <summary>{t("checkoutRates.problems.technical")}</summary>
-                  {/* Shopify's own words: data, as Shopify wrote them. */}
-                  <Text as="p" tone="subdued">
-                    <bdi translate="no">{detail}</bdi>
-                  </Text>
-                </details>
-              )}
-            </BlockStack>
-          </Banner>
-        )}
-        {serving && (
-          <Banner tone="info" title={t("checkoutRates.next.title")}>
-            <Text as="p">{t("checkoutRates.next.steps")}</Text>
-          </Banner>
-        )}
-        {!rates.hasCourierKey && !rates.enabled && (
-          <Text as="p" tone="subdued">
-            {t("checkoutRates.status.noKey")}
-          </Text>
-        )}
-        <InlineStack gap="300">
-          <Form method="post">
-            <input type="hidden" name="intent" value={rates.enabled ? "rates-off" : "rates-on"} />
-            <Button submit variant={rates.enabled ? "secondary" : "primary"} loading={busy}>
-              {rates.enabled ? t("checkoutRates.status.turnOff") : t("checkoutRates.status.turnOn")}
-            </Button>
-          </Form>
-          {rates.enabled && problem !== null && (
+          {serving && (
+            <Banner tone="info" title={t("checkoutRates.next.title")}>
+              <Text as="p">{t("checkoutRates.next.steps")}</Text>
+            </Banner>
+          )}
+          {!rates.hasCourierKey && !rates.enabled && (
+            <Text as="p" tone="subdued">
+              {t("checkoutRates.status.noKey")}
+            </Text>
+          )}
+          <InlineStack gap="300">
             <Form method="post">
-              <input type="hidden" name="intent" value="rates-on" />
-              <Button submit variant="primary" loading={busy}>
-                {t("checkoutRates.status.tryAgain")}
+              <input type="hidden" name="intent" value={rates.enabled ? "rates-off" : "rates-on"} />
+              <Button submit variant={rates.enabled ? "secondary" : "primary"} loading={busy}>
+                {rates.enabled
+                  ? t("checkoutRates.status.turnOff")
+                  : t("checkoutRates.status.turnOn")}
               </Button>
             </Form>
-          )}
-        </InlineStack>
-      </BlockStack>
-    </Card>
+            {rates.enabled && problem !== null && (
+              <Form method="post">
+                <input type="hidden" name="intent" value="rates-on" />
+                <Button submit variant="primary" loading={busy}>
+                  {t("checkoutRates.status.tryAgain")}
+                </Button>
+              </Form>
+            )}
+          </InlineStack>
+        </BlockStack>
+      </Card>
+    </div>
   );
 }
 
