@@ -8,8 +8,9 @@ import type { Language } from "./config";
 const TIME_ZONE = "Asia/Kuwait";
 const LOCALES: Record<Language, string> = { en: "en-KW", ar: "ar-KW-u-nu-latn" };
 
-const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
-function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+type Format = Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat;
+const cache = new Map<string, Format>();
+function cached<T extends Format>(key: string, make: () => T): T {
   let format = cache.get(key) as T | undefined;
   if (!format) cache.set(key, (format = make()));
   return format;
@@ -89,4 +90,48 @@ export function formatShopperMoment(at: Date | string, language: Language): stri
         timeZone: TIME_ZONE,
       }),
   ).format(new Date(at));
+}
+
+/** How long ago, in the page's language: "5 minutes ago" / "قبل 5 دقائق". */
+export function formatTimeAgo(at: Date | string, now: Date | string, language: Language): string {
+  const seconds = (new Date(at).getTime() - new Date(now).getTime()) / 1000;
+  const format = cached(
+    `ago:${language}`,
+    () => new Intl.RelativeTimeFormat(LOCALES[language], { numeric: "auto" }),
+  );
+  const steps: [number, Intl.RelativeTimeFormatUnit][] = [
+    [60, "second"],
+    [60, "minute"],
+    [24, "hour"],
+    [Number.POSITIVE_INFINITY, "day"],
+  ];
+  let value = Math.min(seconds, 0);
+  for (const [size, unit] of steps) {
+    if (Math.abs(value) < size || unit === "day") return format.format(Math.round(value), unit);
+    value /= size;
+  }
+  return format.format(Math.round(value), "day");
+}
+
+/** A share as a whole percentage: 0.625 → "63%" / "63٪". */
+export function formatPercent(share: number, language: Language): string {
+  return cached(
+    `pct:${language}`,
+    () => new Intl.NumberFormat(LOCALES[language], { style: "percent", maximumFractionDigits: 0 }),
+  ).format(share);
+}
+
+/** A Kuwait date ("2026-12-31") with its weekday and year: "Thursday 31 December 2026". */
+export function formatLongDay(day: string, language: Language): string {
+  return cached(
+    `ld:${language}`,
+    () =>
+      new Intl.DateTimeFormat(SHOPPER_LOCALES[language], {
+        weekday: "long",
+        day: "numeric",
+        month: "long",
+        year: "numeric",
+        timeZone: "UTC",
+      }),
+  ).format(new Date(`${day}T00:00:00Z`));
 }

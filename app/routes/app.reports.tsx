@@ -14,7 +14,8 @@ import {
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
-import { exceptionItem } from "../pages/reports.server";
+import { CheckoutRatesReportCard } from "../components/reports/checkout-rates-card";
+import { checkoutRatesReport, exceptionItem } from "../pages/reports.server";
 import { useNotice } from "../components/notice";
 import { formatDateTime } from "../i18n/format";
 import { useLanguage } from "../i18n/language";
@@ -24,7 +25,7 @@ import { authenticate } from "../shopify.server";
 /**
  * Courier reports (issue 16, ADR 0039): the courier's report for a period field by field, the
  * courier's orders of the period the app does not know (listed, never imported), and the
- * exceptions the courier reported.
+ * exceptions the courier reported; and how checkout's rates were answered in the last 30 days.
  */
 const day = (offsetDays: number) =>
   new Date(Date.now() + 3 * 3_600_000 + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -35,8 +36,17 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const url = new URL(request.url);
   const from = dayOf(url.searchParams.get("from")) ?? day(-30);
   const to = dayOf(url.searchParams.get("to")) ?? day(0);
-  const reports = await courierReports(session.shop, from, to);
-  return { from, to, ...reports, exceptions: reports.exceptions.map(exceptionItem) };
+  const [reports, checkoutRates] = await Promise.all([
+    courierReports(session.shop, from, to),
+    checkoutRatesReport(session.shop),
+  ]);
+  return {
+    from,
+    to,
+    ...reports,
+    exceptions: reports.exceptions.map(exceptionItem),
+    checkoutRates,
+  };
 };
 
 /** The courier's own words and data: read left to right or as written, never translated. */
@@ -164,6 +174,7 @@ export default function Reports() {
           title={t("exceptions:reports.title")}
           emptyText={t("exceptions:reports.none")}
         />
+        <CheckoutRatesReportCard report={data.checkoutRates} />
       </BlockStack>
     </Page>
   );

@@ -34,6 +34,13 @@ import {
   type WhatsAppActionResult,
 } from "../actions/whatsapp-settings.server";
 import { WhatsAppSection } from "../components/settings/whatsapp-section";
+import {
+  answerCheckoutRatesForm,
+  isCheckoutRatesIntent,
+  loadCheckoutRatesSection,
+  type CheckoutRatesActionResult,
+} from "../pages/checkout-rates-settings.server";
+import { CheckoutRatesSection } from "../components/settings/checkout-rates-section";
 import { authenticate } from "../shopify.server";
 
 /**
@@ -44,21 +51,24 @@ import { authenticate } from "../shopify.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
-  const [page, whatsapp] = await Promise.all([
+  const [page, whatsapp, checkoutRates] = await Promise.all([
     loadSettingsPage(session.shop),
     loadWhatsAppSection(session.shop),
+    loadCheckoutRatesSection(session.shop),
   ]);
-  return { ...page, whatsapp };
+  return { ...page, whatsapp, checkoutRates };
 };
 
 export type { SettingsActionResult };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session, admin } = await authenticate.admin(request);
   const fields = Object.fromEntries(await request.formData());
   const outcome = isWhatsAppIntent(fields.intent)
     ? await answerWhatsAppForm(session.shop, fields)
-    : await answerSettingsForm(session.shop, fields);
+    : isCheckoutRatesIntent(fields.intent)
+      ? await answerCheckoutRatesForm(session.shop, fields, admin)
+      : await answerSettingsForm(session.shop, fields);
   return Response.json(outcome, { status: outcome.ok ? 200 : 400 });
 };
 
@@ -86,10 +96,16 @@ function formValues(data: SettingsPageData): SettingsFormValues {
 
 export default function Settings() {
   const data = useLoaderData<typeof loader>();
-  const actionData = useActionData<SettingsActionResult | WhatsAppActionResult>();
-  // The WhatsApp section says its own outcome; the rest of the page reads the other forms'.
-  const whatsAppResult = actionData && "section" in actionData ? actionData : undefined;
-  const result = actionData && !("section" in actionData) ? actionData : undefined;
+  const actionData = useActionData<
+    SettingsActionResult | WhatsAppActionResult | CheckoutRatesActionResult
+  >();
+  // The WhatsApp and checkout-rates sections say their own outcomes; the rest of the page reads
+  // the other forms'.
+  const section = actionData && "section" in actionData ? actionData.section : null;
+  const whatsAppResult = section === "whatsapp" ? (actionData as WhatsAppActionResult) : undefined;
+  const ratesResult =
+    section === "checkoutRates" ? (actionData as CheckoutRatesActionResult) : undefined;
+  const result = actionData && section === null ? (actionData as SettingsActionResult) : undefined;
   const navigation = useNavigation();
   const submit = useSubmit();
   const shopify = useAppBridge();
@@ -114,6 +130,9 @@ export default function Settings() {
   useEffect(() => {
     if (whatsAppResult?.ok) shopify.toast.show(t(`whatsapp.done.${whatsAppResult.done}`));
   }, [whatsAppResult, shopify, t]);
+  useEffect(() => {
+    if (ratesResult?.ok) shopify.toast.show(t(`checkoutRates.done.${ratesResult.done}`));
+  }, [ratesResult, shopify, t]);
 
   const error = result && !result.ok ? errorText(t, result) : null;
   const set =
@@ -178,6 +197,11 @@ export default function Settings() {
           />
         </Form>
         <PushSection push={data.tracking.push} busyIntent={busyIntent} />
+        <CheckoutRatesSection
+          rates={data.checkoutRates}
+          result={ratesResult}
+          busyIntent={busyIntent}
+        />
         <WhatsAppSection
           whatsapp={data.whatsapp}
           shopName={data.trackingPage.shopName}

@@ -71,6 +71,11 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
 export const NOT_PAGE_TEXT =
   "script, style, noscript, ui-nav-menu, ui-save-bar, [data-technical-record]";
 export const DATA = "[translate=no]:not([lang=en]):not([lang=en] *)";
+/**
+ * What a shopper would read, quoted in both languages on purpose (Settings' checkout-rates
+ * preview): the page shows the shopper's English and Arabic whatever its own language.
+ */
+export const SHOPPER_QUOTE = "[data-shopper-preview]";
 
 /**
  * Visible text in Latin letters on an Arabic page: every text node that is neither data nor
@@ -80,11 +85,15 @@ export const DATA = "[translate=no]:not([lang=en]):not([lang=en] *)";
 export async function latinTextOnArabicPage(
   page: Page,
   allowed: readonly string[],
+  /** Only this part of the page (a selector). */
+  scope: { within?: string } = {},
 ): Promise<string[]> {
   return page.evaluate(
-    ({ allowedWords, exempt }) => {
+    ({ allowedWords, exempt, within }) => {
       const found: string[] = [];
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      const root = within ? document.querySelector(within) : document.body;
+      if (!root) return [`nothing matches ${within}`];
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const parent = node.parentElement;
         if (!parent || parent.closest(exempt)) continue;
@@ -98,7 +107,11 @@ export async function latinTextOnArabicPage(
       }
       return found;
     },
-    { allowedWords: allowed, exempt: `${NOT_PAGE_TEXT}, ${DATA}` },
+    {
+      allowedWords: allowed,
+      exempt: `${NOT_PAGE_TEXT}, ${DATA}, ${SHOPPER_QUOTE}`,
+      within: scope.within ?? null,
+    },
   );
 }
 
@@ -112,7 +125,7 @@ export async function englishCatalogStrings(
     const copy = document.body.cloneNode(true) as HTMLElement;
     for (const data of copy.querySelectorAll(exempt)) data.remove();
     return copy.textContent ?? "";
-  }, `${NOT_PAGE_TEXT}, ${DATA}`);
+  }, `${NOT_PAGE_TEXT}, ${DATA}, ${SHOPPER_QUOTE}`);
   return english.filter((phrase) => text.includes(phrase));
 }
 

@@ -1,0 +1,233 @@
+import { Form } from "@remix-run/react";
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Divider,
+  InlineError,
+  InlineGrid,
+  InlineStack,
+  Tag,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { kuwaitDay } from "../../domain/working-days";
+import { readRateChoices, type RateField } from "../../domain/rate-choices-form";
+import type {
+  CheckoutRatesActionResult,
+  CheckoutRatesSectionData,
+} from "../../pages/checkout-rates-settings.server";
+import { formatLongDay } from "../../i18n/format";
+import { useLanguage } from "../../i18n/language";
+import { HiddenAreasPicker } from "./checkout-rates-areas";
+import { RatePreview } from "./checkout-rates-preview";
+import { keepEdits } from "./keep-edits";
+
+/**
+ * The merchant's choices for checkout rates, their own form: the fallback rate, the margin, free
+ * delivery, the promise (cut-off, preparation, holidays) and the areas not served, with what a
+ * shopper would read at checkout now. A refused save names each field to fix and keeps the rest.
+ */
+
+type Values = Record<RateField, string>;
+const list = (text: string) => text.split("\n").filter((line) => line.trim() !== "");
+
+export function RateChoicesCard(props: {
+  rates: CheckoutRatesSectionData;
+  result: CheckoutRatesActionResult | undefined;
+  busyIntent: FormDataEntryValue | null | undefined;
+}) {
+  const { rates, result } = props;
+  const { t } = useTranslation("settings");
+  const language = useLanguage();
+  const saved = rates.choices;
+  const [values, setValues] = useState<Values>(saved);
+  // Another form reloading the page's data keeps what was typed here (keep-edits.ts).
+  const storedBefore = useRef(saved);
+  useEffect(() => {
+    const previous = storedBefore.current;
+    storedBefore.current = saved;
+    setValues((current) => keepEdits(current, previous, saved));
+  }, [saved]);
+  const [newHoliday, setNewHoliday] = useState("");
+  const errors = result && !result.ok && "errors" in result ? result.errors : {};
+  const error = (field: RateField) => {
+    const key = errors[field];
+    return key ? t(key) : undefined;
+  };
+  const set = (field: RateField) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  const holidays = list(values.holidays);
+  const addHoliday = () => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(newHoliday)) return;
+    set("holidays")([...new Set([...holidays, newHoliday])].sort().join("\n"));
+    setNewHoliday("");
+  };
+  const removeHoliday = (day: string) =>
+    set("holidays")(holidays.filter((d) => d !== day).join("\n"));
+  // The preview follows what is typed once it reads; until then, what is saved.
+  const typed = useMemo(() => readRateChoices(values), [values]);
+  const shown = useMemo(() => {
+    if (typed.ok) return typed.choices;
+    const stored = readRateChoices(saved);
+    return stored.ok ? stored.choices : null;
+  }, [typed, saved]);
+  const today = kuwaitDay(new Date(rates.now));
+  const currency = t("checkoutRates.choices.currency");
+
+  return (
+    <Card>
+      <Form method="post">
+        <input type="hidden" name="intent" value="rates-save" />
+        <input type="hidden" name="holidays" value={values.holidays} />
+        <input type="hidden" name="hiddenAreas" value={values.hiddenAreas} />
+        <BlockStack gap="400">
+          <Text as="h3" variant="headingSm">
+            {t("checkoutRates.choices.title")}
+          </Text>
+          {Object.keys(errors).length > 0 && (
+            <Banner tone="critical">{t("checkoutRates.errors.fixFields")}</Banner>
+          )}
+          <TextField
+            label={t("checkoutRates.choices.fallback")}
+            name="fallbackRate"
+            value={values.fallbackRate}
+            onChange={set("fallbackRate")}
+            inputMode="decimal"
+            autoComplete="off"
+            suffix={currency}
+            helpText={t("checkoutRates.choices.fallbackHelp")}
+            error={error("fallbackRate")}
+          />
+          <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+            <TextField
+              label={t("checkoutRates.choices.marginFixed")}
+              name="marginFixed"
+              value={values.marginFixed}
+              onChange={set("marginFixed")}
+              inputMode="decimal"
+              autoComplete="off"
+              suffix={currency}
+              error={error("marginFixed")}
+            />
+            <TextField
+              label={t("checkoutRates.choices.marginPercent")}
+              name="marginPercent"
+              value={values.marginPercent}
+              onChange={set("marginPercent")}
+              inputMode="decimal"
+              autoComplete="off"
+              suffix="%"
+              error={error("marginPercent")}
+            />
+          </InlineGrid>
+          <Text as="p" tone="subdued">
+            {t("checkoutRates.choices.marginHelp")}
+          </Text>
+          <TextField
+            label={t("checkoutRates.choices.freeAbove")}
+            name="freeAbove"
+            value={values.freeAbove}
+            onChange={set("freeAbove")}
+            inputMode="decimal"
+            autoComplete="off"
+            suffix={currency}
+            helpText={t("checkoutRates.choices.freeAboveHelp")}
+            error={error("freeAbove")}
+          />
+          <Divider />
+          <Text as="h4" variant="headingXs">
+            {t("checkoutRates.choices.promiseTitle")}
+          </Text>
+          <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+            <TextField
+              label={t("checkoutRates.choices.cutoff")}
+              name="cutoff"
+              type="time"
+              value={values.cutoff}
+              onChange={set("cutoff")}
+              autoComplete="off"
+              helpText={t("checkoutRates.choices.cutoffHelp")}
+              error={error("cutoff")}
+            />
+            <TextField
+              label={t("checkoutRates.choices.preparationDays")}
+              name="preparationDays"
+              type="number"
+              min={0}
+              max={10}
+              value={values.preparationDays}
+              onChange={set("preparationDays")}
+              autoComplete="off"
+              helpText={t("checkoutRates.choices.preparationHelp")}
+              error={error("preparationDays")}
+            />
+          </InlineGrid>
+          <BlockStack gap="200">
+            <div style={{ display: "flex", gap: "var(--p-space-200)", alignItems: "flex-end" }}>
+              <div style={{ flex: "1 1 auto", minWidth: 0 }}>
+                <TextField
+                  label={t("checkoutRates.choices.holidays")}
+                  type="date"
+                  value={newHoliday}
+                  onChange={setNewHoliday}
+                  autoComplete="off"
+                  id="holiday-to-add"
+                />
+              </div>
+              <div style={{ flex: "none" }}>
+                <Button onClick={addHoliday} disabled={newHoliday === ""}>
+                  {t("checkoutRates.choices.addHoliday")}
+                </Button>
+              </div>
+            </div>
+            {error("holidays") && (
+              <InlineError message={error("holidays")!} fieldID="holiday-to-add" />
+            )}
+            <Text as="p" tone="subdued">
+              {t("checkoutRates.choices.holidaysHelp")}
+            </Text>
+            {holidays.length === 0 ? (
+              <Text as="p" tone="subdued">
+                {t("checkoutRates.choices.noHolidays")}
+              </Text>
+            ) : (
+              <InlineStack gap="200" wrap>
+                {holidays.map((day) => (
+                  <Tag
+                    key={day}
+                    onRemove={() => removeHoliday(day)}
+                    accessibilityLabel={t("checkoutRates.choices.removeHoliday", {
+                      day: formatLongDay(day, language),
+                    })}
+                  >
+                    {day < today
+                      ? t("checkoutRates.choices.pastHoliday", {
+                          day: formatLongDay(day, language),
+                        })
+                      : formatLongDay(day, language)}
+                  </Tag>
+                ))}
+              </InlineStack>
+            )}
+          </BlockStack>
+          <Divider />
+          <HiddenAreasPicker
+            chosen={list(values.hiddenAreas)}
+            onChange={(names) => set("hiddenAreas")(names.join("\n"))}
+            error={error("hiddenAreas")}
+          />
+          <Divider />
+          {shown && <RatePreview choices={shown} now={rates.now} courierName={rates.courierName} />}
+          <InlineStack>
+            <Button submit variant="primary" loading={props.busyIntent === "rates-save"}>
+              {t("checkoutRates.choices.save")}
+            </Button>
+          </InlineStack>
+        </BlockStack>
+      </Form>
+    </Card>
+  );
+}
