@@ -64,7 +64,9 @@ export async function refreshShopPrices(
     findCheckoutRateSettings(shop),
     getShopSettings(shop),
   ]);
-  if (!settings?.enabled || !shopSettings || shopSettings.uninstalledAt !== null) return nothing;
+  // Only for a service Shopify took: a refused or switched-off one asks the courier for nothing.
+  if (!settings?.enabled || settings.serviceProblem !== null) return nothing;
+  if (!shopSettings || shopSettings.uninstalledAt !== null) return nothing;
   const environment = shopSettings.courierEnvironment;
   const [directory, pickups, cells, wanted] = await Promise.all([
     loadCourierDirectory(shop, environment),

@@ -1,6 +1,7 @@
 import { AREAS } from "../addresses/gazetteer";
 import { turnOffCheckoutRates, turnOnCheckoutRates } from "../checkout/carrier-service.server";
 import { readRateChoices, typedRateValues, type RateField } from "../domain/rate-choices-form";
+import { forgetRateSnapshots } from "../checkout/rates.server";
 import { env } from "../env.server";
 import {
   getCheckoutRateSettings,
@@ -50,6 +51,7 @@ export async function answerCheckoutRatesForm(
     const outcome = on
       ? await turnOnCheckoutRates(shop, admin, env().SHOPIFY_APP_URL)
       : await turnOffCheckoutRates(shop, admin);
+    forgetRateSnapshots(shop);
     return outcome.ok
       ? { ok: true, section, done: on ? "on" : "off" }
       : { ok: false, section, problem: outcome.problem, detail: outcome.detail };
@@ -57,6 +59,9 @@ export async function answerCheckoutRatesForm(
   const read = readRateChoices(fields);
   if (!read.ok) return { ok: false, section, errors: read.errors, values: typedRateValues(fields) };
   await saveRateChoices(shop, read.choices);
+  // This process answers checkout with the new choices from the next request (others within
+  // the snapshot's 10 s, ADR 0062).
+  forgetRateSnapshots(shop);
   return { ok: true, section, done: "saved" };
 }
 
