@@ -232,10 +232,12 @@ export async function addRateTallies(counts: readonly RateTallyCount[]): Promise
   // A few hundred rows a statement keeps far below either database's limit of parameters.
   for (let i = 500; i < counts.length; i += 500) await addRateTallies(counts.slice(i, i + 500));
   if (counts.length === 0) return;
-  const rows = counts.slice(0, 500).map(
-    ({ shop, day, area, outcome, count }) =>
-      Prisma.sql`(${shop}, ${day}, ${area}, ${outcome}, ${count})`,
-  );
+  const rows = counts
+    .slice(0, 500)
+    .map(
+      ({ shop, day, area, outcome, count }) =>
+        Prisma.sql`(${shop}, ${day}, ${area}, ${outcome}, ${count})`,
+    );
   await prisma.$executeRaw`
     INSERT INTO "RateRequestTally" ("shop", "day", "area", "outcome", "count")
     VALUES ${Prisma.join(rows)}

@@ -236,7 +236,8 @@ beforeAll(async () => {
       fulfillmentId: "gid://shopify/Fulfillment/8803",
       source: "webhook",
       state: "needs_address",
-      stateReason: "The address looks like Salmiya, but the app is not sure enough to send it without you.",
+      stateReason:
+        "The address looks like Salmiya, but the app is not sure enough to send it without you.",
       environment: "sandbox",
       reference: "SHPFY-page-8803",
       addressMatch: JSON.stringify({
@@ -253,7 +254,8 @@ beforeAll(async () => {
             shop,
             at: at(1),
             kind: "needs_address",
-            message: "The address looks like Salmiya, but the app is not sure enough to send it without you.",
+            message:
+              "The address looks like Salmiya, but the app is not sure enough to send it without you.",
             data: JSON.stringify({ text: { key: "area_not_sure", params: { area: "Salmiya" } } }),
           },
         ],
@@ -392,7 +394,9 @@ describe("a delivery's page in Chromium", () => {
     const review = page.getByRole("link", { name: "Place the address" });
     expect(await review.getAttribute("href")).toMatch(/\/app\/address-review/);
     const text = await page.evaluate(() => document.body.innerText);
-    expect(text).toContain("The address looks like Salmiya, but the app is not sure enough to send it without you.");
+    expect(text).toContain(
+      "The address looks like Salmiya, but the app is not sure enough to send it without you.",
+    );
     expect(text).toContain("only 55% sure");
     await page.close();
   });
