@@ -1,3 +1,4 @@
+import { PART_NAMES, type PartName } from "../addresses/part-words";
 import type { EventData } from "./event-data";
 import { Unreadable } from "./json-column";
 import { deliveryState, type DeliveryState } from "./states";
@@ -133,23 +134,16 @@ export function courierSaid(data: EventData | Unreadable | null): string | null 
 }
 
 /** The parts of a request a courier's refusal can name, as the pages say them. */
-export const REFUSED_FIELDS = [
-  "block",
-  "street",
-  "avenue",
-  "house",
-  "building",
-  "floor",
-  "apartment",
-  "paci",
+export const REFUSED_FIELDS: readonly RefusedField[] = [
+  ...PART_NAMES,
   "area",
   "phone",
   "name",
   "weight",
   "payment",
   "pickup",
-] as const;
-export type RefusedField = (typeof REFUSED_FIELDS)[number];
+];
+export type RefusedField = PartName | "area" | "phone" | "name" | "weight" | "payment" | "pickup";
 
 // The courier's field names (its own, in its error list or its message: "deliveryAddress.block
 // must not be empty", "Block is required for this area.") and the part each one is.

@@ -59,6 +59,25 @@ export function RateChoicesCard(props: {
     return key ? t(key) : undefined;
   };
   const set = (field: RateField) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  /** An amount the merchant types (KWD or a percentage): one field, its label, unit and help. */
+  const amount = (
+    field: "fallbackRate" | "marginFixed" | "marginPercent" | "freeAbove",
+    label: string,
+    suffix: string,
+    helpText?: string,
+  ) => (
+    <TextField
+      label={t(`checkoutRates.choices.${label}`)}
+      name={field}
+      value={values[field]}
+      onChange={set(field)}
+      inputMode="decimal"
+      autoComplete="off"
+      suffix={suffix}
+      helpText={helpText ? t(`checkoutRates.choices.${helpText}`) : undefined}
+      error={error(field)}
+    />
+  );
   const holidays = list(values.holidays);
   const addHoliday = () => {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(newHoliday)) return;
@@ -90,53 +109,15 @@ export function RateChoicesCard(props: {
           {Object.keys(errors).length > 0 && (
             <Banner tone="critical">{t("checkoutRates.errors.fixFields")}</Banner>
           )}
-          <TextField
-            label={t("checkoutRates.choices.fallback")}
-            name="fallbackRate"
-            value={values.fallbackRate}
-            onChange={set("fallbackRate")}
-            inputMode="decimal"
-            autoComplete="off"
-            suffix={currency}
-            helpText={t("checkoutRates.choices.fallbackHelp")}
-            error={error("fallbackRate")}
-          />
+          {amount("fallbackRate", "fallback", currency, "fallbackHelp")}
           <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-            <TextField
-              label={t("checkoutRates.choices.marginFixed")}
-              name="marginFixed"
-              value={values.marginFixed}
-              onChange={set("marginFixed")}
-              inputMode="decimal"
-              autoComplete="off"
-              suffix={currency}
-              error={error("marginFixed")}
-            />
-            <TextField
-              label={t("checkoutRates.choices.marginPercent")}
-              name="marginPercent"
-              value={values.marginPercent}
-              onChange={set("marginPercent")}
-              inputMode="decimal"
-              autoComplete="off"
-              suffix="%"
-              error={error("marginPercent")}
-            />
+            {amount("marginFixed", "marginFixed", currency)}
+            {amount("marginPercent", "marginPercent", "%")}
           </InlineGrid>
           <Text as="p" tone="subdued">
             {t("checkoutRates.choices.marginHelp")}
           </Text>
-          <TextField
-            label={t("checkoutRates.choices.freeAbove")}
-            name="freeAbove"
-            value={values.freeAbove}
-            onChange={set("freeAbove")}
-            inputMode="decimal"
-            autoComplete="off"
-            suffix={currency}
-            helpText={t("checkoutRates.choices.freeAboveHelp")}
-            error={error("freeAbove")}
-          />
+          {amount("freeAbove", "freeAbove", currency, "freeAboveHelp")}
           <Divider />
           <Text as="h4" variant="headingXs">
             {t("checkoutRates.choices.promiseTitle")}
