@@ -1,7 +1,13 @@
 import { missingForCourier } from "../addresses";
-import { isFixable, rememberChance, type CorrectionValues } from "../actions/fix.server";
+import {
+  isFixable,
+  rememberChance,
+  type CorrectionField,
+  type CorrectionValues,
+} from "../actions/fix.server";
 import { areaChoices } from "../domain/area-choices";
 import { Unreadable } from "../domain/json-column";
+import { refusedFields, type RefusedField } from "../domain/timeline";
 import { getDelivery } from "../models/deliveries.server";
 import { loadCourierDirectory } from "../services/courier-directory.server";
 
@@ -47,5 +53,33 @@ export async function correctionPage(shop: string, deliveryId: string) {
     values,
     // What the courier needs and the address lacks, said before the merchant sends.
     missing: missingForCourier(values),
+    // The fields the courier's last refusal named, marked on the form with what it asks for.
+    refused: refusedOnForm(delivery.events),
   };
+}
+
+const FORM_FIELD: Partial<Record<RefusedField, CorrectionField>> = {
+  block: "block",
+  street: "street",
+  avenue: "avenue",
+  house: "house",
+  building: "building",
+  floor: "floor",
+  apartment: "apartment",
+  paci: "paci",
+  area: "areaId",
+  phone: "contactPhone",
+};
+
+/** The form's fields the latest refusal named, each with the sentence saying what it asks. */
+function refusedOnForm(
+  events: { kind: string; data: Parameters<typeof refusedFields>[0] }[],
+): Partial<Record<CorrectionField, string>> {
+  const last = [...events].reverse().find((e) => e.kind === "rejected");
+  const marked: Partial<Record<CorrectionField, string>> = {};
+  for (const field of last ? refusedFields(last.data) : []) {
+    const on = FORM_FIELD[field];
+    if (on) marked[on] = `refused.${field}`;
+  }
+  return marked;
 }

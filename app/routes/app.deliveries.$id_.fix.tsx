@@ -69,7 +69,8 @@ export default function FixDelivery() {
               areas={page.areas}
               remember={page.remember}
               values={values}
-              fieldErrors={result && !result.ok ? result.fieldErrors : {}}
+              // Before a submission, the fields the courier refused; after one, the form's own.
+              fieldErrors={result && !result.ok ? result.fieldErrors : page.refused}
             />
           </>
         )}

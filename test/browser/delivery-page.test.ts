@@ -408,6 +408,18 @@ describe("fix and send again in Chromium", () => {
       it(`corrects a rejected delivery in ${language} at ${width} px, keeping what was typed on an error`, async () => {
         const page = await openAdmin(`/app/deliveries/${ids.rejected}/fix`, language, width);
         await checkPage(page, "fix", language, width);
+        // The field the courier refused is marked with what it asks for, before anything is sent.
+        const block = page.getByRole("textbox", { name: language === "en" ? "Block" : "القطعة" });
+        expect(await block.getAttribute("aria-invalid")).toBe("true");
+        expect(
+          await page
+            .getByText(
+              language === "en"
+                ? "The block number: it is missing or the courier does not accept it."
+                : "رقم القطعة: غير موجود أو لا تقبله شركة التوصيل.",
+            )
+            .count(),
+        ).toBeGreaterThan(0);
         const area = page.getByRole("combobox", {
           name: language === "en" ? "Area" : "المنطقة",
         });

@@ -2,7 +2,13 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { resources } from "../../app/i18n/config";
-import { launchBrowser, newAdminPage, openEmbeddedPage, screenshot } from "../support/browser";
+import {
+  collectPageErrors,
+  launchBrowser,
+  newAdminPage,
+  openEmbeddedPage,
+  screenshot,
+} from "../support/browser";
 import {
   appDatabase,
   BROWSER_SHOP,
@@ -200,6 +206,9 @@ describe("pages in English and Arabic", () => {
     it(`shows the shoppers' tracking page in ${language}, and a wrong link's page`, async () => {
       for (const width of WIDTHS) {
         const page = await newAdminPage(browser);
+        const errors: string[] = [];
+        collectPageErrors(page, errors);
+        pageErrors.set(page, errors);
         await page.setViewportSize({ width, height: 800 });
         await page.setExtraHTTPHeaders({
           "Accept-Language": language === "ar" ? "ar-KW,ar;q=0.9" : "en-GB,en;q=0.9",

@@ -37,7 +37,10 @@ const MARK = "\u0001";
 /** A form error: a catalog key of `delivery` (the form's own), or a service's sentence. */
 export function useFormError(): (error: string) => string {
   const { t } = useTranslation("delivery");
-  return (error) => (error.startsWith("fix.") ? t(error) : translateMessage(t, error));
+  return (error) =>
+    error.startsWith("fix.") || error.startsWith("refused.")
+      ? t(error)
+      : translateMessage(t, error);
 }
 
 /**
