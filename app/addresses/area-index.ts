@@ -122,6 +122,9 @@ function buildIndex(): AreaIndex {
   const exact = new Map<string, { targets: Target[]; weak: boolean }>();
   const skeleton = new Map<string, { targets: Target[]; weak: boolean }>();
   const weakKeys = new Set(WEAK_NAMES.map((name) => phraseKeys(name).key));
+  // Compared as typed-in keys, so «مدينه الكويت» (an alias of Kuwait City) is generic as well.
+  const genericKeys = new Set(GENERIC_NAMES.map((name) => phraseKeys(name).key));
+  const isGeneric = (name: string): boolean => genericKeys.has(phraseKeys(name).key);
   const singleWords = new Map<string, Set<string>>();
   const innerWordAreas = new Map<string, Set<string>>();
   const wordAreas = new Map<string, Set<GazetteerArea>>();
@@ -189,14 +192,14 @@ function buildIndex(): AreaIndex {
 
   for (const governorate of GOVERNORATES) {
     for (const name of [governorate.nameEn, governorate.nameAr, ...governorate.aliases]) {
-      if (DROPPED_GOVERNORATE_ALIAS.test(name) || GENERIC_NAMES.includes(name)) continue;
+      if (DROPPED_GOVERNORATE_ALIAS.test(name) || isGeneric(name)) continue;
       add(name, { kind: "governorate", governorate }, governorate.code);
     }
   }
   for (const area of AREAS) {
     const twin = TWIN_GOVERNORATE.get(area);
     for (const name of [area.nameEn, area.nameAr, ...area.aliases]) {
-      if (GENERIC_NAMES.includes(name)) continue;
+      if (isGeneric(name)) continue;
       add(name, { kind: "area", area }, area.nameEn);
       // A twin's unqualified spellings ("7wly", "Hwalli") name the governorate as much as the town.
       if (twin !== undefined) {

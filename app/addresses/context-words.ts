@@ -38,9 +38,35 @@ export const PLACE_NOUNS_BEFORE = new Set(
   [
     "masjid", "jamiya", "jamia", "madrasa", "mustashfa", "markaz",
     "مسجد", "جامع", "مستشفى", "مستوصف", "مدرسة", "جمعية", "مركز", "نادي", "مجمع", "مخفر", "جامعة",
-    "كلية", "حديقة", "بنك", "فندق",
+    "كلية", "حديقة", "بنك", "فندق", "قاعدة", "بوابة", "طريق",
   ].map((word) => tokenize(word)[0]?.key ?? word),
 );
+// Places named after an area that serve a whole region, so are often in another area: "Adan
+// hospital" is in Hadiya, "Ali Al Salem air base" in the desert, "Fahaheel expressway" crosses
+// half the country. A name followed by one of these (within two words: "… Cardiac Centre") names
+// the place only; a co-op or a police station named after an area is in it (PLACE_NOUNS).
+// prettier-ignore
+export const REGIONAL_PLACE_NOUNS = new Set(
+  [
+    "hospital", "hosp", "cardiac", "medical", "base", "airbase", "gate", "expressway", "highway",
+    "motorway", "freeway",
+  ].map((word) => tokenize(word)[0]?.key ?? word),
+);
+// Words before a name that make it a person's: "this is Rawda", "Customer name: Hadiya", «معك
+// سلوى», «باسم سلوى». Such a name is not read as an area, whatever follows it.
+// prettier-ignore
+export const PERSON_WORDS = new Set(
+  [
+    "mr", "mrs", "ms", "miss", "dr", "name", "named", "customer", "recipient", "receiver", "attn", "im",
+    "اسمي", "الاسم", "باسم", "معك", "معاك", "انا", "السيد", "السيدة", "المستلم", "العميل", "الزبون", "الزبونة",
+  ].map((word) => tokenize(word)[0]?.key ?? word),
+);
+// "this is Rawda", "I am Salwa", "it's Hadiya": the verb, and the word before it.
+export const PERSON_VERBS = new Set(["is", "am"]);
+export const PERSON_VERB_SUBJECTS = new Set(["this", "i", "it", "its", "thats"]);
+// "Rawda here": a name introducing its writer.
+export const PERSON_AFTER = new Set(["here", "speaking"]);
+
 // prettier-ignore
 export const AREA_WORDS = new Set(
   ["area", "district", "mantiqa", "mantaqa", "منطقة", "ضاحية", "بمنطقة", "في", "in"].map(

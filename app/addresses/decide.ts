@@ -22,6 +22,7 @@ import {
   parentOf,
 } from "./gazetteer";
 import { type Mention, areaTargets } from "./mentions";
+import { type AddressDoubt, Doubts } from "./doubt";
 import { phraseWords } from "./phrase-keys";
 
 /*
@@ -48,6 +49,8 @@ export interface Decision {
   area: GazetteerArea | null;
   governorate: GazetteerGovernorate | null;
   confidence: number;
+  /** Why it is not sure, when it is not: the doubt that lowered confidence most. */
+  doubt: AddressDoubt | null;
 }
 
 interface Choice {
@@ -56,7 +59,7 @@ interface Choice {
   readonly confidence: number;
 }
 
-function chooseArea(evidence: Evidence, reasons: string[]): Choice | undefined {
+function chooseArea(evidence: Evidence, reasons: string[], doubts: Doubts): Choice | undefined {
   let best = evidence.primary.slice().sort(byStrength)[0];
   // "Ardiya" in the city field and "Ardiya crafts" or "Ardiya stores" in the address: the part,
   // not the whole.
@@ -67,6 +70,10 @@ function chooseArea(evidence: Evidence, reasons: string[]): Choice | undefined {
     if (isPlainWord(best.mention)) {
       reasons.push(
         `"${best.mention.text}" is also an everyday word; nothing around it marks it as the area`,
+      );
+      doubts.note(
+        { kind: "everyday_word", area: best.area.nameEn, typed: best.mention.text },
+        mentionScore(best.mention),
       );
     }
     return { area: best.area, mention: best.mention, confidence: mentionScore(best.mention) };
@@ -93,6 +100,7 @@ function chooseArea(evidence: Evidence, reasons: string[]): Choice | undefined {
     reasons.push(
       `"${twin.text}" names both the ${twinArea.nameEn} area and the ${governorate} governorate; the area is a guess`,
     );
+    doubts.note({ kind: "town_or_governorate", area: twinArea.nameEn, typed: twin.text }, 0.6);
     return { area: twinArea, mention: twin, confidence: 0.6 };
   }
   if (evidence.ambiguous.length > 0) {
@@ -100,13 +108,29 @@ function chooseArea(evidence: Evidence, reasons: string[]): Choice | undefined {
     reasons.push(
       `"${evidence.ambiguous[0]?.text ?? ""}" could be ${candidates.map(label).join(" or ")}`,
     );
+    doubts.note(
+      {
+        kind: "could_be",
+        typed: evidence.ambiguous[0]?.text ?? "",
+        areas: candidates.map((area) => area.nameEn),
+      },
+      0,
+    );
     return undefined;
   }
   const landmark = evidence.secondary.slice().sort(byStrength)[0];
   if (landmark !== undefined) {
-    const how = landmark.mention.inStreet ? "inside a street name" : "as a landmark";
+    const how = landmark.mention.inStreet
+      ? "inside a street name"
+      : landmark.mention.namesRegionalPlace
+        ? "only in the name of a place named after it, which may be in another area"
+        : "as a landmark";
     reasons.push(
       `only ${landmark.area.nameEn} appears, ${how} (${howFound(landmark.mention)}); the area is a guess`,
+    );
+    doubts.note(
+      { kind: "only_landmark", area: landmark.area.nameEn, typed: landmark.mention.text },
+      0.5,
     );
     return {
       area: landmark.area,
@@ -117,7 +141,7 @@ function chooseArea(evidence: Evidence, reasons: string[]): Choice | undefined {
   return undefined;
 }
 
-function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): number {
+function crossCheck(choice: Choice, evidence: Evidence, reasons: string[], doubts: Doubts): number {
   const { area } = choice;
   const governorate = governorateOfArea(area);
   let confidence = choice.confidence;
@@ -139,26 +163,32 @@ function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): numb
     .filter((mention) => areaTargets(mention.targets)[0] === area)
     .find((mention) => mention.qualifierNear !== null);
 
+  const unclear = (typed: string, left: number): void =>
+    doubts.note({ kind: "part_unclear", area: area.nameEn, typed }, left);
   if (choice.mention.directionNear !== null) {
     cap = Math.min(cap, DIRECTION_CAP);
+    unclear(`${choice.mention.directionNear} ${choice.mention.text}`, DIRECTION_CAP);
     reasons.push(
       `the direction word "${choice.mention.directionNear}" next to ${area.nameEn} names no area the gazetteer knows: which part is meant is unclear`,
     );
   }
   if (qualified !== undefined) {
     cap = Math.min(cap, QUALIFIER_CAP);
+    unclear(`${qualified.text} ${qualified.qualifierNear ?? ""}`.trim(), QUALIFIER_CAP);
     reasons.push(
       `"${qualified.qualifierNear ?? ""}" next to ${area.nameEn} names some part of it that the gazetteer does not list: which place is meant is unclear`,
     );
   }
   if (parent !== undefined) {
     cap = Math.min(cap, SUB_AREA_CAP);
+    unclear(choice.mention.text, SUB_AREA_CAP);
     reasons.push(
       `${area.nameEn} is part of ${parent.nameEn}, and couriers list it apart: it is not sent without a confirmation`,
     );
   }
   if (choice.mention.directionLetter !== null) {
     cap = Math.min(cap, DIRECTION_CAP);
+    unclear(`${choice.mention.directionLetter} ${choice.mention.text}`, DIRECTION_CAP);
     reasons.push(
       `"${choice.mention.directionLetter}" was read as a direction; one letter is too little to send the delivery to ${area.nameEn} rather than the area named after it`,
     );
@@ -166,10 +196,13 @@ function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): numb
   for (const whole of named.filter((other) => isPartOf(area, other))) {
     reasons.push(`${whole.nameEn} is also named, which ${area.nameEn} is part of`);
   }
+  const twoAreas = (other: readonly GazetteerArea[]): void =>
+    doubts.note({ kind: "two_areas", areas: [area, ...other].map((a) => a.nameEn) }, CONFLICT_CAP);
   if (others.length > 0) {
     conflict(
       `the address also names ${others.map(label).join(", ")}: which one is meant is unclear`,
     );
+    twoAreas(others);
   }
   for (const twin of evidence.twins) {
     if (twin === choice.mention) continue;
@@ -180,6 +213,7 @@ function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): numb
       reasons.push(`"${twin.text}" read as the governorate, which agrees`);
     } else if (twinArea !== area) {
       conflict(`"${twin.text}" in ${twin.field} points elsewhere (${label(twinArea)})`);
+      twoAreas([twinArea]);
     }
   }
   for (const word of evidence.plainWords) {
@@ -200,16 +234,31 @@ function crossCheck(choice: Choice, evidence: Evidence, reasons: string[]): numb
   for (const umbrella of evidence.umbrellas) {
     const covers = umbrella.targets.some((t) => t.kind === "umbrella" && t.areas.includes(area));
     if (covers) reasons.push(`"${umbrella.text}" covers ${area.nameEn}, which agrees`);
-    else conflict(`"${umbrella.text}" does not cover ${area.nameEn}`);
+    else {
+      conflict(`"${umbrella.text}" does not cover ${area.nameEn}`);
+      doubts.note({ kind: "part_unclear", area: area.nameEn, typed: umbrella.text }, CONFLICT_CAP);
+    }
   }
   for (const { mention, governorate: named } of evidence.governorates) {
     if (named === governorate) reasons.push(`governorate "${mention.text}" agrees`);
-    else doubt(0.75, `"${mention.text}" names ${governorateLabel(named)}, but ${label(area)}`);
+    else {
+      doubt(0.75, `"${mention.text}" names ${governorateLabel(named)}, but ${label(area)}`);
+      doubts.note(
+        { kind: "governorate_differs", area: area.nameEn, governorate: named.nameEn },
+        0.75,
+      );
+    }
   }
   return Math.min(confidence, cap);
 }
 
-function checkProvince(area: GazetteerArea, provinceCode: string, reasons: string[]): number {
+function checkProvince(
+  area: GazetteerArea,
+  typed: string,
+  provinceCode: string,
+  reasons: string[],
+  doubts: Doubts,
+): number {
   const governorate = governorateOfArea(area);
   if (provinceCode === "") {
     reasons.push("no province code to check against");
@@ -237,11 +286,16 @@ function checkProvince(area: GazetteerArea, provinceCode: string, reasons: strin
     reasons.push(
       `province ${province.code} disagrees and fits ${partner.nameEn}, which is easily confused with ${area.nameEn}`,
     );
+    doubts.note({ kind: "could_be", typed, areas: [area.nameEn, partner.nameEn] }, 0.6);
     return 0.6;
   }
   // Shopify preselects a governorate and shoppers often leave it: a clear area name wins.
   reasons.push(
     `province ${province.code} (${province.nameEn}) disagrees; ${area.nameEn} is in ${governorate.nameEn}`,
+  );
+  doubts.note(
+    { kind: "governorate_differs", area: area.nameEn, governorate: province.nameEn },
+    0.88,
   );
   return 0.88;
 }
@@ -253,12 +307,13 @@ function checkConfusable(
   evidence: Evidence,
   provinceCode: string,
   reasons: string[],
-): number {
+  doubts: Doubts,
+): { cap: number; partner?: GazetteerArea } {
   const spellings = PARTNER_SPELLINGS.get(choice.area);
-  if (spellings === undefined) return 1;
+  if (spellings === undefined) return { cap: 1 };
   const governorate = governorateOfArea(choice.area);
-  if (governorateOf(provinceCode) === governorate) return 1;
-  if (evidence.governorates.some((named) => named.governorate === governorate)) return 1;
+  if (governorateOf(provinceCode) === governorate) return { cap: 1 };
+  if (evidence.governorates.some((named) => named.governorate === governorate)) return { cap: 1 };
   // "Jahra" in the city field and "Qasr block 2" in the address: the twin names the governorate.
   const twinAgrees = evidence.twins.some((twin) => {
     const twinArea = areaTargets(twin.targets)[0];
@@ -268,14 +323,25 @@ function checkConfusable(
       TWIN_GOVERNORATE.get(twinArea) === governorate
     );
   });
-  if (twinAgrees) return 1;
+  if (twinAgrees) return { cap: 1 };
   const typed = phraseWords(choice.mention.text);
-  const partner = spellings.find((spelling) => leftOutOf(typed, spelling.words))?.partner;
-  if (partner === undefined) return 1;
+  const spelling = spellings.find((candidate) => leftOutOf(typed, candidate.words));
+  if (spelling === undefined) return { cap: 1 };
   reasons.push(
-    `"${choice.mention.text}" could be ${label(partner)} with letters left out, and neither the province nor a governorate name confirms ${label(choice.area)}`,
+    `"${choice.mention.text}" could be ${label(spelling.partner)} with letters left out, and neither the province nor a governorate name confirms ${label(choice.area)}`,
   );
-  return UNCONFIRMED_CAP;
+  // Letters left out of one word ("Salmi" of Salmiya) make the partner a guess as good as the
+  // name typed; a word left out ("Sulaibikhat" of a longer name) does not.
+  const oneWord = typed.length === 1 && spelling.words.length === 1;
+  doubts.note(
+    {
+      kind: "could_be",
+      typed: choice.mention.text,
+      areas: [choice.area.nameEn, spelling.partner.nameEn],
+    },
+    UNCONFIRMED_CAP,
+  );
+  return { cap: UNCONFIRMED_CAP, partner: oneWord ? spelling.partner : undefined };
 }
 
 function governorateWithoutArea(
@@ -319,21 +385,44 @@ export function decide(
   provinceCode: string,
   reasons: string[],
 ): Decision {
+  const doubts = new Doubts();
   const evidence = classify(mentions, reasons);
-  const choice = chooseArea(evidence, reasons);
+  const choice = chooseArea(evidence, reasons, doubts);
   if (choice === undefined) {
+    noAreaDoubt(mentions, doubts);
     return {
       area: null,
       governorate: governorateWithoutArea(evidence, provinceCode, reasons),
       confidence: 0,
+      doubt: doubts.main,
     };
   }
-  const checked = crossCheck(choice, evidence, reasons);
-  const province = checkProvince(choice.area, provinceCode, reasons);
-  const cap = checkConfusable(choice, evidence, provinceCode, reasons);
+  const checked = crossCheck(choice, evidence, reasons, doubts);
+  const province = checkProvince(choice.area, choice.mention.text, provinceCode, reasons, doubts);
+  const { cap, partner } = checkConfusable(choice, evidence, provinceCode, reasons, doubts);
+  // "Salmi" with Hawalli's province: Salmiya typed short is the better guess (still asked).
+  const area =
+    partner !== undefined && governorateOf(provinceCode) === governorateOfArea(partner)
+      ? partner
+      : choice.area;
+  if (area !== choice.area) {
+    reasons.push(`the province fits ${label(area)}: the better guess`);
+    const typed = choice.mention.text;
+    doubts.note({ kind: "could_be", typed, areas: [area.nameEn, choice.area.nameEn] }, 0);
+  }
   return {
-    area: choice.area,
-    governorate: governorateOfArea(choice.area),
+    area,
+    governorate: governorateOfArea(area),
     confidence: Math.min(checked * province, cap),
+    doubt: doubts.main,
   };
+}
+
+// No area at all: say why when the address holds a name that is not one (a person's, Kuwait City
+// as a whole); an address with no name at all needs no more than "not recognised".
+function noAreaDoubt(mentions: readonly Mention[], doubts: Doubts): void {
+  const person = mentions.find((mention) => mention.person && kindOf(mention) !== "none");
+  if (person !== undefined) doubts.note({ kind: "person_name", typed: person.text }, 0);
+  const generic = mentions.find((mention) => kindOf(mention) === "generic");
+  if (generic !== undefined) doubts.note({ kind: "only_generic", typed: generic.text }, 0);
 }

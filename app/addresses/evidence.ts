@@ -111,9 +111,13 @@ export function classify(mentions: readonly Mention[], reasons: string[]): Evide
     const area = areaTargets(mention.targets)[0];
     if (kind === "generic") {
       reasons.push(`"${mention.text}" names the country or Kuwait City as a whole, not an area`);
+    } else if (mention.person && kind !== "none") {
+      reasons.push(`"${mention.text}" is read as a person's name here, not as a place`);
     } else if ((kind === "area" || kind === "twin") && area !== undefined) {
-      // "near Jahra hospital", "Mubarak Al-Kabeer Street": a place or a street, not the area.
-      if (mention.landmark || mention.inStreet) evidence.secondary.push({ mention, area });
+      // "near Jahra hospital", "Mubarak Al-Kabeer Street", "Adan hospital": a place or a street
+      // named after the area, not the area.
+      if (mention.landmark || mention.inStreet || mention.namesRegionalPlace)
+        evidence.secondary.push({ mention, area });
       else if (mention.namesPlace) placeNames.push({ mention, area });
       else if (kind === "twin") evidence.twins.push(mention);
       else evidence.primary.push({ mention, area });

@@ -14,6 +14,7 @@ export {
 export { findAreaAsCourierWrites } from "./courier-spellings";
 export { normalizeArabic, normalizeDigits, normalizeLatin } from "./normalize";
 export { emptyParts, PART_NAMES, type AddressParts, type PartName } from "./parts";
+export type { AddressDoubt, AddressDoubtKind } from "./doubt";
 export { missingForCourier, type MissingParts } from "./deliverable";
 export {
   CONFIDENT_AT,

@@ -1,4 +1,5 @@
 import { decide } from "./decide";
+import type { AddressDoubt } from "./doubt";
 import { kindOf, label } from "./evidence";
 import { extendMentions, findFuzzyMentions } from "./fuzzy-mentions";
 import {
@@ -59,6 +60,8 @@ export interface AddressMatch {
   parts: AddressParts;
   /** Why, in plain words, for the merchant and for support. */
   reasons: string[];
+  /** Why it is not confident, as data a page says in its language; null when confident. */
+  doubt: AddressDoubt | null;
   /**
    * The key under which the merchant can remember the answer for this spelling, or null when the
    * address cannot be remembered ({@link overrideKeyFor} says why).
@@ -236,6 +239,7 @@ function unresolved(parts: AddressParts, reasons: string[], key: string | null):
     confident: false,
     parts,
     reasons,
+    doubt: null,
     overrideKey: key,
   };
 }
@@ -290,6 +294,7 @@ function matchOrThrow(input: AddressInput, options: MatchOptions): AddressMatch 
         confident: true,
         parts,
         reasons: [`remembered by the merchant: ${label(area)}`, ...extra, ...reasons],
+        doubt: null,
         overrideKey: key,
       };
     }
@@ -299,13 +304,15 @@ function matchOrThrow(input: AddressInput, options: MatchOptions): AddressMatch 
   const decisionReasons: string[] = [];
   const decision = decide(mentions, provinceCode, decisionReasons);
   const confidence = round(decision.confidence);
+  const confident = decision.area !== null && confidence >= CONFIDENT_AT;
   return {
     governorate: decision.governorate,
     area: decision.area,
     confidence,
-    confident: decision.area !== null && confidence >= CONFIDENT_AT,
+    confident,
     parts,
     reasons: [...decisionReasons, ...reasons],
+    doubt: confident ? null : decision.doubt,
     overrideKey: key,
   };
 }

@@ -8,6 +8,11 @@ import {
   LANDMARK_WORDS,
   PLACE_NOUNS,
   PLACE_NOUNS_BEFORE,
+  PERSON_AFTER,
+  PERSON_VERB_SUBJECTS,
+  PERSON_VERBS,
+  PERSON_WORDS,
+  REGIONAL_PLACE_NOUNS,
 } from "./context-words";
 import type { GazetteerArea } from "./gazetteer";
 import { type PartHit, type PartName, extractNamedStreets, extractNumberedParts } from "./parts";
@@ -63,6 +68,11 @@ export interface Mention {
   readonly landmark: boolean;
   // Followed by a kind of place ("Adan hospital"): that place, which may be in another area.
   readonly namesPlace: boolean;
+  // Followed by a place that serves a region ("Adan hospital", "Fahaheel expressway"): only that
+  // place, which is often in another area.
+  readonly namesRegionalPlace: boolean;
+  // A person's name ("this is Rawda", «معك سلوى»), not a place.
+  readonly person: boolean;
   readonly alternative: boolean;
   alone: boolean;
   inStreet: boolean;
@@ -149,6 +159,30 @@ export function nextWord(tokens: readonly Token[], to: number): Token | undefine
   return token?.kind === "word" ? token : undefined;
 }
 
+function regionalPlaceAfter(tokens: readonly Token[], to: number): boolean {
+  const first = nextWord(tokens, to);
+  if (first === undefined) return false;
+  if (REGIONAL_PLACE_NOUNS.has(first.key)) return true;
+  const second = nextWord(tokens, tokens.indexOf(first));
+  return second !== undefined && REGIONAL_PLACE_NOUNS.has(second.key);
+}
+
+function personBefore(tokens: readonly Token[], from: number): boolean {
+  const before = previousWord(tokens, from, NO_WORDS);
+  if (before === undefined) return false;
+  if (PERSON_WORDS.has(before.key)) return true;
+  if (!PERSON_VERBS.has(before.key)) return false;
+  const subject = previousWord(tokens, tokens.indexOf(before), NO_WORDS);
+  return subject !== undefined && PERSON_VERB_SUBJECTS.has(subject.key);
+}
+
+function personAfter(tokens: readonly Token[], to: number): boolean {
+  const next = tokens[to + 1];
+  return next?.kind === "word" && PERSON_AFTER.has(next.key);
+}
+
+const NO_WORDS: ReadonlySet<string> = new Set();
+
 export function makeMention(
   analysis: FieldAnalysis,
   from: number,
@@ -183,6 +217,8 @@ export function makeMention(
           (HONORIFICS.has(before.key) || PLACE_NOUNS_BEFORE.has(before.key))) ||
           inLandmarkPhrase(analysis, from))),
     namesPlace: PLACE_NOUNS.has(nextWord(tokens, to)?.key ?? ""),
+    namesRegionalPlace: regionalPlaceAfter(tokens, to),
+    person: personBefore(tokens, from) || personAfter(tokens, to),
     alternative: tokens[to + 1]?.kind === "alt" || tokens[from - 1]?.kind === "alt",
     alone: false,
     inStreet: false,

@@ -161,11 +161,13 @@ const SKELETON_STEPS: readonly [RegExp, string][] = [
   [/dh/g, "d"],
   [/th/g, "t"],
   [/ck/g, "k"],
+  [/([iy])eh$/, "$1a"], // Levantine spelling: Salmiyeh / Salmiya, Jabriyeh / Jabriya
   [/[qgc]/g, "k"], // Kuwaiti «ق» is a hard g: Mangaf / Manqaf, Sharq / Sharg / Shark
   [/e/g, "i"],
   [/o/g, "u"],
   [/y/g, "i"],
   [/w/g, "u"],
+  [/aua/g, "ua"], // Qairawan / Kairouan: «وا» written "wa" or "ou"
   [/([aiu])h$/, "$1"], // Salmiyah / Salmiya, Abdullah / Abdulla
   [/(.)\1+/g, "$1"], // doubled letters and the long vowels made above (ee, oo, ou)
 ];

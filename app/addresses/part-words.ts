@@ -138,6 +138,20 @@ export const KEYWORD_OF = new Map<string, Keyword>();
 for (const [part, words] of Object.entries(KEYWORDS) as [Keyword, readonly string[]][]) {
   for (const word of words) KEYWORD_OF.set(fold(word), part);
 }
+// Numbers written as words after a keyword: «قطعه ثلاثه», «شارع عشرة», "block four". Folded
+// forms (ة as ه, أ as ا), one to twenty: part numbers beyond are written in digits.
+// prettier-ignore
+const CARDINALS: Record<string, string> = {
+  one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9",
+  ten: "10", eleven: "11", twelve: "12",
+  واحد: "1", واحده: "1", اثنين: "2", اثنان: "2", ثنين: "2", ثلاث: "3", ثلاثه: "3", اربع: "4",
+  اربعه: "4", خمس: "5", خمسه: "5", ست: "6", سته: "6", سبع: "7", سبعه: "7", ثمان: "8", ثمانيه: "8",
+  ثماني: "8", تسع: "9", تسعه: "9", عشر: "10", عشره: "10", احدعشر: "11", اثنعشر: "12", اثناعشر: "12",
+};
+export const CARDINAL_OF = new Map<string, string>(
+  Object.entries(CARDINALS).map(([word, value]) => [fold(word), value] as [string, string]),
+);
+
 export const ORDINAL_OF = new Map<string, string>([
   ...Object.entries(ORDINALS),
   ...Object.entries(ARABIC_ORDINALS).map(

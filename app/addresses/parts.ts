@@ -1,4 +1,5 @@
 import {
+  CARDINAL_OF,
   CONNECTORS,
   fold,
   KEYWORD_OF,
@@ -29,6 +30,11 @@ export function keywordOf(token: Token): Keyword | undefined {
 function letterKeywordOf(token: Token): Keyword | undefined {
   if (token.kind !== "word") return undefined;
   return LETTER_KEYWORDS[token.norm];
+}
+
+function cardinalOf(token: Token | undefined): string | undefined {
+  if (token === undefined || token.kind !== "word") return undefined;
+  return CARDINAL_OF.get(keywordForm(token));
 }
 
 function ordinalOf(token: Token): string | undefined {
@@ -119,6 +125,53 @@ function paciValueAfterLabel(
   return paciValueAt(tokens, skipConnectors(tokens, j));
 }
 
+const TRIPLE_DIGITS = 3;
+
+function isTripleNumber(token: Token | undefined): token is Token & { kind: "number" } {
+  return (
+    token !== undefined &&
+    token.kind === "number" &&
+    !token.ordinal &&
+    token.key.length <= TRIPLE_DIGITS
+  );
+}
+
+// Three short numbers in a row, joined by "/" or "-" (or spaces), with no keyword before or after
+// them and no block, street or house found already: the block/street/house shorthand. Two
+// numbers, or a fourth, are left alone: which is which is not certain.
+function blockStreetHouseAt(
+  tokens: readonly Token[],
+  consumed: Uint8Array,
+  i: number,
+  hits: readonly PartHit[],
+): { block: Token; street: Token; streetAt: number; house: Token; houseAt: number } | undefined {
+  const block = tokens[i];
+  if (!isTripleNumber(block)) return undefined;
+  if (hits.some((hit) => hit.part === "block" || hit.part === "street" || hit.part === "house"))
+    return undefined;
+  const previous = tokens[i - 1];
+  if (previous !== undefined && (previous.kind === "number" || previous.kind === "alt"))
+    return undefined;
+  const at: number[] = [i];
+  let k = i;
+  while (at.length < 3) {
+    k += tokens[k + 1]?.kind === "alt" ? 2 : 1;
+    if (!isTripleNumber(tokens[k]) || consumed[k]) return undefined;
+    at.push(k);
+  }
+  const after = tokens[k + 1];
+  if (after !== undefined && (after.kind === "number" || after.kind === "alt")) return undefined;
+  if (
+    after !== undefined &&
+    (keywordOf(after) !== undefined || letterKeywordOf(after) !== undefined)
+  )
+    return undefined;
+  const street = tokens[at[1] ?? -1];
+  const house = tokens[at[2] ?? -1];
+  if (street === undefined || house === undefined) return undefined;
+  return { block, street, streetAt: at[1] ?? i, house, houseAt: at[2] ?? i };
+}
+
 export function extractNumberedParts(tokens: readonly Token[], consumed: Uint8Array): PartHit[] {
   const hits: PartHit[] = [];
   const take = (part: PartName, value: string, from: number, to: number): void => {
@@ -152,8 +205,12 @@ export function extractNumberedParts(tokens: readonly Token[], consumed: Uint8Ar
       const j = skipConnectors(tokens, i + 1);
       const value = tokens[j];
       const ordinal = value === undefined ? undefined : ordinalOf(value);
+      const cardinal = cardinalOf(value);
       if (isPartNumber(value)) {
         take(keyword, value.norm, i, j);
+        i = j;
+      } else if (cardinal !== undefined) {
+        take(keyword, cardinal, i, j);
         i = j;
       } else if ((keyword === "floor" || keyword === "block") && ordinal !== undefined) {
         take(keyword, ordinal, i, j);
@@ -170,6 +227,17 @@ export function extractNumberedParts(tokens: readonly Token[], consumed: Uint8Ar
         take(keyword, value.norm.toUpperCase(), i, j);
         i = j;
       }
+      continue;
+    }
+
+    // "10/5/12", "6-14-22": block, street and house, as Kuwaitis write them short.
+    const triple = blockStreetHouseAt(tokens, consumed, i, hits);
+    if (triple !== undefined) {
+      take("block", triple.block.norm, i, i);
+      take("street", triple.street.norm, triple.streetAt, triple.streetAt);
+      take("house", triple.house.norm, triple.houseAt, triple.houseAt);
+      consumed.fill(1, i, triple.houseAt + 1);
+      i = triple.houseAt;
       continue;
     }
 
