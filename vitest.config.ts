@@ -7,6 +7,11 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    // Vitest's default on this 2-core machine is one file at a time (cores - 1). The node and
+    // postgres files mostly wait (databases, servers, sockets): two at a time halves their wall
+    // time (each file has its own database, so they never share rows). The browser files stay
+    // one at a time (`fileParallelism: false`): they share one app server and shop.
+    maxWorkers: 2,
     projects: [
       {
         test: {
