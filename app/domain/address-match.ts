@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addressDoubtSchema } from "./address-doubt";
 import { jsonColumn } from "./json-column";
 
 /**
@@ -23,6 +24,8 @@ export const storedMatchSchema = z.object({
   confidence: z.number().optional(),
   confident: z.boolean().optional(),
   reasons: z.array(z.string()).optional(),
+  /** Why the matcher was not sure, as data (app/addresses/doubt.ts); none on older rows. */
+  doubt: addressDoubtSchema.nullish().catch(null),
   overrideKey: text,
   parts: z
     .object({

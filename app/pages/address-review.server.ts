@@ -1,5 +1,6 @@
 import { missingForCourier } from "../addresses";
 import { rememberChance } from "../actions/fix.server";
+import { doubtSentence } from "../domain/address-doubt";
 import { Unreadable } from "../domain/json-column";
 import { missingPartsReason } from "../domain/request";
 import { getCourierAccount } from "../models/courier-account.server";
@@ -23,6 +24,9 @@ export async function addressReviewPage(shop: string) {
       return {
         id: d.id,
         orderName: d.orderName,
+        // Why the matcher was not sure, as a sentence in the page's language (issue 30); rows
+        // written before it was kept fall back to the recorded reason.
+        doubt: match.doubt ? doubtSentence(match.doubt) : null,
         reason: missing && d.stateReason === missingPartsReason(missing) ? null : d.stateReason,
         missing,
         typed: [match.input?.address1, match.input?.address2, match.input?.city]

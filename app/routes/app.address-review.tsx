@@ -17,7 +17,7 @@ import {
 } from "@shopify/polaris";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { withData } from "../components/deliveries/sentence";
+import { useSentence, withData } from "../components/deliveries/sentence";
 import { useLanguage } from "../i18n/language";
 import { reasonOnPage } from "../i18n/messages";
 import type { Notice } from "../domain/notices";
@@ -113,6 +113,7 @@ function ReviewCard(props: {
   const [remember, setRemember] = useState(item.remember.possible);
   const { t, i18n } = useTranslation("review");
   const language = useLanguage();
+  const sentence = useSentence();
   // Every card of the queue waits for its address (listDeliveriesInState("needs_address")).
   const reason = (text: string | null) =>
     reasonOnPage(t, (key) => i18n.exists(key), language, "needs_address", text);
@@ -161,10 +162,14 @@ function ReviewCard(props: {
               {t("callCustomer")} <PhoneLink phone={item.phone} />
             </Text>
           )}
-          {reason(item.reason) && (
-            <Text as="p" tone="subdued">
-              <span dir="auto">{reason(item.reason)}</span>
-            </Text>
+          {item.doubt ? (
+            <Text as="p">{sentence(item.doubt)}</Text>
+          ) : (
+            reason(item.reason) && (
+              <Text as="p" tone="subdued">
+                <span dir="auto">{reason(item.reason)}</span>
+              </Text>
+            )
           )}
           {item.missing && (
             <Text as="p" tone="critical">

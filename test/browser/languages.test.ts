@@ -161,12 +161,13 @@ beforeAll(async () => {
       reference: "SHPFY-i18n-9902",
       addressMatch: JSON.stringify({
         input: {
-          address1: "near the co-op, behind the mosque",
+          address1: "Rumaithiya co-op street, behind the mosque",
           address2: null,
           city: "Salmiya",
           provinceCode: "KW-HA",
         },
         area: "Salmiya",
+        doubt: { kind: "two_areas", areas: ["Salmiya", "Rumaithiya"] },
         parts: { block: null },
         contactPhone: "+96599887766",
       }),
@@ -290,6 +291,12 @@ describe("pages in English and Arabic", () => {
       // The customer one tap away, and the delivery (with the order) one click away.
       expect(await card.locator('a[href="tel:+96599887766"]').count()).toBe(1);
       expect(await card.locator(`a[href*="/app/deliveries/"]`).count()).toBe(1);
+      // Why the app is not sure, in the page's language with the areas named in it.
+      expect(cardText).toContain(
+        language === "en"
+          ? "The address names both Salmiya and Rumaithiya, and nothing says which one"
+          : "يذكر العنوان السالمية والرميثية معًا",
+      );
       const sentence = card.locator("[data-remember-sentence]");
       expect(await sentence.innerText()).toBe(
         language === "en"

@@ -168,6 +168,35 @@ describe("a fulfilled order becomes a courier delivery", () => {
     expect(JSON.parse(delivery.addressMatch!).reasons.length).toBeGreaterThan(0);
     expect(creates()).toHaveLength(0);
   });
+
+  it("says why it is not sure, as data the timeline and address review put in words", async () => {
+    await readyShop(shop);
+    const hospital = {
+      ...salmiya,
+      city: "Kuwait",
+      address1: "Adan Hospital, nurses housing, building 4",
+      provinceCode: undefined,
+    };
+    programShopify([hospital]);
+    await sendWebhook(hospital);
+    await testWorker().drain();
+    const delivery = await prisma.delivery.findFirstOrThrow({
+      where: { shop },
+      include: { events: true },
+    });
+    expect(delivery.state).toBe("needs_address");
+    expect(JSON.parse(delivery.addressMatch!).doubt).toEqual({
+      kind: "only_landmark",
+      area: "Adan",
+      typed: "Adan",
+    });
+    const held = delivery.events.find((e) => e.kind === "needs_address");
+    expect(JSON.parse(held!.data!).text).toEqual({
+      key: "area_doubt_only_landmark",
+      params: { area: "Adan", typed: "Adan" },
+    });
+    expect(creates()).toHaveLength(0);
+  });
 });
 
 describe("an unpaid order fulfilled in two parts", () => {

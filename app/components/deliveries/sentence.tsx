@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Sentence } from "../../domain/timeline";
 import { formatDateTime, formatKwd, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
-import { areaName } from "../../i18n/place-names";
+import { areaName, governorateName } from "../../i18n/place-names";
 
 /** Parameters that are data (courier numbers, the courier's own words, a customer's spelling). */
 const DATA_PARAMS = new Set(["number", "status", "name", "spelling", "typed"]);
@@ -29,7 +29,7 @@ export function withData(sentence: string, data: Record<string, string>): ReactN
 /**
  * A sentence of the `delivery` catalog with its parameters put into the page's language
  * (ADR 0043): `state` as the state's label, `amount` in KWD with three decimals, `at` in
- * Kuwait's time, `area` through the gazetteer, `percent` as a number; data parameters (numbers,
+ * Kuwait's time, `area`, `other` and `governorate` through the gazetteer, `percent` as a number; data parameters (numbers,
  * the courier's words) isolated and marked not to be translated.
  */
 export function useSentence(): (sentence: Sentence) => ReactNode {
@@ -52,11 +52,13 @@ export function useSentence(): (sentence: Sentence) => ReactNode {
             ? formatKwd(text, language)
             : name === "at"
               ? formatDateTime(text, language)
-              : name === "area"
+              : name === "area" || name === "other"
                 ? areaName(text, language)
-                : name === "percent" && typeof value === "number"
-                  ? formatNumber(value, language)
-                  : text;
+                : name === "governorate"
+                  ? governorateName(text, language)
+                  : name === "percent" && typeof value === "number"
+                    ? formatNumber(value, language)
+                    : text;
     }
     return withData(t(sentence.key, { ns: "delivery", ...params }), data);
   };

@@ -19,6 +19,7 @@ import { Unreadable } from "../../domain/json-column";
 import { lineItemsReadColumn } from "../../domain/line-items-read";
 import { buildDeliveryRequest, currencyProblem, type OrderForDelivery } from "../../domain/request";
 import { requestColumn } from "../../domain/stored-request";
+import { doubtText } from "../../domain/address-doubt";
 import { eventText } from "../../domain/timeline-text";
 import {
   move,
@@ -176,6 +177,7 @@ export const prepare: Step = async (delivery, deps) => {
     confidence: match.confidence,
     confident: match.confident,
     reasons: [...match.reasons, ...(resolution?.reasons ?? [])],
+    doubt: match.doubt,
     overrideKey: match.overrideKey,
     parts: match.parts,
     courier:
@@ -197,14 +199,14 @@ export const prepare: Step = async (delivery, deps) => {
         kind: "needs_address",
         message: reason,
         data: {
-          text: !match.area
-            ? eventText("area_not_recognised")
-            : eventText(
-                resolution?.status === "missing" ? "area_not_at_courier" : "area_not_sure",
-                {
-                  area: match.area.nameEn,
-                },
-              ),
+          text:
+            resolution?.status === "missing" && match.area
+              ? eventText("area_not_at_courier", { area: match.area.nameEn })
+              : match.doubt
+                ? doubtText(match.doubt)
+                : !match.area
+                  ? eventText("area_not_recognised")
+                  : eventText("area_not_sure", { area: match.area.nameEn }),
         },
       },
       {
