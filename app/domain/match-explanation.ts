@@ -1,3 +1,4 @@
+import { doubtSentence } from "./address-doubt";
 import type { StoredMatch } from "./address-match";
 import type { Sentence } from "./timeline";
 
@@ -43,6 +44,9 @@ export function explainMatch(match: StoredMatch | null): MatchExplanation {
     level = "unsure";
     sentences.push({ key: "match.unsure", params: { area, percent: percent ?? 0 } });
   }
+  // Why it is not sure, from the matcher's own data (issue 30): first, in the merchant's words.
+  if (match.doubt && (level === "unsure" || level === "none"))
+    sentences.push(doubtSentence(match.doubt));
   for (const reason of reasons) {
     const from = AREA_FROM.exec(reason);
     if (from && area && level !== "merchant") {

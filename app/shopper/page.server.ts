@@ -6,6 +6,7 @@ import {
   matchAddress,
   missingForCourier,
   resolveCourierIds,
+  type AddressDoubt,
   type AddressParts,
 } from "../addresses";
 import { areaChoices, type AreaChoice } from "../domain/area-choices";
@@ -75,7 +76,13 @@ export interface ShopperPageView {
   phone: string | null;
   tracking: (TrackingSteps & { number: string; expectedDay: string | null }) | null;
   /** The open question, while the order waits for the answer. */
-  question: { questions: AskQuestion[]; reasons: AskReason[]; answerBy: string | null } | null;
+  question: {
+    questions: AskQuestion[];
+    reasons: AskReason[];
+    /** Why the matcher doubts the area the order names (issue 30), when it does. */
+    doubt: AddressDoubt | null;
+    answerBy: string | null;
+  } | null;
   answered: {
     kind: ShopperAnswer["kind"];
     at: string;
@@ -153,6 +160,7 @@ export async function shopperPage(
         ? {
             questions: ask.questions,
             reasons: ask.reasons,
+            doubt: await doubtOf(rows),
             answerBy: ask.answerBy?.toISOString() ?? null,
           }
         : null,
@@ -206,6 +214,18 @@ export function whatsappNumber(phone: string | null): string | null {
     .replace(/^00/, "");
   if (/^[2569]\d{7}$/.test(digits)) return `965${digits}`;
   return /^\d{8,15}$/.test(digits) ? digits : null;
+}
+
+/** Why the area the order names is in doubt: the matcher's own words for it, as data. */
+async function doubtOf(rows: ShopperPageRows): Promise<AddressDoubt | null> {
+  const { ask } = rows;
+  const typed = ask?.snapshot?.address;
+  if (
+    !typed ||
+    !ask.reasons.some((reason) => reason === "area_not_sure" || reason === "area_not_recognised")
+  )
+    return null;
+  return matchAddress(typed, { overrides: await listAreaOverrides(rows.shop) }).doubt;
 }
 
 function typedOf({ ask }: ShopperPageRows): string | null {

@@ -56,6 +56,7 @@ const salmiya = () => salmiyaIn(masterData).salmiya;
 async function askedOrder({
   language = "ar" as Language | null,
   address1 = "Street 12, House 7, near the co-op",
+  city = "Salmiya",
   reasons = ["block", "cash_confirmation"],
 } = {}) {
   orderNumber += 1;
@@ -75,7 +76,7 @@ async function askedOrder({
           lastName: "Al-Ajmi",
           address1,
           address2: null,
-          city: "Salmiya",
+          city,
           provinceCode: "KW-HA",
           zip: null,
           countryCode: "KW",
@@ -357,6 +358,27 @@ describe("the shopper's page before the parcel leaves", () => {
       cashConfirmed: true,
     });
     await page.close();
+  });
+
+  it("says why the area is in doubt, in the shopper's words and language", async () => {
+    const ask = await askedOrder({
+      city: "Salwa or Rumaithiya",
+      address1: "Block 3, Street 12, House 7",
+      reasons: ["area_not_sure", "cash_confirmation"],
+    });
+    for (const [lang, sentence] of [
+      [
+        "en",
+        "Your address names both Salwa and Rumaithiya. Please check the area below, or correct it.",
+      ],
+      ["ar", "يذكر عنوانك سلوى والرميثية معًا. يُرجى التحقق من المنطقة أدناه أو تصحيحها."],
+    ] as const) {
+      const { page, errors } = await openShopperPage(`/tracking/${ask.token}?lang=${lang}`);
+      expect(await page.locator(".sp-list li").first().innerText()).toBe(sentence);
+      await screenshot(page, `shopper-doubt-${lang}-390`);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
   });
 
   it("takes the address as it is with one tap when it is complete", async () => {

@@ -11,6 +11,8 @@ import {
   type Sentence,
 } from "../../app/domain/timeline";
 import { eventText, TIMELINE_TEXTS } from "../../app/domain/timeline-text";
+import type { AddressDoubt } from "../../app/addresses";
+import { addressDoubtSchema, doubtText } from "../../app/domain/address-doubt";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { LANGUAGES, resources } from "../../app/i18n/config";
 
@@ -24,6 +26,18 @@ const delivery = Object.fromEntries(
 );
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]!).sort();
 
+const DOUBTS: AddressDoubt[] = [
+  { kind: "two_areas", areas: ["Salwa", "Rumaithiya"] },
+  { kind: "only_landmark", area: "Adan", typed: "Adan" },
+  { kind: "only_generic", typed: "Kuwait City" },
+  { kind: "person_name", typed: "Rawda" },
+  { kind: "could_be", typed: "Salmi", areas: ["Salmi", "Salmiya"] },
+  { kind: "town_or_governorate", area: "Hawalli", typed: "Hawalli" },
+  { kind: "part_unclear", area: "Salmiya", typed: "North Salmiya" },
+  { kind: "governorate_differs", area: "Salmiya", governorate: "Al Ahmadi" },
+  { kind: "everyday_word", area: "Salwa", typed: "salwa" },
+];
+
 /** Every sentence the timeline and the match explanation can produce, with sample data. */
 function producible(): Sentence[] {
   const sentences: Sentence[] = [];
@@ -36,7 +50,7 @@ function producible(): Sentence[] {
       }),
     );
   }
-  for (const key of TIMELINE_TEXTS) {
+  for (const key of TIMELINE_TEXTS.filter((key) => !key.startsWith("area_doubt_"))) {
     sentences.push(
       timelineSentence({
         kind: "ready",
@@ -58,6 +72,15 @@ function producible(): Sentence[] {
     '"Sabah" could be Sabah Al-Salem or Sabah Al-Ahmad',
     "the courier's area list has no Salmiya («السالمية»)",
   ];
+  // Each doubt's sentence, from the one mechanism that writes it (domain/address-doubt.ts).
+  for (const doubt of DOUBTS) {
+    const text = doubtText(doubt);
+    expect(text.key.startsWith("area_doubt_")).toBe(true);
+    sentences.push(timelineSentence({ kind: "needs_address", data: { text } }));
+    sentences.push(
+      ...explainMatch({ area: "Salmiya", confident: false, doubt, reasons }).sentences,
+    );
+  }
   for (const match of [
     { area: "Salmiya", confident: true, confidence: 0.93, reasons },
     { area: "Salmiya", confident: false, confidence: 0.5, reasons },
@@ -70,6 +93,14 @@ function producible(): Sentence[] {
 }
 
 describe("timeline sentences (ADR 0043)", () => {
+  it("samples every kind of doubt the matcher can give", () => {
+    const kinds = addressDoubtSchema.options.map((option) => option.shape.kind.value);
+    expect(DOUBTS.map((doubt) => doubt.kind).sort()).toEqual([...kinds].sort());
+    expect(TIMELINE_TEXTS.filter((key) => key.startsWith("area_doubt_")).sort()).toEqual(
+      kinds.map((kind) => `area_doubt_${kind}`).sort(),
+    );
+  });
+
   it("has every key the timeline and the match explanation produce, in both languages, with their placeholders", () => {
     const problems: string[] = [];
     for (const sentence of producible()) {

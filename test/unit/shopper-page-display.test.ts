@@ -17,6 +17,7 @@ function askedView(overrides: Partial<ShopperPageView> = {}): ShopperPageView {
     question: {
       questions: ["address", "cash"],
       reasons: ["block", "cash_confirmation"],
+      doubt: null,
       answerBy: "2026-11-29T11:05:00.000Z",
     },
     answered: null,
@@ -73,6 +74,37 @@ function askedView(overrides: Partial<ShopperPageView> = {}): ShopperPageView {
 }
 
 describe("the shopper's page as shown", () => {
+  it("says why the area is in doubt with the areas named in the page's language", () => {
+    const view = askedView({
+      question: {
+        questions: ["address"],
+        reasons: ["area_not_sure"],
+        doubt: { kind: "two_areas", areas: ["Salwa", "Rumaithiya"] },
+        answerBy: null,
+      },
+    });
+    expect(shopperPageDisplay(view, "ar").question?.doubt).toEqual({
+      kind: "two_areas",
+      params: { area: "سلوى", other: "الرميثية" },
+    });
+    expect(shopperPageDisplay(view, "en").question?.doubt).toEqual({
+      kind: "two_areas",
+      params: { area: "Salwa", other: "Rumaithiya" },
+    });
+    const generic = askedView({
+      question: {
+        questions: ["address"],
+        reasons: ["area_not_recognised"],
+        doubt: { kind: "only_generic", typed: "مدينة الكويت" },
+        answerBy: null,
+      },
+    });
+    expect(shopperPageDisplay(generic, "en").question?.doubt).toEqual({
+      kind: "only_generic",
+      params: { typed: "مدينة الكويت" },
+    });
+  });
+
   it("writes the answer-by time in Kuwait's time, in the page's language", () => {
     expect(shopperPageDisplay(askedView(), "en").question?.answerBy).toBe("Sun 29 Nov, 2:05 pm");
     expect(shopperPageDisplay(askedView(), "ar").question?.answerBy).toBe(

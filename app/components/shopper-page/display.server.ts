@@ -1,7 +1,8 @@
 import { JOURNEY } from "../../domain/tracking-steps";
 import type { Language } from "../../i18n/config";
 import { formatShopperDay, formatShopperMoment } from "../../i18n/format";
-import { areaName } from "../../i18n/place-names";
+import type { AddressDoubt } from "../../addresses";
+import { areaName, governorateName } from "../../i18n/place-names";
 import type { ShopperPageView } from "../../shopper/page.server";
 import type { AreaOption, PageStep, ShopperPageDisplay } from "./view";
 
@@ -35,6 +36,7 @@ export function shopperPageDisplay(view: ShopperPageView, language: Language): S
       asksAddress: view.question.questions.includes("address"),
       asksCash: view.question.questions.includes("cash") && !view.answered?.cashConfirmed,
       reasons: view.question.reasons,
+      doubt: view.question.doubt && doubtForShopper(view.question.doubt, language),
       answerBy: view.question.answerBy && formatShopperMoment(view.question.answerBy, language),
     },
     answered: view.answered && {
@@ -111,4 +113,20 @@ function stepsOf(view: ShopperPageView, language: Language): ShopperPageDisplay[
     })),
     ...tracking.ahead.map((step) => ({ step, when: null, now: false, done: false })),
   ];
+}
+
+/** The doubt's sentence parameters with the areas and the governorate in the page's language. */
+function doubtForShopper(
+  doubt: AddressDoubt,
+  language: Language,
+): { kind: string; params: Record<string, string> } {
+  const params: Record<string, string> = {};
+  if ("areas" in doubt) {
+    params.area = areaName(doubt.areas[0] ?? "", language);
+    params.other = areaName(doubt.areas[1] ?? "", language);
+  }
+  if ("area" in doubt) params.area = areaName(doubt.area, language);
+  if ("governorate" in doubt) params.governorate = governorateName(doubt.governorate, language);
+  if ("typed" in doubt) params.typed = doubt.typed;
+  return { kind: doubt.kind, params };
 }

@@ -129,7 +129,12 @@ export function Headline({ page, done }: { page: ShopperPageDisplay; done: boole
       {question && question.reasons.length > 0 && (
         <ul className="sp-list">
           {question.reasons.map((reason) => (
-            <li key={reason}>{t(`reason.${reason}`)}</li>
+            <li key={reason}>
+              {/* Why the area is in doubt, in the shopper's words, rather than "not sure". */}
+              {question.doubt && (reason === "area_not_sure" || reason === "area_not_recognised")
+                ? t(`doubt.${question.doubt.kind}`, question.doubt.params)
+                : t(`reason.${reason}`)}
+            </li>
           ))}
         </ul>
       )}

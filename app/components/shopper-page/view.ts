@@ -29,6 +29,11 @@ export interface ShopperPageDisplay {
     asksAddress: boolean;
     asksCash: boolean;
     reasons: AskReason[];
+    /**
+     * Why the area is in doubt, for the shopper (`doubt.<kind>` of the tracking catalog), with
+     * area names already in the page's language; null when there is none to say.
+     */
+    doubt: { kind: string; params: Record<string, string> } | null;
     answerBy: string | null;
   } | null;
   answered: {
