@@ -58,6 +58,7 @@ export const REGIONAL_PLACE_NOUNS = new Set(
 export const PERSON_WORDS = new Set(
   [
     "mr", "mrs", "ms", "miss", "dr", "name", "named", "customer", "recipient", "receiver", "attn", "im",
+    "its", "it's",
     "اسمي", "الاسم", "باسم", "معك", "معاك", "انا", "السيد", "السيدة", "المستلم", "العميل", "الزبون", "الزبونة",
   ].map((word) => tokenize(word)[0]?.key ?? word),
 );

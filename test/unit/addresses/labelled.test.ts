@@ -3,6 +3,7 @@ import { matchAddress } from "../../../app/addresses";
 import {
   HOLDOUT_2_FILE,
   HOLDOUT_FILE,
+  MESSAGES_2_FILE,
   MESSAGES_FILE,
   loadLabelled,
   score,
@@ -16,6 +17,7 @@ describe.each([
   { name: "the held-out address set", file: HOLDOUT_FILE, minimum: 150 },
   { name: "the second held-out address set", file: HOLDOUT_2_FILE, minimum: 320 },
   { name: "the message-style address set of issue 30", file: MESSAGES_FILE, minimum: 110 },
+  { name: "the second message-style address set", file: MESSAGES_2_FILE, minimum: 40 },
 ])("$name", ({ file, minimum }) => {
   const cases = loadLabelled(file);
   const { scores } = score(

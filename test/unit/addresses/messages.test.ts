@@ -58,6 +58,7 @@ describe("confidence that means it", () => {
       "اسمي سلوى قطعة 1 شارع 2 منزل 3",
       "Customer name: Hadiya block 6 street 2 house 7",
       "Shuhada here, block 1 street 1 house 1",
+      "Hello, it's Zahra. Block 2 street 3 house 4",
     ]) {
       const match = matchAddress({ address1 });
       expect(match.confident, address1).toBe(false);
