@@ -34,7 +34,19 @@ let labelDeliveryId = "";
 
 const WIDTHS = [1280, 390] as const;
 // Names that stay as they are in an Arabic sentence.
-const BRAND_WORDS = ["Shopify", "API", "WhatsApp", "Meta", "English", "name@example.com", "jaddah"];
+const BRAND_WORDS = [
+  "Shopify",
+  "API",
+  "WhatsApp",
+  "Meta",
+  "English",
+  "name@example.com",
+  "jaddah",
+  // File formats, named as the merchant's software names them.
+  "CSV",
+  "Excel",
+  ".xlsx",
+];
 // Protocol words and raw codes a merchant should never read.
 const PROTOCOL_WORDS =
   /HMAC|ApiKey|Authorization|[Gg]overnance|picked_up|out_for_delivery|needs_address|at_the_hub/;
@@ -181,7 +193,14 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
+// Every page of the app's navigation: the checks above, in both languages at both widths.
 const ADMIN_PAGES = [
+  ["home", "/app"],
+  ["deliveries", "/app/deliveries"],
+  ["send", "/app/send"],
+  ["cash", "/app/cash"],
+  ["reports", "/app/reports"],
+  ["privacy", "/app/privacy"],
   ["settings", "/app/settings"],
   ["language", "/app/language"],
   ["pickup-locations", "/app/pickup-locations"],
