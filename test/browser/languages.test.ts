@@ -212,12 +212,14 @@ describe("pages in English and Arabic", () => {
   for (const [name, path] of ADMIN_PAGES) {
     for (const language of ["en", "ar"] as const) {
       it(`shows ${name} in ${language} at 1280 and 390 px, nothing overflowing`, async () => {
-        for (const width of WIDTHS) {
-          const page = await openAdmin(path, language, width);
-          await checkPage(page, name, language, width);
-          if (width === 1280) expect(await seriousAccessibilityViolations(page)).toEqual([]);
-          await page.close();
-        }
+        // Opened once at 1280 px, then narrowed to a phone's width: the layout follows the
+        // window (Polaris's breakpoints listen to it), and each page is loaded once.
+        const page = await openAdmin(path, language, WIDTHS[0]);
+        await checkPage(page, name, language, WIDTHS[0]);
+        expect(await seriousAccessibilityViolations(page)).toEqual([]);
+        await page.setViewportSize({ width: WIDTHS[1], height: 900 });
+        await checkPage(page, name, language, WIDTHS[1]);
+        await page.close();
       });
     }
   }
