@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import type http from "node:http";
-import type { CourierSandbox, FailureKind, StatusCode } from "../../sandbox/courier";
+import type { CourierSandbox, FailureKind, SandboxOrder, StatusCode } from "../../sandbox/courier";
 import type { ShopifyStandInStore } from "../../sandbox/shopify";
 
 /**
@@ -59,19 +59,24 @@ export function demoControls(options: DemoControlsOptions) {
    */
   function steer(course: DemoCourse, orderNumber?: string): DemoAnswer {
     const { to, failure } = COURSES[course];
-    // Unnamed, an order already there is passed over: each press shows the app a new event.
-    const candidates = orderNumber
-      ? [orderNumber]
-      : [...courier.orders.values()]
-          .filter((o) => o.status !== to)
-          .sort((a, b) => b.createdAt - a.createdAt)
-          .map((o) => o.orderNumber);
-    const named = [...courier.orders.values()].find((o) => o.orderNumber === orderNumber);
-    if (named?.status === to)
+    // A failed order goes out again and fails anew; one already returned or delivered is passed
+    // over unless named: each press shows the app a new event.
+    const again = (o: SandboxOrder) =>
+      o.status === "delivery_failed" &&
+      to === "delivery_failed" &&
+      !(o.scenario === "return" && o.failedAttempts >= 2);
+    const candidates = [...courier.orders.values()]
+      .filter((o) => (orderNumber ? o.orderNumber === orderNumber : o.status !== to || again(o)))
+      .sort((a, b) => b.createdAt - a.createdAt);
+    if (orderNumber && candidates[0]?.status === to && !again(candidates[0]))
       return { ok: false, command: course, error: `Order ${orderNumber} is already there.` };
-    let why = "The courier has no order that can get there: fulfil an order first.";
-    for (const number of candidates) {
+    let why = orderNumber
+      ? `No courier order ${orderNumber}.`
+      : "The courier has no order that can get there: fulfil an order first.";
+    for (const order of candidates) {
+      const number = order.orderNumber;
       try {
+        if (again(order)) courier.advance(number);
         const [moved] = courier.advance(number, to, failure);
         if (moved) return { ok: true, command: course, orderNumber: number, status: moved.status };
       } catch (error) {

@@ -60,9 +60,9 @@ async function courierOrder(courier: CourierSandbox) {
 }
 
 describe("the demo's controls", () => {
-  it("makes the newest delivery fail, the next raise an address exception, and return one", async () => {
+  it("makes the newest delivery fail, then fail again with an address exception, then return", async () => {
     const { courier, controls } = await demo();
-    const older = await courierOrder(courier);
+    await courierOrder(courier);
     const newest = await courierOrder(courier);
     expect(await controls.run("fail")).toEqual({
       ok: true,
@@ -74,15 +74,20 @@ describe("the demo's controls", () => {
       orderNumber: newest.orderNumber,
       type: "delivery_failed",
     });
-    // The newest has failed already: the next press is about another delivery.
+    // Failed already, it goes out for delivery again and fails anew.
     expect(await controls.run("exception")).toMatchObject({
       ok: true,
-      orderNumber: older.orderNumber,
+      orderNumber: newest.orderNumber,
     });
     expect(courier.exceptions.at(-1)).toMatchObject({
-      orderNumber: older.orderNumber,
+      orderNumber: newest.orderNumber,
       type: "address_problem",
     });
+    expect(newest.history.map((h) => h.status).slice(-3)).toEqual([
+      "delivery_failed",
+      "out_for_delivery",
+      "delivery_failed",
+    ]);
     expect(await controls.run("return")).toMatchObject({ ok: true, status: "returned" });
     expect(newest.status).toBe("returned");
     expect(await controls.run("fail", newest.orderNumber)).toMatchObject({
