@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { qrCodeSvg } from "../../app/labels/codes";
+import { code128Svg, qrCodeSvg } from "../../app/labels/codes";
 import {
   filsFromKwdText,
   formatFils,
@@ -188,6 +188,23 @@ describe("the labels document", () => {
     });
     expect(html).toMatch(/<div class="barcode"[^>]*><svg preserveAspectRatio="none" viewBox/);
     expect(html).toMatch(/<div class="qr"[^>]*><svg viewBox/);
+  });
+
+  it("draws the barcode between Code 128's start B and stop patterns, a unit a module", () => {
+    const svg = code128Svg("KW100001");
+    const bars = [...svg.matchAll(/M(\d+) 0h(\d+)v40h-\2z/g)].map(([, x, w]) => [
+      Number(x),
+      Number(w),
+    ]);
+    // Widths from the bars and the gaps between them: bar, space, bar, … as the standard lists them.
+    const widths = bars.flatMap(([x, w], i) => {
+      const next = bars[i + 1];
+      return next ? [w!, next[0]! - x! - w!] : [w!];
+    });
+    expect(widths.slice(0, 6)).toEqual([2, 1, 1, 2, 1, 4]); // Start B
+    expect(widths.slice(-7)).toEqual([2, 3, 3, 1, 1, 1, 2]); // Stop
+    // Start, K and W, 100001 as three pairs of digits (code C), checksum: 11 modules each; stop 13.
+    expect(Number(/viewBox="0 0 (\d+) 40"/.exec(svg)?.[1])).toBe(11 * 7 + 11 + 13);
   });
 
   it("draws the QR code's three finder squares in its corners, one unit a module", () => {
