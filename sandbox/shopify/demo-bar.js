@@ -47,6 +47,8 @@
         privacy: (n) => `طلب عميل بياناته (الطلب ${n}): راجع طلبات الخصوصية.`,
       },
       failed: "غير ممكن الآن:",
+      // The controls explain in English; here, what that means in general.
+      why: "لا توجد توصيلة لدى شركة التوصيل يمكن أن تصل إلى هذه الحالة الآن (انتهت أو تجاوزتها). أنجز طلبًا آخر ثم حاول مرة أخرى.",
     },
   };
   const t = document.documentElement.lang === "ar" ? TEXT.ar : TEXT.en;
@@ -109,7 +111,7 @@
       for (const b of speeds)
         b.setAttribute("aria-pressed", String(SPEEDS[b.dataset.command] === answer.stepSeconds));
     }
-    if (!answer.ok) output.textContent = `${t.failed} ${answer.error}`;
+    if (!answer.ok) output.textContent = `${t.failed} ${t.why ?? answer.error}`;
     else if (t.done[answer.command])
       output.textContent = t.done[answer.command](answer.orderNumber);
   }
