@@ -6,7 +6,11 @@
  * once, asks a customer about an unclear address, turns checkout rates on and asks for two rates
  * as Shopify's checkout would, and prints the URL to open.
  *
- * Flags: --port 3000 (app), --fresh (start from an empty database).
+ * Flags: --port 3000 (app), --fresh (start from an empty database), --speed slow|normal|fast|paused
+ * or --step-seconds N (how fast the courier moves its orders; normal is a status every 60 s).
+ *
+ * Ports: 3000 the app, 4010 the courier sandbox, 4020 the Shopify stand-in, 4030 App Bridge and
+ * the demo's controls (/demo/…, the bar over the app's pages), 4040 the WhatsApp stand-in.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -15,7 +19,14 @@ import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { port: { type: "string" }, fresh: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    port: { type: "string" },
+    fresh: { type: "boolean" },
+    speed: { type: "string" },
+    "step-seconds": { type: "string" },
+  },
+});
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.join(root, "data", "demo");
 const appPort = Number(values.port ?? 3000);
@@ -67,13 +78,27 @@ execFileSync(bin("prisma"), ["migrate", "deploy"], {
   stdio: "ignore",
 });
 
+const { DEMO_SPEEDS, demoControls } = await import("./support/demo-controls");
+const speed = values.speed ?? "normal";
+const stepSeconds = values["step-seconds"]
+  ? Number(values["step-seconds"])
+  : (DEMO_SPEEDS[speed as keyof typeof DEMO_SPEEDS] ?? (speed === "paused" ? 60 : NaN));
+if (!Number.isInteger(stepSeconds) || stepSeconds < 1) {
+  console.error(
+    "--speed is slow, normal, fast or paused; --step-seconds a whole number (1 or more)",
+  );
+  process.exit(2);
+}
 const { startCourierSandbox } = await import("../sandbox/courier");
 const courier = await startCourierSandbox({
   port: 4010,
   acceptedKeys: [COURIER_KEY],
-  stepIntervalMs: 30_000,
+  stepIntervalMs: stepSeconds * 1000,
 });
-step(`courier sandbox on ${courier.url} (orders move one status every 30 s)`);
+if (speed === "paused") courier.setPaused(true);
+step(
+  `courier sandbox on ${courier.url} (${speed === "paused" ? "paused: orders move when you say" : `orders move one status every ${stepSeconds} s`})`,
+);
 
 // WhatsApp Business, offline: the stand-in speaks Meta's Cloud API and calls the app back.
 const WHATSAPP = { accessToken: "demo-whatsapp-token", appSecret: "demo-whatsapp-app-secret" };
@@ -107,11 +132,32 @@ step(
   `Shopify stand-in store on ${shopify.url} (${store.orders().length} orders, ${store.locations().length} locations)`,
 );
 
-// Pages load App Bridge from Shopify's CDN; offline, the stand-in script is served from here.
-const appBridge = fs.readFileSync(path.join(root, "sandbox", "shopify", "app-bridge-standin.js"));
-const bridgeServer = http.createServer((_req, res) => {
-  res.writeHead(200, { "content-type": "text/javascript", "access-control-allow-origin": "*" });
-  res.end(appBridge);
+// Pages load App Bridge from Shopify's CDN; offline, the stand-in script is served from here,
+// with the demo's bar after it; the bar's commands are answered here too (/demo/…).
+const controlsUrl = "http://127.0.0.1:4030/demo";
+const appBridge = [
+  fs.readFileSync(path.join(root, "sandbox", "shopify", "app-bridge-standin.js"), "utf8"),
+  `window.__DEMO_CONTROLS__ = ${JSON.stringify(controlsUrl)};`,
+  fs.readFileSync(path.join(root, "sandbox", "shopify", "demo-bar.js"), "utf8"),
+].join("\n");
+const controls = demoControls({
+  courier,
+  store,
+  appUrl,
+  apiSecret: API_SECRET,
+  // The privacy webhook's address as shopify.app.toml subscribes it (a compliance topic).
+  apiVersion: subscriptions.apiVersion ?? "2026-10",
+  dataRequestPath:
+    /compliance_topics = \["customers\/data_request"\]\s+uri = "([^"]+)"/.exec(
+      fs.readFileSync(path.join(root, "shopify.app.toml"), "utf8"),
+    )?.[1] ?? "/webhooks/customers/data_request",
+});
+const bridgeServer = http.createServer((req, res) => {
+  void controls.handle(req, res).then((handled) => {
+    if (handled) return;
+    res.writeHead(200, { "content-type": "text/javascript", "access-control-allow-origin": "*" });
+    res.end(appBridge);
+  });
 });
 await new Promise<void>((resolve) => bridgeServer.listen(4030, "127.0.0.1", resolve));
 
@@ -278,6 +324,15 @@ ${checkoutRates.slice(1).join("\n")}
 Fulfil another order in the stand-in (sends the fulfillments/create webhook):
   curl -X POST '${shopify.url}/__standin/orders/%23${open[3]?.name.replace("#", "") ?? "1004"}/fulfill'
 Move courier orders on:  curl -X POST '${courier.url}/__sandbox/advance' -d '{"target":"all"}'
+
+The demo's bar at the foot of each page, or the same from a terminal (add ?order=KW100001 to
+choose the courier order; without it, the newest that can get there):
+  curl -X POST ${controlsUrl}/pause            (and /resume; /speed/slow, /speed/normal, /speed/fast)
+  curl -X POST ${controlsUrl}/fail             a delivery attempt fails (the customer did not answer)
+  curl -X POST ${controlsUrl}/exception        the courier cannot find the address: an exception
+  curl -X POST ${controlsUrl}/return           returned to the shop after two failed attempts
+  curl -X POST ${controlsUrl}/privacy          a customer asks for their data (customers/data_request)
+Arabic: add &locale=ar to the link above, or choose it on the app's Language page.
 App log: ${path.join(dataDir, "app.log")}. Stop with Ctrl-C.
 `);
 

@@ -1,17 +1,9 @@
 import type { DeliveryView } from "../api-contract";
 import { ATTENTION_STATES, isFinal, STATE_LABELS, type DeliveryState } from "../domain/states";
 import { stateTone } from "../components/delivery-state";
+import { LABEL_STATES } from "../domain/label-availability";
 import { filsFromKwdText, formatFils } from "../labels/money";
 import type { DeliveryRow } from "../models/deliveries.server";
-
-/** States whose parcel is at the courier and not yet delivered: its label is worth printing. */
-export const LABEL_STATES: readonly DeliveryState[] = [
-  "created",
-  "picked_up",
-  "in_transit",
-  "out_for_delivery",
-  "failed",
-];
 
 export type ViewedDelivery = Pick<
   DeliveryRow,

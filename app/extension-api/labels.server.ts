@@ -1,20 +1,40 @@
 import { labelDataFromDelivery, type LabelData } from "../labels";
 import { findDeliveries } from "../models/deliveries.server";
+import type { DeliveryState } from "../domain/states";
 import type { AdminGraphql } from "../shopify/graphql";
 import { fetchOrdersByIds } from "../shopify/orders";
 import { whenShopifyAllows } from "../shopify/sending";
-import { LABEL_STATES } from "./delivery-view";
+import {
+  FINISHED_REASONS,
+  NO_LABEL_REASONS,
+  whyNoLabel,
+  type NoLabelReason,
+} from "../domain/label-availability";
 import { shopDisplayName } from "./orders.server";
 
+/** Deliveries left out for one reason (orders never sent to the courier count as `not_sent`). */
+export interface LeftOut {
+  reason: NoLabelReason | "not_sent";
+  deliveryIds: string[];
+  /** How many: the deliveries, or the orders never sent. */
+  count: number;
+}
+
 export type LabelsOutcome =
-  | { ok: true; labels: LabelData[] }
+  | { ok: true; labels: LabelData[]; leftOut: LeftOut[] }
   /** Some ids are not this shop's (or do not exist): nothing is printed. */
   | { ok: false; status: 404; error: string }
   /**
    * All found, none with a label to print: not created at the courier yet (`not_yet`), or every
-   * one already delivered, returned or cancelled (`finished`).
+   * one already delivered, returned or cancelled (`finished`); `leftOut` says why for each.
    */
-  | { ok: false; status: 409; error: string; why: "not_yet" | "finished" };
+  | {
+      ok: false;
+      status: 409;
+      error: string;
+      why: "not_yet" | "finished";
+      leftOut: LeftOut[];
+    };
 
 /**
  * The labels of a shop's deliveries, named directly or by their orders (the order page's and the
@@ -45,18 +65,22 @@ export async function printableLabels(
     deliveryIds.some((id) => !rows.some((r) => r.id === id)) ||
     unsent.some((id) => !shopifyKnows.includes(id));
   if (missing) return { ok: false, status: 404, error: "No such order or delivery in this shop." };
-  const printable = rows.filter(
-    (r) => (r.courierOrderNumber ?? r.courierOrderId) !== null && LABEL_STATES.includes(r.state),
-  );
+  const printable = rows.filter((r) => whyNoLabel(labelFacts(r)) === null);
+  const leftOut: LeftOut[] = NO_LABEL_REASONS.map((reason) => {
+    const deliveryIds = rows.filter((r) => whyNoLabel(labelFacts(r)) === reason).map((r) => r.id);
+    return { reason, deliveryIds, count: deliveryIds.length };
+  });
+  leftOut.push({ reason: "not_sent", deliveryIds: [], count: unsent.length });
+  const reasons = leftOut.filter((l) => l.count > 0);
   if (printable.length === 0) {
-    // Created at the courier once, and since delivered, returned or cancelled: it needs no label.
-    const finished =
-      rows.length > 0 && rows.every((r) => (r.courierOrderNumber ?? r.courierOrderId) !== null);
+    // Every one delivered, returned or cancelled: it needs no label.
+    const finished = reasons.every((l) => (FINISHED_REASONS as string[]).includes(l.reason));
     return finished
       ? {
           ok: false,
           status: 409,
           why: "finished",
+          leftOut: reasons,
           error:
             "These deliveries are delivered, returned or cancelled: there is no label left to print.",
         }
@@ -64,6 +88,7 @@ export async function printableLabels(
           ok: false,
           status: 409,
           why: "not_yet",
+          leftOut: reasons,
           error:
             "None of these deliveries has a label yet: a label is printed once the courier has created the delivery.",
         };
@@ -78,5 +103,15 @@ export async function printableLabels(
   return {
     ok: true,
     labels: printable.map((row) => labelDataFromDelivery(row, null, { name: shopName })),
+    leftOut: reasons,
   };
 }
+
+const labelFacts = (row: {
+  state: DeliveryState;
+  courierOrderNumber: string | null;
+  courierOrderId: string | null;
+}) => ({
+  state: row.state,
+  courierOrderNumber: row.courierOrderNumber ?? row.courierOrderId,
+});

@@ -12,7 +12,7 @@ import { explainMatch } from "../domain/match-explanation";
 import { isFinal } from "../domain/states";
 import { longWait } from "../domain/waits";
 import { courierSaid, refusedFields, timelineSentence } from "../domain/timeline";
-import { LABEL_STATES } from "../extension-api/delivery-view";
+import { LABEL_STATES } from "../domain/label-availability";
 import { cancelChoicesFor } from "./cancel-dialog.server";
 import { deliveryExceptionItems } from "./reports.server";
 import { isFixable } from "../actions/fix.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, Page } from "@shopify/polaris";
+import { Banner, BlockStack, Button, Card, Link, List, Page } from "@shopify/polaris";
 import { useCallback, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { labelsQuery } from "../api-contract";
@@ -18,20 +18,18 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     orderIds: search.get("orderIds") ?? undefined,
     size: search.get("size") ?? undefined,
   });
-  if (!query.success) return { html: null, error: "badQuery" as const };
+  if (!query.success) return { html: null, error: "badQuery" as const, leftOut: [] };
   const outcome = await printableLabels(session.shop, admin, query.data);
   if (!outcome.ok) {
-    return {
-      html: null,
-      error:
-        outcome.status === 404
-          ? ("notFound" as const)
-          : outcome.why === "finished"
-            ? ("finished" as const)
-            : ("noneYet" as const),
-    };
+    return outcome.status === 404
+      ? { html: null, error: "notFound" as const, leftOut: [] }
+      : { html: null, error: "noneToPrint" as const, leftOut: outcome.leftOut };
   }
-  return { html: renderLabelsDocument(outcome.labels, { size: query.data.size }), error: null };
+  return {
+    html: renderLabelsDocument(outcome.labels, { size: query.data.size }),
+    error: null,
+    leftOut: outcome.leftOut,
+  };
 };
 
 /**
@@ -53,20 +51,44 @@ function fitToFrame(frame: HTMLIFrameElement | null) {
 }
 
 export default function Labels() {
-  const { html, error } = useLoaderData<typeof loader>();
+  const { html, error, leftOut } = useLoaderData<typeof loader>();
   const frame = useRef<HTMLIFrameElement>(null);
   const { t } = useTranslation("labels");
   const fit = useCallback(() => fitToFrame(frame.current), []);
   useEffect(() => {
-    // The frame may have loaded before the page came alive (server-rendered): fit it now too.
-    if (frame.current?.contentDocument?.readyState === "complete") fit();
+    // The document is given to the frame here, not in the server's HTML: the page would carry
+    // it twice (as the frame's attribute and in the page's data), 1.2 MB for 50 labels.
+    if (frame.current && html) frame.current.srcdoc = html;
     window.addEventListener("resize", fit);
     return () => window.removeEventListener("resize", fit);
-  }, [fit]);
+  }, [fit, html]);
   return (
     <Page title={t("title")} backAction={{ content: t("back"), url: "/app/deliveries" }}>
       <BlockStack gap="400">
-        {error ? <Banner tone="warning">{t(`error.${error}`)}</Banner> : null}
+        {error && error !== "noneToPrint" ? (
+          <Banner tone="warning">{t(`error.${error}`)}</Banner>
+        ) : null}
+        {leftOut.length > 0 ? (
+          <Banner
+            tone={error ? "warning" : "info"}
+            title={error ? t("leftOut.noneTitle") : t("leftOut.someTitle")}
+          >
+            <List>
+              {leftOut.map((group) => (
+                <List.Item key={group.reason}>
+                  {t(`leftOut.reason.${group.reason}`, { count: group.count })}{" "}
+                  {group.reason === "needs_address" ? (
+                    <Link url="/app/address-review">{t("leftOut.openReview")}</Link>
+                  ) : group.deliveryIds.length === 1 ? (
+                    <Link url={`/app/deliveries/${group.deliveryIds[0]}`}>
+                      {t("leftOut.openDelivery")}
+                    </Link>
+                  ) : null}
+                </List.Item>
+              ))}
+            </List>
+          </Banner>
+        ) : null}
         {html ? (
           <Card>
             <BlockStack gap="300">
@@ -76,7 +98,6 @@ export default function Labels() {
               <iframe
                 ref={frame}
                 title={t("frameTitle")}
-                srcDoc={html}
                 onLoad={fit}
                 style={{ width: "100%", height: "80vh", border: 0 }}
               />

@@ -23,7 +23,13 @@ export {
   type SandboxGovernance,
   type StatusCode,
 } from "./master-data";
-export { CANCELLABLE, priceOf, type SandboxOrder, type SandboxException } from "./orders";
+export {
+  CANCELLABLE,
+  priceOf,
+  type FailureKind,
+  type SandboxOrder,
+  type SandboxException,
+} from "./orders";
 export { kuwaitLocal, parseKuwaitLocal } from "./validation";
 export {
   EVENT_ID_HEADER,

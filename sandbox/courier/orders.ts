@@ -14,6 +14,12 @@ import { kuwaitLocal, type WireOrder } from "./validation";
  */
 export type DeliveryScenario = "normal" | "fail_once" | "return" | "address_problem";
 
+/** Why a delivery attempt fails: the exception the courier raises for it. */
+export type FailureKind = "no_answer" | "address_problem";
+
+/** What decides an order's next status. */
+type Course = Pick<SandboxOrder, "status" | "scenario" | "failedAttempts" | "nextFailure">;
+
 export interface StatusChange {
   status: StatusCode;
   at: number;
@@ -33,6 +39,11 @@ export interface SandboxOrder {
   price: number;
   scenario: DeliveryScenario;
   failedAttempts: number;
+  /**
+   * Set by `advance` steering an order to a failure (the demo's "make it fail" and "courier
+   * exception"): its next time out for delivery fails so, whatever its scenario says.
+   */
+  nextFailure?: FailureKind;
   cancelReason?: string;
   /**
    * Recorded late (the `commitLate` fault): until this time the order is in no read — history,
@@ -68,6 +79,19 @@ export const CANCELLABLE: ReadonlySet<StatusCode> = new Set([
   "assigned",
   "delivery_failed",
 ]);
+
+/** The way forward, in order: a status before another on it is never reached after it. */
+const ORDER_PATH: readonly StatusCode[] = [
+  "pending",
+  "accepted",
+  "assigned",
+  "picked_up",
+  "in_transit",
+  "out_for_delivery",
+  "delivery_failed",
+  "delivered",
+  "returned",
+];
 
 const FORWARD: Partial<Record<StatusCode, StatusCode>> = {
   pending: "accepted",
@@ -185,11 +209,12 @@ export class OrderBook {
   }
 
   /** The status an order would move to next, or null when it is finished. */
-  nextStatus(order: SandboxOrder): StatusCode | null {
+  nextStatus(order: Course): StatusCode | null {
     const forward = FORWARD[order.status];
     if (forward) return forward;
     if (order.status === "out_for_delivery") {
       const failsNow =
+        order.nextFailure !== undefined ||
         (order.scenario === "fail_once" && order.failedAttempts === 0) ||
         (order.scenario === "address_problem" && order.failedAttempts === 0) ||
         (order.scenario === "return" && order.failedAttempts < 2);
@@ -203,13 +228,69 @@ export class OrderBook {
     return null;
   }
 
+  /**
+   * How `order` can reach `to` by the courier's own moves: the course to give it (the order's own
+   * when that gets there), or why it cannot, in words. Nothing is changed.
+   */
+  courseTo(
+    order: SandboxOrder,
+    to: StatusCode,
+    failure: FailureKind = "no_answer",
+  ): { ok: true; course: Course } | { ok: false; why: string } {
+    const name = (status: StatusCode) => STATUS_BY_CODE.get(status)?.nameEn.toLowerCase() ?? status;
+    const is = `Order ${order.orderNumber} is ${name(order.status)}`;
+    if (order.status === to) return { ok: true, course: { ...order } };
+    if (to === "cancelled") {
+      return CANCELLABLE.has(order.status)
+        ? { ok: true, course: { ...order } }
+        : {
+            ok: false,
+            why: `${is}: the courier cancels an order only before pickup or after a failed attempt.`,
+          };
+    }
+    if (STATUS_BY_CODE.get(order.status)?.terminal) {
+      return { ok: false, why: `${is}, a final status: it moves no further.` };
+    }
+    const courses: Course[] = [
+      { ...order },
+      ...(to === "delivery_failed" ? [{ ...order, nextFailure: failure }] : []),
+      ...(to === "returned" ? [{ ...order, scenario: "return" as const }] : []),
+      ...(to === "delivered"
+        ? [{ ...order, scenario: "normal" as const, nextFailure: undefined }]
+        : []),
+    ];
+    for (const course of courses) {
+      const walk = { ...course };
+      for (let steps = 0; steps < 20; steps += 1) {
+        const next = this.nextStatus(walk);
+        if (!next) break;
+        if (next === "delivery_failed") {
+          walk.failedAttempts += 1;
+          walk.nextFailure = undefined;
+        }
+        walk.status = next;
+        if (next === to) return { ok: true, course };
+      }
+    }
+    const passed = ORDER_PATH.indexOf(order.status) > ORDER_PATH.indexOf(to);
+    return {
+      ok: false,
+      why: passed
+        ? `${is}: it has passed ${name(to)} and the courier does not move an order back.`
+        : `${is}: the courier never moves it to ${name(to)}.`,
+    };
+  }
+
   /** Moves the order one step; returns the new status, or null when it had finished. */
   advance(order: SandboxOrder, now: number): StatusCode | null {
     const next = this.nextStatus(order);
     if (!next) return null;
     if (next === "delivery_failed") {
       order.failedAttempts += 1;
-      const addressProblem = order.scenario === "address_problem";
+      const addressProblem =
+        order.nextFailure === "address_problem" ||
+        (order.nextFailure === undefined && order.scenario === "address_problem");
+      delete order.nextFailure;
       this.exceptions.push({
         exceptionId: this.exceptions.length + 1,
         orderId: order.orderId,

@@ -17,6 +17,7 @@ import {
   priceOf,
   round3,
   type SandboxException,
+  type FailureKind,
   type SandboxOrder,
 } from "./orders";
 import { kuwaitLocal, parseKuwaitLocal, validateOrder, type FieldError } from "./validation";
@@ -73,9 +74,21 @@ export interface CourierSandbox {
   governances: SandboxGovernance[];
   /**
    * Moves an order (by id or number), or every unfinished order with `"all"`, one status forward,
-   * or with `to` through the statuses up to that one.
+   * or with `to` through the courier's own moves up to that one: a failure on its next time out
+   * for delivery (`failure`: why, the exception raised), a return after two failed attempts, a
+   * cancel before pickup or after a failed attempt. An order that cannot get there is not moved:
+   * named, the call throws why; with `"all"` it is left out.
    */
-  advance(target: string, to?: StatusCode): Array<{ orderId: string; status: StatusCode }>;
+  advance(
+    target: string,
+    to?: StatusCode,
+    failure?: FailureKind,
+  ): Array<{ orderId: string; status: StatusCode }>;
+  /** Orders move by themselves every `ms` (0: only on `advance`), counted from now. */
+  setStepInterval(ms: number): void;
+  /** Paused, no order moves by itself; resumed, each waits a whole interval again. */
+  setPaused(paused: boolean): void;
+  readonly clock: { stepMs: number; paused: boolean };
   webhookDeliveries: readonly WebhookDelivery[];
   flushWebhooks(): Promise<void>;
   /** Points status webhooks somewhere else from now on (null: stop sending them). */
@@ -422,8 +435,28 @@ export async function startCourierSandbox(
           faults.clear();
           return json(200, { cleared: true });
         case "POST /__sandbox/advance": {
-          const { target = "all", to } = body as { target?: string; to?: StatusCode };
-          return json(200, advance(target, to));
+          const {
+            target = "all",
+            to,
+            failure,
+          } = body as { target?: string; to?: StatusCode; failure?: FailureKind };
+          if (failure !== undefined && failure !== "no_answer" && failure !== "address_problem")
+            return json(400, { error: "failure is no_answer or address_problem." });
+          return json(200, advance(target, to, failure));
+        }
+        case "GET /__sandbox/clock":
+          return json(200, clockState());
+        case "POST /__sandbox/clock": {
+          const { stepMs, paused } = body as { stepMs?: unknown; paused?: unknown };
+          if (stepMs !== undefined && !(Number.isInteger(stepMs) && (stepMs as number) >= 0))
+            return json(400, {
+              error: "stepMs is a whole number of milliseconds (0: only on advance).",
+            });
+          if (paused !== undefined && typeof paused !== "boolean")
+            return json(400, { error: "paused is true or false." });
+          if (stepMs !== undefined) setStepInterval(stepMs as number);
+          if (paused !== undefined) setPaused(paused);
+          return json(200, clockState());
         }
         case "GET /__sandbox/webhooks":
           return json(200, webhooks?.deliveries ?? []);
@@ -449,7 +482,7 @@ export async function startCourierSandbox(
     }
   }
 
-  function advance(target: string, to?: StatusCode) {
+  function advance(target: string, to?: StatusCode, failure?: FailureKind) {
     const now = clock();
     if (to !== undefined && !STATUS_BY_CODE.has(to)) throw new Error(`Unknown status ${to}`);
     const chosen =
@@ -457,20 +490,30 @@ export async function startCourierSandbox(
         ? [...book.orders.values()].filter((o) => !STATUS_BY_CODE.get(o.status)?.terminal)
         : [...book.orders.values()].filter((o) => o.orderId === target || o.orderNumber === target);
     if (target !== "all" && chosen.length === 0) throw new Error(`No sandbox order ${target}`);
-    return chosen.map((order) => {
-      if (to === undefined) {
+    if (to === undefined) {
+      return chosen.map((order) => {
         book.advance(order, now);
-      } else {
-        for (let steps = 0; order.status !== to; steps++) {
-          if (to === "cancelled" && order.status !== "cancelled") {
-            book.setStatus(order, "cancelled", now);
-          } else if (steps > 20 || book.advance(order, now) === null) {
-            throw new Error(`Order ${order.orderNumber} cannot reach ${to} from ${order.status}`);
-          }
-        }
+        return { orderId: order.orderId, status: order.status };
+      });
+    }
+    // Each order on the course that gets it there by the courier's own moves, judged before any
+    // moves: one that cannot get there is left as it was (named: refused, with why).
+    const courses = chosen.map((order) => ({ order, plan: book.courseTo(order, to, failure) }));
+    const refused = courses.find((c) => !c.plan.ok);
+    if (target !== "all" && refused && !refused.plan.ok) throw new Error(refused.plan.why);
+    const moved: Array<{ orderId: string; status: StatusCode }> = [];
+    for (const { order, plan } of courses) {
+      if (!plan.ok) continue;
+      order.scenario = plan.course.scenario;
+      if (plan.course.nextFailure) order.nextFailure = plan.course.nextFailure;
+      else delete order.nextFailure;
+      if (to === "cancelled" && order.status !== "cancelled") {
+        book.setStatus(order, "cancelled", now, "Cancelled by the courier");
       }
-      return { orderId: order.orderId, status: order.status };
-    });
+      while (order.status !== to && book.advance(order, now) !== null);
+      moved.push({ orderId: order.orderId, status: order.status });
+    }
+    return moved;
   }
 
   function reset() {
@@ -508,20 +551,39 @@ export async function startCourierSandbox(
   });
   const port = (server.address() as AddressInfo).port;
 
+  // Orders move by themselves every `interval` ms unless paused; each waits a whole interval from
+  // its last move or from the last resume or change of speed, whichever is later.
   let stepper: NodeJS.Timeout | undefined;
-  const interval = options.stepIntervalMs ?? 0;
-  if (interval > 0) {
+  let interval = options.stepIntervalMs ?? 0;
+  let paused = false;
+  let waitFrom = 0;
+  function schedule() {
+    if (stepper) clearInterval(stepper);
+    stepper = undefined;
+    if (interval <= 0 || paused) return;
     stepper = setInterval(
       () => {
         const now = clock();
         for (const order of book.orders.values()) {
-          if (now - order.updatedAt >= interval) book.advance(order, now);
+          if (now - Math.max(order.updatedAt, waitFrom) >= interval) book.advance(order, now);
         }
       },
       Math.max(20, Math.floor(interval / 4)),
     );
     stepper.unref();
   }
+  function setStepInterval(ms: number) {
+    interval = ms;
+    waitFrom = clock();
+    schedule();
+  }
+  function setPaused(value: boolean) {
+    if (paused && !value) waitFrom = clock();
+    paused = value;
+    schedule();
+  }
+  const clockState = () => ({ stepMs: interval, paused });
+  schedule();
 
   return {
     url: `http://${host}:${port}`,
@@ -532,6 +594,11 @@ export async function startCourierSandbox(
     exceptions: book.exceptions,
     governances,
     advance,
+    setStepInterval,
+    setPaused,
+    get clock() {
+      return clockState();
+    },
     get webhookDeliveries() {
       return webhooks?.deliveries ?? [];
     },

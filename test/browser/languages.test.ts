@@ -31,6 +31,7 @@ const prisma = appDatabase();
 let browser: Browser;
 let trackingToken = "";
 let labelDeliveryId = "";
+let waitingDeliveryId = "";
 
 const WIDTHS = [1280, 390] as const;
 // Names that stay as they are in an Arabic sentence.
@@ -161,7 +162,7 @@ beforeAll(async () => {
   });
   trackingToken = delivery.trackingToken;
   labelDeliveryId = delivery.id;
-  await prisma.delivery.create({
+  const waiting = await prisma.delivery.create({
     data: {
       shop,
       orderId: "gid://shopify/Order/9902",
@@ -185,6 +186,7 @@ beforeAll(async () => {
       }),
     },
   });
+  waitingDeliveryId = waiting.id;
 });
 
 afterAll(async () => {
@@ -277,9 +279,23 @@ describe("pages in English and Arabic", () => {
   for (const language of ["en", "ar"] as const) {
     it(`shows the shipping labels page in ${language}, and a link that names nothing`, async () => {
       for (const width of WIDTHS) {
-        const page = await openAdmin(`/app/labels?deliveryIds=${labelDeliveryId}`, language, width);
+        const page = await openAdmin(
+          `/app/labels?deliveryIds=${labelDeliveryId},${waitingDeliveryId}`,
+          language,
+          width,
+        );
         await checkPage(page, "labels", language, width);
         expect(await page.locator("iframe").count()).toBe(1);
+        // The delivery waiting for an address is left out, and the page says why and where to go.
+        const why =
+          language === "en" ? "Waiting for the customer's address (1)" : "بانتظار عنوان العميل (1)";
+        expect(await page.getByText(why).count()).toBe(1);
+        expect(
+          await page
+            .getByRole("listitem")
+            .getByRole("link", { name: language === "en" ? "Review addresses" : "مراجعة العناوين" })
+            .getAttribute("href"),
+        ).toContain("/app/address-review");
         // The label fits the frame on a phone (shrunk on screen only, printed at its size).
         const fits = await page
           .frameLocator("iframe")
@@ -289,6 +305,19 @@ describe("pages in English and Arabic", () => {
         if (width === 1280) expect(await seriousAccessibilityViolations(page)).toEqual([]);
         await page.close();
       }
+      const none = await openAdmin(`/app/labels?deliveryIds=${waitingDeliveryId}`, language, 390);
+      await checkPage(none, "labels-none-to-print", language, 390);
+      expect(await none.locator("iframe").count()).toBe(0);
+      expect(
+        await none
+          .getByText(
+            language === "en"
+              ? "None of these deliveries has a label to print"
+              : "لا توجد ملصقات لطباعتها لأي من هذه التوصيلات",
+          )
+          .count(),
+      ).toBe(1);
+      await none.close();
       const wrong = await openAdmin("/app/labels?size=A6", language, 390);
       await checkPage(wrong, "labels-nothing-named", language, 390);
       expect(

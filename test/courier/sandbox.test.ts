@@ -287,6 +287,93 @@ describe("orders over time", () => {
     ).toBe(409);
   });
 
+  it("makes an order fail on its next time out, then delivers it", async () => {
+    const sandbox = await sandboxWith();
+    const orderId = await create(sandbox);
+    expect(sandbox.advance(orderId, "delivery_failed")).toEqual([
+      { orderId, status: "delivery_failed" },
+    ]);
+    expect(sandbox.exceptions.map((e) => [e.orderId, e.type])).toEqual([
+      [orderId, "delivery_failed"],
+    ]);
+    expect(walk(sandbox, orderId)).toEqual(["out_for_delivery", "delivered"]);
+  });
+
+  it("raises an address problem when the failure asked for is one", async () => {
+    const sandbox = await sandboxWith();
+    const orderId = await create(sandbox);
+    sandbox.advance(orderId, "out_for_delivery");
+    sandbox.advance(orderId, "delivery_failed", "address_problem");
+    expect(sandbox.exceptions.at(-1)).toMatchObject({ orderId, type: "address_problem" });
+  });
+
+  it("returns an order after two failed attempts", async () => {
+    const sandbox = await sandboxWith();
+    const orderId = await create(sandbox);
+    sandbox.advance(orderId, "returned");
+    expect(
+      sandbox.orders
+        .get(orderId)
+        ?.history.map((h) => h.status)
+        .slice(5),
+    ).toEqual([
+      "out_for_delivery",
+      "delivery_failed",
+      "out_for_delivery",
+      "delivery_failed",
+      "returned",
+    ]);
+  });
+
+  it("delivers an order whose notes asked for a return when told to deliver it", async () => {
+    const sandbox = await sandboxWith();
+    const orderId = await create(sandbox, "[sandbox:return]");
+    expect(sandbox.advance(orderId, "delivered")).toEqual([{ orderId, status: "delivered" }]);
+  });
+
+  it("leaves a delivered order as it is and says why it cannot be returned", async () => {
+    const sandbox = await sandboxWith();
+    const orderId = await create(sandbox);
+    sandbox.advance(orderId, "delivered");
+    const number = sandbox.orders.get(orderId)?.orderNumber;
+    expect(() => sandbox.advance(orderId, "returned")).toThrow(
+      `Order ${number} is delivered, a final status: it moves no further.`,
+    );
+    expect(sandbox.orders.get(orderId)?.status).toBe("delivered");
+    expect(sandbox.orders.get(orderId)?.history).toHaveLength(7);
+  });
+
+  it("refuses to cancel an order out for delivery, through the control API too", async () => {
+    const sandbox = await sandboxWith();
+    const orderId = await create(sandbox);
+    sandbox.advance(orderId, "out_for_delivery");
+    const reply = await fetch(`${sandbox.url}/__sandbox/advance`, {
+      method: "POST",
+      body: JSON.stringify({ target: orderId, to: "cancelled" }),
+    });
+    expect(reply.status).toBe(400);
+    expect(((await reply.json()) as { error: string }).error).toMatch(
+      /is out for delivery: the courier cancels an order only before pickup/,
+    );
+    expect(sandbox.orders.get(orderId)?.status).toBe("out_for_delivery");
+  });
+
+  it("moves nothing while paused, and goes on at the new speed when resumed", async () => {
+    const sandbox = await sandboxWith({ stepIntervalMs: 60_000 });
+    const orderId = await create(sandbox);
+    const clock = await fetch(`${sandbox.url}/__sandbox/clock`, {
+      method: "POST",
+      body: JSON.stringify({ stepMs: 30, paused: true }),
+    });
+    expect(await clock.json()).toEqual({ stepMs: 30, paused: true });
+    await new Promise((r) => setTimeout(r, 250));
+    expect(sandbox.orders.get(orderId)?.status).toBe("pending");
+    sandbox.setPaused(false);
+    await expect
+      .poll(() => sandbox.orders.get(orderId)?.status, { timeout: 3000, interval: 20 })
+      .toBe("delivered");
+  });
+
   it("signs each status change it posts to the webhook receiver", async () => {
     const received: { body: string; signature: string | undefined }[] = [];
     const receiver = http.createServer((req, res) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { code128Svg, qrCodeSvg } from "../../app/labels/codes";
 import {
   filsFromKwdText,
   formatFils,
@@ -187,6 +188,47 @@ describe("the labels document", () => {
     });
     expect(html).toMatch(/<div class="barcode"[^>]*><svg preserveAspectRatio="none" viewBox/);
     expect(html).toMatch(/<div class="qr"[^>]*><svg viewBox/);
+  });
+
+  it("draws the barcode between Code 128's start B and stop patterns, a unit a module", () => {
+    const svg = code128Svg("KW100001");
+    const bars = [...svg.matchAll(/M(\d+) 0h(\d+)v40h-\2z/g)].map(([, x, w]) => [
+      Number(x),
+      Number(w),
+    ]);
+    // Widths from the bars and the gaps between them: bar, space, bar, … as the standard lists them.
+    const widths = bars.flatMap(([x, w], i) => {
+      const next = bars[i + 1];
+      return next ? [w!, next[0]! - x! - w!] : [w!];
+    });
+    expect(widths.slice(0, 6)).toEqual([2, 1, 1, 2, 1, 4]); // Start B
+    expect(widths.slice(-7)).toEqual([2, 3, 3, 1, 1, 1, 2]); // Stop
+    // Start, K and W, 100001 as three pairs of digits (code C), checksum: 11 modules each; stop 13.
+    expect(Number(/viewBox="0 0 (\d+) 40"/.exec(svg)?.[1])).toBe(11 * 7 + 11 + 13);
+  });
+
+  it("draws the QR code's three finder squares in its corners, one unit a module", () => {
+    const svg = qrCodeSvg("https://app.example.com/tracking/0123456789abcdef0123456789abcdef");
+    const size = Number(/viewBox="0 0 (\d+) \1"/.exec(svg)?.[1]);
+    // A 66-character link needs version 5 at level M (up to 84 bytes): 37 modules a side.
+    expect(size).toBe(37);
+    const dark = Array.from({ length: size }, () => Array<boolean>(size).fill(false));
+    for (const [, x, y, w] of svg.matchAll(/M(\d+) (\d+)h(\d+)v1h-\3z/g)) {
+      for (let i = 0; i < Number(w); i += 1) dark[Number(y)]![Number(x) + i] = true;
+    }
+    const finderAt = (top: number, left: number) =>
+      [0, 1, 2, 3, 4, 5, 6].every((r) =>
+        [0, 1, 2, 3, 4, 5, 6].every((c) => {
+          const ring = Math.max(Math.abs(r - 3), Math.abs(c - 3));
+          return dark[top + r]![left + c] === (ring !== 2);
+        }),
+      );
+    expect([finderAt(0, 0), finderAt(0, size - 7), finderAt(size - 7, 0)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(finderAt(size - 7, size - 7)).toBe(false);
   });
 
   it("prints the shopper's note from the courier's notes, without the reference", () => {
