@@ -212,8 +212,26 @@ describe("the merchant's pages in Chromium", () => {
       expect(await attention.getAttribute("href")).toContain("/app/deliveries?tab=attention");
       expect(await page.getByText("The last 14 days").count()).toBe(1);
       expect(await page.getByRole("table").count()).toBe(1);
+      // What to do now, in words, with the page that does it (issue 29).
+      expect(await page.getByRole("heading", { name: "Next steps" }).count()).toBe(1);
+      const review = page.getByRole("link", { name: "Review →" });
+      expect(await review.getAttribute("href")).toContain("/app/address-review");
+      expect(await page.getByText(/^2 addresses to check before sending$/).count()).toBe(1);
+      expect(await page.getByRole("link", { name: "Fix →" }).getAttribute("href")).toContain(
+        "state=rejected",
+      );
+      // The figures look like links: each says "View", and the keyboard's focus shows.
+      expect(await page.locator(".figure-link").getByText("View →").count()).toBeGreaterThan(5);
+      // The chart has a count axis, and a count over every day (0 for an empty one).
+      const chartTexts = await page
+        .locator("svg text")
+        .evaluateAll((nodes) => nodes.map((n) => n.textContent ?? ""));
+      expect(chartTexts).toContain("0");
+      expect(chartTexts.filter((text) => /^\d+$/.test(text)).length).toBeGreaterThanOrEqual(14);
       await screenshot(page, `home-en-${width}`);
       expect(await overflows(page)).toEqual([]);
+      await attention.focus();
+      expect(await attention.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe("solid");
       await page.close();
     });
 
