@@ -6,6 +6,7 @@ import { getPlaceNames } from "../models/place-names.server";
 import type { DeliveryState } from "../domain/states";
 import { recognizeStatus } from "../domain/courier-status";
 import { loadStatusMappings } from "../models/tracking.server";
+import { typedPlaceName, typedPlacesOf } from "../models/read/typed-places.server";
 
 /**
  * The deliveries list as CSV rows (issue 16, ADR 0037): the rows the list page shows for the same
@@ -64,11 +65,18 @@ export async function deliveriesExportRows(
   };
   async function* batches(): AsyncGenerator<CsvValue[][]> {
     for await (const rows of listDeliveryPages(query)) {
+      // Waiting for its address, a delivery has no courier area yet: where its address points.
+      const typed = await typedPlacesOf(
+        shop,
+        rows.filter((r) => r.areaId === null && r.state === "needs_address").map((r) => r.id),
+      );
       yield rows.map((row: ListRow) => {
         return [
           row.orderName,
           row.customerName,
-          row.areaId === null ? null : (areaName.get(row.areaId) ?? null),
+          row.areaId === null
+            ? (typedPlaceName(typed.get(row.id))?.[words.areaLanguage] ?? null)
+            : (areaName.get(row.areaId) ?? null),
           row.cashToCollect,
           isStuck(row, now) ? words.stuck : words.state(row.state),
           row.stateReason === null ? null : words.reason(row.stateReason),

@@ -1,8 +1,7 @@
 import { encodeCursor } from "../models/read/delivery-list";
 import { listQueryOf, readListParams } from "../models/read/delivery-list-params";
-import { findArea } from "../addresses/gazetteer";
 import { isStuck, listDeliveryPage } from "../models/read/delivery-list.server";
-import { typedPlacesOf } from "../models/read/typed-places.server";
+import { typedPlaceName, typedPlacesOf } from "../models/read/typed-places.server";
 import { getCourierAccount } from "../models/courier-account.server";
 import { countUnderWay, tabCounts } from "../models/read/dashboard.server";
 import { getPlaceNames } from "../models/place-names.server";
@@ -54,10 +53,7 @@ export async function loadDeliveryListPage(
   );
   const placeOf = (d: (typeof page.rows)[number]) => {
     if (d.areaId !== null) return areaName.get(d.areaId) ?? null;
-    const place = typed.get(d.id);
-    const area = place?.area ? findArea(place.area) : undefined;
-    if (area) return { en: area.nameEn, ar: area.nameAr };
-    return place?.city ? { en: place.city, ar: place.city } : null;
+    return typedPlaceName(typed.get(d.id));
   };
   return {
     params,

@@ -100,6 +100,24 @@ describe(`the deliveries export (${database})`, () => {
     expect(ar.find((l) => l.includes("Amal"))).toContain("خرجت للتوصيل,OUT_FOR_DELIVERY");
   });
 
+  it("writes the place a delivery waiting for its address points to, in the page's language", async () => {
+    const waiting = await delivery({ state: "needs_address", name: "Reem" });
+    await prisma.delivery.update({
+      where: { id: waiting.id },
+      data: { request: null },
+    });
+    // As the worker writes it: the list's columns after the request's trigger has run.
+    await prisma.delivery.update({
+      where: { id: waiting.id },
+      data: {
+        customerName: "Reem",
+        addressMatch: JSON.stringify({ area: "Jabriya", input: { city: "Jabriya" } }),
+      },
+    });
+    expect((await csvText("")).find((l) => l.includes("Reem"))).toContain("Reem,Jabriya,");
+    expect((await csvText("", "ar")).find((l) => l.includes("Reem"))).toContain("Reem,الجابرية,");
+  });
+
   it("writes its column titles and states in Arabic for an Arabic page", async () => {
     await delivery({ cash: "2.000", state: "delivered", name: "Huda" });
     const lines = await csvText("", "ar");
