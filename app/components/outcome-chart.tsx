@@ -88,12 +88,13 @@ export function chartLabels(t: TFunction, language: Language): ChartLabels {
  */
 export function OutcomeChart({ days, labels }: { days: ChartDay[]; labels: ChartLabels }) {
   const width = 700;
-  const height = 240;
   // The SVG scales to its card: on a phone (about half the width) its text is drawn twice as
   // large, the days every fourth from the third (none cut at the edges), so it stays readable
   // (12 px text would be 6 px there).
   const smDown = useSmallScreen();
   const fontSize = smDown ? 24 : 12;
+  // Taller on a phone, so its bars (drawn at half scale) keep the height of a readable chart.
+  const height = smDown ? 440 : 240;
   const labelled = (i: number) => (smDown ? i % 4 === 2 : i % 2 === 0);
   const total = (d: ChartDay) => d.delivered + d.failed + d.returned;
   const scale = countScale(Math.max(0, ...days.map(total)));

@@ -318,11 +318,13 @@ export default function Home() {
           </BlockStack>
         </Card>
 
-        <Text as="p" tone="subdued" variant="bodySm">
-          {courierEnvironment === "production"
-            ? t("home:environment.production")
-            : t("home:environment.sandbox")}
-        </Text>
+        <Box paddingInline={{ xs: "400", sm: "0" }}>
+          <Text as="p" tone="subdued" variant="bodySm">
+            {courierEnvironment === "production"
+              ? t("home:environment.production")
+              : t("home:environment.sandbox")}
+          </Text>
+        </Box>
       </BlockStack>
     </Page>
   );

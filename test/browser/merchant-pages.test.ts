@@ -451,4 +451,39 @@ describe("the merchant's pages in Chromium", () => {
     expect(pageErrors).toEqual([]);
     await page.close();
   });
+
+  it("says a quiet fortnight in words on Home, with every day at 0", async () => {
+    // The shop's outcomes moved two months back for this test, and put back after it.
+    const moved = await prisma.delivery.findMany({
+      where: { shop, lastMovedAt: { not: null } },
+      select: { id: true, lastMovedAt: true },
+    });
+    const shift = async (ms: number) => {
+      for (const row of moved)
+        await prisma.delivery.update({
+          where: { id: row.id },
+          data: { lastMovedAt: new Date(row.lastMovedAt!.getTime() + ms) },
+        });
+    };
+    await shift(-60 * 86_400_000);
+    try {
+      const page = await open("/app", 1280);
+      await expect
+        .poll(() =>
+          page
+            .getByText(/^No delivery was delivered, failed or returned in the last 14 days/)
+            .count(),
+        )
+        .toBe(1);
+      const counts = await page
+        .locator("svg text")
+        .evaluateAll((nodes) => nodes.map((n) => n.textContent ?? ""));
+      expect(counts.filter((text) => text === "0").length).toBeGreaterThanOrEqual(14);
+      await screenshot(page, "home-quiet-en-1280");
+      expect(pageErrors).toEqual([]);
+      await page.close();
+    } finally {
+      await shift(0);
+    }
+  });
 });

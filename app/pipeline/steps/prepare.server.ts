@@ -226,12 +226,12 @@ export const prepare: Step = async (delivery, deps) => {
 };
 
 /**
- * needs_address (ADR 0064): the address waits for the merchant (or the shopper) before a request is built.
- * The row keeps what the list shows of it (issue 29): the customer and their phone, the place
- * when the courier's ids are known, and the cash the driver will collect. A built delivery has
- * them from its request, through the database's trigger (ADR 0041), which writes them over once
- * this one is built. The cash takes the collection of the order's balance as a built request
- * does (ADR 0026); another delivery of the order taking it first leaves this one without.
+ * needs_address (ADR 0064): the address waits for the merchant (or the shopper) before a
+ * request is built. The row keeps what the list shows of it (issue 29): the customer and their
+ * phone, the place when the courier's ids are known, and the cash the driver will collect. A
+ * built delivery has them from its request, through the database's trigger (ADR 0041), which
+ * writes them over once this one is built. The cash takes the collection of the order's balance
+ * as a built request does (ADR 0026); another delivery taking it first leaves this one without.
  */
 async function holdForAddress(
   delivery: DeliveryRow,
