@@ -95,7 +95,8 @@ export function OutcomeChart({ days, labels }: { days: ChartDay[]; labels: Chart
   const fontSize = smDown ? 24 : 12;
   // Taller on a phone, so its bars (drawn at half scale) keep the height of a readable chart.
   const height = smDown ? 440 : 240;
-  const labelled = (i: number) => (smDown ? i % 4 === 2 : i % 2 === 0);
+  // Wide, every other day back from today, so today is named.
+  const labelled = (i: number) => (smDown ? i % 4 === 2 : (days.length - 1 - i) % 2 === 0);
   const total = (d: ChartDay) => d.delivered + d.failed + d.returned;
   const scale = countScale(Math.max(0, ...days.map(total)));
   const pad = { top: fontSize + 10, bottom: fontSize + 14, left: fontSize * 3, right: 4 };
