@@ -18,7 +18,7 @@ const COLUMNS = [
   "auto", // customer
   "auto", // area
   "7.5rem", // cash on delivery: "KWD 1,234.500"
-  "14rem", // state, its second badge wrapping below, its reason (wrapping) and its action
+  "12.5rem", // state, its second badge wrapping below, its reason (wrapping) and its action
   "8.5rem", // courier number
   "9.5rem", // created: "Nov 27, 2026, 19:49"
 ];
