@@ -17,6 +17,27 @@ const COLORS = {
   returned: "var(--p-color-bg-fill-caution, #ffb800)",
 };
 
+const GRID = {
+  axis: "var(--p-color-border, #8a8a8a)",
+  line: "var(--p-color-border-secondary, #ebebeb)",
+  text: "var(--p-color-text-secondary, #616161)",
+};
+
+/**
+ * The count axis: a round top at or above the largest day (at least 4, so a quiet fortnight
+ * still reads as small numbers) and four or fewer steps of 1, 2 or 5 times a power of ten.
+ */
+export function countScale(max: number): { top: number; ticks: number[] } {
+  const wanted = Math.max(4, max);
+  const rough = wanted / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough)!;
+  const top = Math.ceil(wanted / step) * step;
+  const ticks: number[] = [];
+  for (let tick = 0; tick <= top; tick += step) ticks.push(tick);
+  return { top, ticks };
+}
+
 export interface ChartLabels {
   title: string;
   dayHeading: string;
@@ -28,6 +49,8 @@ export interface ChartLabels {
   duration: (minutes: number) => string;
   day: (date: string) => string;
   none: string;
+  /** Said above the chart when no delivery finished in the whole period. */
+  empty: string;
 }
 
 /** The chart's words in the page's language (the home namespace). */
@@ -53,55 +76,83 @@ export function chartLabels(t: TFunction, language: Language): ChartLabels {
     },
     day: (date) => dayFormat.format(new Date(`${date}T00:00:00Z`)),
     none: t("home:chart.none"),
+    empty: t("home:chart.empty"),
   };
 }
 
 /**
- * Outcomes of the last days as stacked bars (delivered, failed, returned) with the median time to
- * deliver as a line, in an SVG that scales to its card; the same figures in a table for screen
- * readers (the SVG is hidden from them).
+ * Outcomes of the last days as stacked bars (delivered, failed, returned) on a count axis, each
+ * day's count above its bar, in an SVG that scales to its card, and the median time to deliver
+ * in words; the same figures, with each day's median, in a table for screen readers (the SVG is
+ * hidden from them).
  */
 export function OutcomeChart({ days, labels }: { days: ChartDay[]; labels: ChartLabels }) {
   const width = 700;
-  const height = 200;
-  // The SVG scales to its card: on a phone (about half the width) its day labels are drawn
-  // twice as large, every fourth day from the third (none cut at the edges), so they stay
-  // readable (12 px text would be 6 px there).
+  // The SVG scales to its card: on a phone (about half the width) its text is drawn twice as
+  // large, the days every fourth from the third (none cut at the edges), so it stays readable
+  // (12 px text would be 6 px there).
   const smDown = useSmallScreen();
   const fontSize = smDown ? 24 : 12;
-  const labelled = (i: number) => (smDown ? i % 4 === 2 : i % 2 === 0);
-  const pad = { top: 12, bottom: fontSize + 12, left: 4, right: 4 };
+  // Taller on a phone, so its bars (drawn at half scale) keep the height of a readable chart.
+  const height = smDown ? 440 : 240;
+  // Wide, every other day back from today, so today is named.
+  const labelled = (i: number) => (smDown ? i % 4 === 2 : (days.length - 1 - i) % 2 === 0);
+  const total = (d: ChartDay) => d.delivered + d.failed + d.returned;
+  const scale = countScale(Math.max(0, ...days.map(total)));
+  const pad = { top: fontSize + 10, bottom: fontSize + 14, left: fontSize * 3, right: 4 };
   const plotH = height - pad.top - pad.bottom;
+  const baseline = pad.top + plotH;
   const slot = (width - pad.left - pad.right) / Math.max(1, days.length);
-  const maxCount = Math.max(1, ...days.map((d) => d.delivered + d.failed + d.returned));
-  const maxMedian = Math.max(1, ...days.map((d) => d.medianMinutes ?? 0));
-  const y = (count: number) => (count / maxCount) * plotH;
-  const medianPoints = days
-    .map((d, i) =>
-      d.medianMinutes === null
-        ? null
-        : `${pad.left + slot * i + slot / 2},${pad.top + plotH - (d.medianMinutes / maxMedian) * plotH}`,
-    )
-    .filter((p): p is string => p !== null);
+  const y = (count: number) => (count / scale.top) * plotH;
   const withMedian = days.filter((d) => d.medianMinutes !== null);
   const overall =
     withMedian.length === 0
       ? null
       : [...withMedian].sort((a, b) => a.medianMinutes! - b.medianMinutes!)[withMedian.length >> 1]!
           .medianMinutes!;
+  const empty = days.every((d) => total(d) === 0);
   return (
     <BlockStack gap="200">
+      {empty && (
+        <Text as="p" tone="subdued">
+          {labels.empty}
+        </Text>
+      )}
+      {/* Numbers and days read left to right in both languages, like the figures above. */}
       <svg
         viewBox={`0 0 ${width} ${height}`}
         width="100%"
         role="img"
         aria-hidden="true"
+        direction="ltr"
         style={{ display: "block", maxWidth: "100%", height: "auto" }}
       >
+        {scale.ticks.map((tick) => (
+          <g key={tick}>
+            <line
+              x1={pad.left}
+              x2={width - pad.right}
+              y1={baseline - y(tick)}
+              y2={baseline - y(tick)}
+              stroke={tick === 0 ? GRID.axis : GRID.line}
+              strokeWidth={tick === 0 ? 1.5 : 1}
+            />
+            <text
+              x={pad.left - 6}
+              y={baseline - y(tick) + fontSize / 3}
+              textAnchor="end"
+              fontSize={fontSize}
+              fill={GRID.text}
+            >
+              {tick}
+            </text>
+          </g>
+        ))}
         {days.map((d, i) => {
           const x = pad.left + slot * i + slot * 0.2;
           const w = slot * 0.6;
-          let top = pad.top + plotH;
+          const centre = pad.left + slot * i + slot / 2;
+          let top = baseline;
           return (
             <g key={d.date}>
               {(["delivered", "failed", "returned"] as const).map((kind) => {
@@ -111,9 +162,19 @@ export function OutcomeChart({ days, labels }: { days: ChartDay[]; labels: Chart
                   <rect key={kind} x={x} y={top} width={w} height={h} fill={COLORS[kind]} />
                 ) : null;
               })}
+              {/* Every day says its count, 0 too: an empty day is a day, not a gap. */}
+              <text
+                x={centre}
+                y={top - 4}
+                textAnchor="middle"
+                fontSize={fontSize}
+                fill={total(d) === 0 ? GRID.text : "currentColor"}
+              >
+                {total(d)}
+              </text>
               {labelled(i) && (
                 <text
-                  x={pad.left + slot * i + slot / 2}
+                  x={centre}
                   y={height - 6}
                   textAnchor="middle"
                   fontSize={fontSize}
@@ -125,15 +186,6 @@ export function OutcomeChart({ days, labels }: { days: ChartDay[]; labels: Chart
             </g>
           );
         })}
-        {medianPoints.length > 1 && (
-          <polyline
-            points={medianPoints.join(" ")}
-            fill="none"
-            stroke="var(--p-color-text, #303030)"
-            strokeWidth="2"
-            strokeDasharray="4 3"
-          />
-        )}
       </svg>
       <InlineStack gap="400" wrap>
         {(["delivered", "failed", "returned"] as const).map((kind) => (
@@ -148,7 +200,7 @@ export function OutcomeChart({ days, labels }: { days: ChartDay[]; labels: Chart
           </InlineStack>
         ))}
         <Text as="span" variant="bodySm">
-          {`- - ${labels.median}: ${overall === null ? labels.none : labels.duration(overall)}`}
+          {`${labels.median}: ${overall === null ? labels.none : labels.duration(overall)}`}
         </Text>
       </InlineStack>
       <div className="Polaris-Text--visuallyHidden">

@@ -101,6 +101,10 @@ export function timelineSentence(event: {
   switch (kind) {
     case "courier_status": {
       const state = stateOf(data?.state);
+      // The courier's first status means "created", which the app's own `created` entry has
+      // just said ("Created at the courier as order …"): this one says what it adds, that the
+      // courier's tracking now follows the parcel, so the step does not read twice.
+      if (state === "created") return { key: "timeline.kind.courier_status_created", params: {} };
       return state
         ? { key: "timeline.kind.courier_status", params: { state } }
         : { key: "timeline.kind.courier_status_plain", params: {} };

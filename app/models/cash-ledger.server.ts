@@ -330,6 +330,16 @@ export async function listSettlements(shop: string, take = 50): Promise<Settleme
   return rows.map(summary);
 }
 
+/** How many differences the latest statement saved has (0: none, or no statement yet). */
+export async function latestStatementDifferences(shop: string): Promise<number> {
+  const latest = await prisma.settlement.findFirst({
+    where: { shop },
+    orderBy: { createdAt: "desc" },
+    select: { differences: true },
+  });
+  return latest?.differences ?? 0;
+}
+
 /** A statement's differences, as saved: its lines that differ and the orders it lacked. */
 export async function settlementDifferences(shop: string, settlementId: string) {
   const [lines, gaps] = await Promise.all([

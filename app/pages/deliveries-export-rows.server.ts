@@ -4,6 +4,9 @@ import { listQueryOf, readListParams } from "../models/read/delivery-list-params
 import { isStuck, listDeliveryPages, type ListRow } from "../models/read/delivery-list.server";
 import { getPlaceNames } from "../models/place-names.server";
 import type { DeliveryState } from "../domain/states";
+import { recognizeStatus } from "../domain/courier-status";
+import { loadStatusMappings } from "../models/tracking.server";
+import { typedPlaceName, typedPlacesOf } from "../models/read/typed-places.server";
 
 /**
  * The deliveries list as CSV rows (issue 16, ADR 0037): the rows the list page shows for the same
@@ -39,19 +42,46 @@ export async function deliveriesExportRows(
   // From the first row whatever page the merchant was on.
   const { after: _after, before: _before, ...query } = listQueryOf(shop, params, now);
   const account = await getCourierAccount(shop);
-  const places = await getPlaceNames(shop, account.environment);
+  const [places, statuses] = await Promise.all([
+    getPlaceNames(shop, account.environment),
+    loadStatusMappings(shop),
+  ]);
   const areaName = new Map(places.areas.map((a) => [a.id, a[words.areaLanguage]]));
+  // The courier's status in words (issue 29): the state it means for the shop (Settings), else
+  // the one the app recognizes; one that means neither reads as the courier's own name for it.
+  const statusWords = new Map<string, string>();
+  const courierStatusInWords = (code: string | null) => {
+    if (code === null) return null;
+    let said = statusWords.get(code);
+    if (said === undefined) {
+      const name = statuses.names.get(code) ?? null;
+      const meaning = statuses.mappings.has(code)
+        ? statuses.mappings.get(code)
+        : recognizeStatus(code, name);
+      said = meaning && meaning.state !== "unchanged" ? words.state(meaning.state) : (name ?? code);
+      statusWords.set(code, said);
+    }
+    return said;
+  };
   async function* batches(): AsyncGenerator<CsvValue[][]> {
     for await (const rows of listDeliveryPages(query)) {
+      // Waiting for its address, a delivery has no courier area yet: where its address points.
+      const typed = await typedPlacesOf(
+        shop,
+        rows.filter((r) => r.areaId === null && r.state === "needs_address").map((r) => r.id),
+      );
       yield rows.map((row: ListRow) => {
         return [
           row.orderName,
           row.customerName,
-          row.areaId === null ? null : (areaName.get(row.areaId) ?? null),
+          row.areaId === null
+            ? (typedPlaceName(typed.get(row.id))?.[words.areaLanguage] ?? null)
+            : (areaName.get(row.areaId) ?? null),
           row.cashToCollect,
           isStuck(row, now) ? words.stuck : words.state(row.state),
           row.stateReason === null ? null : words.reason(row.stateReason),
           row.courierOrderNumber,
+          courierStatusInWords(row.courierStatus),
           row.courierStatus,
           row.trackingUrl,
           kuwaitTime(row.createdAt),

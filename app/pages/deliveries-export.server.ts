@@ -24,6 +24,7 @@ export async function deliveriesExport(
     t("export.reason"),
     t("export.courierNumber"),
     t("export.courierStatus"),
+    t("export.courierStatusCode"),
     t("export.trackingLink"),
     t("export.created"),
     t("export.lastChange"),

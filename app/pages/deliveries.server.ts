@@ -1,7 +1,9 @@
 import { encodeCursor } from "../models/read/delivery-list";
 import { listQueryOf, readListParams } from "../models/read/delivery-list-params";
 import { isStuck, listDeliveryPage } from "../models/read/delivery-list.server";
+import { typedPlaceName, typedPlacesOf } from "../models/read/typed-places.server";
 import { getCourierAccount } from "../models/courier-account.server";
+import { countUnderWay, tabCounts } from "../models/read/dashboard.server";
 import { getPlaceNames } from "../models/place-names.server";
 import type { AdminGraphql } from "../shopify/graphql";
 import { cancelDelivery } from "../actions/cancel.server";
@@ -27,11 +29,14 @@ export async function loadDeliveryListPage(
 ) {
   const params = readListParams(search);
   const account = await getCourierAccount(shop);
-  const [page, places, exceptions] = await Promise.all([
+  const [page, places, exceptions, underWay] = await Promise.all([
     listDeliveryPage(listQueryOf(shop, params, now)),
     getPlaceNames(shop, account.environment),
     // Needs attention also lists what the courier reported (issue 16).
     params.tab === "attention" ? attentionExceptionItems(shop, now) : [],
+    // The tabs of work under way say how many they hold: one grouped count of the states a
+    // delivery leaves, as Home's figures (ADR 0041, 0046); tabs of history are not counted.
+    countUnderWay(shop, now),
   ]);
   // Failed deliveries whose customer answered since (issue 27): the merchant can send them again.
   const answered = await failedDeliveriesAnswered(
@@ -40,13 +45,24 @@ export async function loadDeliveryListPage(
   );
   // Both languages: the page shows its own (the layout decides it).
   const areaName = new Map(places.areas.map((a) => [a.id, { en: a.en, ar: a.ar }]));
+  // Waiting for its address, a delivery has no courier area yet: the place its address points
+  // to, the recognised area in both languages or the city as the shopper typed it.
+  const typed = await typedPlacesOf(
+    shop,
+    page.rows.filter((d) => d.areaId === null && d.state === "needs_address").map((d) => d.id),
+  );
+  const placeOf = (d: (typeof page.rows)[number]) => {
+    if (d.areaId !== null) return areaName.get(d.areaId) ?? null;
+    return typedPlaceName(typed.get(d.id));
+  };
   return {
     params,
+    tabCounts: tabCounts(underWay),
     rows: page.rows.map((d) => ({
       id: d.id,
       orderName: d.orderName,
       customer: d.customerName,
-      area: d.areaId === null ? null : (areaName.get(d.areaId) ?? null),
+      area: placeOf(d),
       cod: d.cashToCollect,
       state: d.state,
       reason: d.stateReason,

@@ -5,6 +5,8 @@ import { getDashboard, getSetupProgress, kuwaitDate } from "../models/read/dashb
 import { getShopSettings } from "../models/shop.server";
 import { getShopifyAccess } from "../models/shopify-access.server";
 import { askFigures } from "../models/shopper-asks.server";
+import { latestStatementDifferences } from "../models/cash-ledger.server";
+import { nextSteps } from "../domain/next-steps";
 
 const DAY = 86_400_000;
 
@@ -14,7 +16,7 @@ const DAY = 86_400_000;
  * checkout rates the merchant turned on that Shopify turned off or refused (issue 28, ADR 0063).
  */
 export async function homePage(shop: string, now = new Date()) {
-  const [account, dashboard, setup, recovered, shopifyAccess, asks, settings, rates] =
+  const [account, dashboard, setup, recovered, shopifyAccess, asks, settings, rates, differences] =
     await Promise.all([
       getCourierAccount(shop),
       getDashboard(shop, now),
@@ -24,10 +26,12 @@ export async function homePage(shop: string, now = new Date()) {
       askFigures(shop, new Date(now.getTime() - 30 * DAY)),
       getShopSettings(shop),
       findCheckoutRateSettings(shop),
+      latestStatementDifferences(shop),
     ]);
   const connection = !account.keyHint ? "missing" : account.checkError ? "failing" : "working";
   return {
     recovered,
+    nextSteps: nextSteps({ ...dashboard.waiting, cashDifferences: differences }),
     customerAnswers: {
       ...asks,
       asking: Boolean(settings?.askShoppers || settings?.askCashConfirmation),

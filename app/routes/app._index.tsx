@@ -12,6 +12,8 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useRef } from "react";
 import { chartLabels, OutcomeChart } from "../components/outcome-chart";
+import { FigureLink, FigureLinkStyles } from "../components/figure-link";
+import type { NextStep } from "../domain/next-steps";
 import { CheckoutRatesBanner } from "../components/checkout-rates-banner";
 import { ShopifyAccessLostBanner } from "../components/shopify-access-lost-banner";
 import { homePage } from "../pages/home.server";
@@ -29,24 +31,42 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 const REFRESH_MS = 30_000;
 
+/** A figure of the page: a card that opens its list, saying "View". */
 function Figure(props: { label: string; value: string; to: string; tone?: "critical" }) {
+  const { t } = useTranslation(["home"]);
+  return <FigureLink {...props} view={t("home:figures.view")} />;
+}
+
+/** What to do now, from the figures, each with the page that does it; nothing: no card. */
+function NextSteps(props: { steps: NextStep[]; number: (value: number) => string }) {
+  const { t } = useTranslation(["home"]);
+  const rtl = useLanguage() === "ar";
+  if (props.steps.length === 0) return null;
   return (
-    <RemixLink to={props.to} style={{ textDecoration: "none", color: "inherit" }}>
-      <Card>
-        <BlockStack gap="100">
-          <Text as="h3" variant="bodySm" tone="subdued">
-            {props.label}
-          </Text>
-          <Text
-            as="p"
-            variant="headingXl"
-            tone={props.tone === "critical" && props.value !== "0" ? "critical" : undefined}
-          >
-            {props.value}
-          </Text>
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          {t("home:nextSteps.title")}
+        </Text>
+        <BlockStack as="ul" gap="200">
+          {props.steps.map((step) => (
+            <li key={step.kind} className="next-step">
+              <InlineStack gap="200" blockAlign="center" align="space-between" wrap={false}>
+                <Text as="span">
+                  <Text as="span" fontWeight="bold">
+                    {props.number(step.count)}
+                  </Text>{" "}
+                  {t(`home:nextSteps.${step.kind}`)}
+                </Text>
+                <RemixLink to={step.to} className="next-step__action">
+                  {`${t(`home:nextSteps.action.${step.kind}`)} ${rtl ? "←" : "→"}`}
+                </RemixLink>
+              </InlineStack>
+            </li>
+          ))}
         </BlockStack>
-      </Card>
-    </RemixLink>
+      </BlockStack>
+    </Card>
   );
 }
 
@@ -134,6 +154,7 @@ export default function Home() {
     customerAnswers,
     shopifyAccessLost,
     checkoutRatesOff,
+    nextSteps,
   } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
@@ -159,6 +180,7 @@ export default function Home() {
 
   return (
     <Page title={t("home:title")}>
+      <FigureLinkStyles />
       <BlockStack gap="400">
         {shopifyAccessLost !== null && <ShopifyAccessLostBanner reason={shopifyAccessLost} />}
         {checkoutRatesOff && (
@@ -215,6 +237,8 @@ export default function Home() {
             </BlockStack>
           </Card>
         )}
+
+        <NextSteps steps={nextSteps} number={n} />
 
         <BlockStack gap="300">
           <InlineGrid columns={{ xs: 2, md: 3, lg: 6 }} gap="300">
@@ -294,11 +318,13 @@ export default function Home() {
           </BlockStack>
         </Card>
 
-        <Text as="p" tone="subdued" variant="bodySm">
-          {courierEnvironment === "production"
-            ? t("home:environment.production")
-            : t("home:environment.sandbox")}
-        </Text>
+        <Box paddingInline={{ xs: "400", sm: "0" }}>
+          <Text as="p" tone="subdued" variant="bodySm">
+            {courierEnvironment === "production"
+              ? t("home:environment.production")
+              : t("home:environment.sandbox")}
+          </Text>
+        </Box>
       </BlockStack>
     </Page>
   );

@@ -37,7 +37,8 @@ import {
 import { useNotice } from "../components/notice";
 import { LABELS_LIMIT } from "../api-contract";
 import { useLanguage } from "../i18n/language";
-import { LIST_TABS } from "../models/read/delivery-list";
+import { LIST_TABS, type ListTab } from "../models/read/delivery-list";
+import { formatNumber } from "../i18n/format";
 import { authenticate } from "../shopify.server";
 import { useSmallScreen } from "../components/small-screen";
 
@@ -158,16 +159,25 @@ export default function Deliveries() {
     return () => clearTimeout(timer);
   }, [query, params.q, go]);
 
-  // Stable between renders: Polaris's tabs measure themselves again whenever this array changes.
-  const tabs = useMemo(
-    () =>
-      LIST_TABS.map((tab) => ({
-        id: `tab-${tab}`,
-        content: t(`deliveries:tabs.${tab}`),
-        onAction: () => go({ tab: tab === "all" ? undefined : tab }),
-      })),
-    [t, go],
-  );
+  // Stable between renders: Polaris's tabs measure themselves again whenever this array changes
+  // (the counts are compared by value: the list is read again every REFRESH_MS).
+  const counts = JSON.stringify(data.tabCounts);
+  const tabs = useMemo(() => {
+    const count = JSON.parse(counts) as Partial<Record<ListTab, number>>;
+    return LIST_TABS.map((tab) => ({
+      id: `tab-${tab}`,
+      content: t(`deliveries:tabs.${tab}`),
+      badge: count[tab] === undefined ? undefined : formatNumber(count[tab], language),
+      accessibilityLabel:
+        count[tab] === undefined
+          ? undefined
+          : t("deliveries:tabCount", {
+              tab: t(`deliveries:tabs.${tab}`),
+              number: formatNumber(count[tab], language),
+            }),
+      onAction: () => go({ tab: tab === "all" ? undefined : tab }),
+    }));
+  }, [t, go, counts, language]);
   const selectedTab = Math.max(0, LIST_TABS.indexOf(params.tab));
 
   const { filters, appliedFilters } = listFilters({ params, governorates, areas, go, t, language });

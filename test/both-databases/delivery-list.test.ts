@@ -279,6 +279,36 @@ describe(`the deliveries list (${database})`, () => {
     ]);
     expect(erased.areaId).toBe(44);
   });
+
+  it("erases the customer a delivery waiting for its address keeps without a request", async () => {
+    // The worker writes these columns itself for a delivery without a request (issue 29); the
+    // erasure's write of the request clears them through the same trigger.
+    const d = await delivery({ state: "needs_address" });
+    await prisma.delivery.update({
+      where: { id: d.id },
+      data: {
+        customerName: "Noura Al-Ali",
+        customerPhone: "55500012",
+        nameKey: "noura al-ali",
+        nameKey2: "al-ali",
+      },
+    });
+    const found = await page({ search: "al-ali" });
+    expect(found.rows.map((r) => r.id)).toEqual([d.id]);
+    await redactCustomer({
+      shop,
+      orderIds: [d.orderId.split("/").pop()!],
+      customerId: "2",
+      webhookId: "w2",
+    });
+    const erased = await prisma.delivery.findUniqueOrThrow({ where: { id: d.id } });
+    expect([erased.customerName, erased.customerPhone, erased.nameKey, erased.nameKey2]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
 });
 
 describe(`the dashboard (${database})`, () => {

@@ -23,6 +23,7 @@ async function delivery(fields: {
   name?: string;
   shop?: string;
   reason?: string;
+  courierStatus?: string;
 }) {
   n += 1;
   return prisma.delivery.create({
@@ -46,6 +47,7 @@ async function delivery(fields: {
       }),
       cashToCollect: fields.cash ?? null,
       courierOrderNumber: `CO-${n}`,
+      courierStatus: fields.courierStatus ?? null,
       createdAt: new Date(now.getTime() - n * 60_000),
     },
   });
@@ -87,6 +89,33 @@ describe(`the deliveries export (${database})`, () => {
     expect((await csvText("state=in_transit")).slice(1)).toHaveLength(1);
     const search = await csvText("q=%232002");
     expect(search.slice(1).map((l) => l.split(",")[0])).toEqual(["#2002"]);
+  });
+
+  it("writes the courier's status in words in the page's language, its code beside it", async () => {
+    await delivery({ state: "out_for_delivery", courierStatus: "OUT_FOR_DELIVERY", name: "Amal" });
+    const en = await csvText("");
+    expect(en[0]).toContain("Courier's last status,Courier status code");
+    expect(en.find((l) => l.includes("Amal"))).toContain("Out for delivery,OUT_FOR_DELIVERY");
+    const ar = await csvText("", "ar");
+    expect(ar.find((l) => l.includes("Amal"))).toContain("خرجت للتوصيل,OUT_FOR_DELIVERY");
+  });
+
+  it("writes the place a delivery waiting for its address points to, in the page's language", async () => {
+    const waiting = await delivery({ state: "needs_address", name: "Reem" });
+    await prisma.delivery.update({
+      where: { id: waiting.id },
+      data: { request: null },
+    });
+    // As the worker writes it: the list's columns after the request's trigger has run.
+    await prisma.delivery.update({
+      where: { id: waiting.id },
+      data: {
+        customerName: "Reem",
+        addressMatch: JSON.stringify({ area: "Jabriya", input: { city: "Jabriya" } }),
+      },
+    });
+    expect((await csvText("")).find((l) => l.includes("Reem"))).toContain("Reem,Jabriya,");
+    expect((await csvText("", "ar")).find((l) => l.includes("Reem"))).toContain("Reem,الجابرية,");
   });
 
   it("writes its column titles and states in Arabic for an Arabic page", async () => {

@@ -211,6 +211,14 @@ beforeAll(async () => {
           },
           { shop, at: at(3), kind: "tracking", message: "Tracking number added." },
           {
+            // The courier's first status, which means the state the app's own entry just said.
+            shop,
+            at: at(5),
+            kind: "courier_status",
+            message: "Courier status: new.",
+            data: JSON.stringify({ status: "NEW", name: "جديد", state: "created" }),
+          },
+          {
             shop,
             at: at(60),
             kind: "courier_status",
@@ -330,6 +338,11 @@ describe("a delivery's page in Chromium", () => {
         await checkPage(page, "on-the-way", language, width);
         const text = await page.evaluate(() => document.body.innerText);
         expect(text).toContain("KW880002");
+        // Each step of the timeline reads once: "Created at the courier" is not said twice.
+        const timeline = page.locator("li", {
+          hasText: language === "en" ? "Created at the courier" : "أُنشئت لدى شركة التوصيل",
+        });
+        expect(await timeline.count()).toBe(1);
         // The customer's phone: grouped, left to right on both pages, one tap to call.
         const phone = page.locator('a[href="tel:+96599991234"]');
         expect(await phone.count()).toBe(1);

@@ -23,6 +23,9 @@ const BRAND_WORDS = ["Shopify", "English", "KWD", "CSV"];
 const LONG_REASON =
   "The courier refused the address: near the co-op, behind the mosque, the block number is missing and the street could not be found in the area's list.";
 
+const WAITING_REASON =
+  "The address looks like Jabriya, but the app is not sure enough to send it without you.";
+
 let browser: Browser;
 const pageErrors: string[] = [];
 
@@ -97,6 +100,29 @@ async function seed() {
       },
     });
   }
+  // Waiting for its address as the worker leaves it (issue 29): no courier request, the list's
+  // columns written by the worker, the place only in the stored match.
+  await prisma.delivery.create({
+    data: {
+      shop,
+      orderId: "gid://shopify/Order/7790",
+      orderName: "#7790",
+      fulfillmentId: "gid://shopify/Fulfillment/7790",
+      source: "webhook",
+      state: "needs_address",
+      stateReason: WAITING_REASON,
+      environment: "sandbox",
+      reference: "SHPFY-pages-waiting",
+      request: null,
+      customerName: "Noura Al-Ali",
+      customerPhone: "55501234",
+      nameKey: "noura al-ali",
+      nameKey2: "al-ali",
+      cashToCollect: "36.000",
+      addressMatch: JSON.stringify({ area: "Jabriya", input: { city: "jabriya blk 1" } }),
+      createdAt: new Date(now - 60_000),
+    },
+  });
 }
 
 /**
@@ -212,8 +238,26 @@ describe("the merchant's pages in Chromium", () => {
       expect(await attention.getAttribute("href")).toContain("/app/deliveries?tab=attention");
       expect(await page.getByText("The last 14 days").count()).toBe(1);
       expect(await page.getByRole("table").count()).toBe(1);
+      // What to do now, in words, with the page that does it (issue 29).
+      expect(await page.getByRole("heading", { name: "Next steps" }).count()).toBe(1);
+      const review = page.getByRole("link", { name: "Review →" });
+      expect(await review.getAttribute("href")).toContain("/app/address-review");
+      expect(await page.getByText(/^3 addresses to check before sending$/).count()).toBe(1);
+      expect(await page.getByRole("link", { name: "Fix →" }).getAttribute("href")).toContain(
+        "state=rejected",
+      );
+      // The figures look like links: each says "View", and the keyboard's focus shows.
+      expect(await page.locator(".figure-link").getByText("View →").count()).toBeGreaterThan(5);
+      // The chart has a count axis, and a count over every day (0 for an empty one).
+      const chartTexts = await page
+        .locator("svg text")
+        .evaluateAll((nodes) => nodes.map((n) => n.textContent ?? ""));
+      expect(chartTexts).toContain("0");
+      expect(chartTexts.filter((text) => /^\d+$/.test(text)).length).toBeGreaterThanOrEqual(14);
       await screenshot(page, `home-en-${width}`);
       expect(await overflows(page)).toEqual([]);
+      await attention.focus();
+      expect(await attention.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe("solid");
       await page.close();
     });
 
@@ -252,6 +296,26 @@ describe("the merchant's pages in Chromium", () => {
       ).toBe(0);
       await screenshot(attention, `deliveries-attention-en-${width}`);
       expect(await overflows(attention)).toEqual([]);
+      // Waiting for its address: the customer, the place and the cash, not "—" (issue 29).
+      const waiting = attention.locator(".Polaris-IndexTable__TableRow", { hasText: "#7790" });
+      await expect.poll(() => waiting.getByText("Noura Al-Ali").count()).toBe(1);
+      expect(await waiting.getByText("Jabriya", { exact: true }).count()).toBe(1);
+      expect(await waiting.getByText("KWD 36.000").count()).toBe(1);
+      // Each reason whole, wrapping, with the link that acts on it.
+      const fix = waiting.getByRole("link", { name: "Fix address" });
+      expect(await fix.getAttribute("href")).toMatch(/\/app\/deliveries\/[^/]+\/fix/);
+      expect(await attention.getByText(LONG_REASON).first().isVisible()).toBe(true);
+      const cut = await attention
+        .getByText(LONG_REASON)
+        .first()
+        .evaluate(
+          (el) => el.scrollWidth > el.clientWidth + 1 || el.closest('[class*="truncate"]') !== null,
+        );
+      expect(cut).toBe(false);
+      const refused = attention.locator(".Polaris-IndexTable__TableRow", { hasText: "#7700" });
+      expect(await refused.getByRole("link", { name: "Fix and send again" }).count()).toBe(1);
+      // The tabs of work under way say how many they hold.
+      expect(await attention.getByRole("tab", { name: /^Needs attention: \d+$/ }).count()).toBe(1);
       await attention.close();
     });
 
@@ -268,6 +332,9 @@ describe("the merchant's pages in Chromium", () => {
       await expect.poll(() => list.getByText("#7700").count()).toBeGreaterThan(0);
       await expect.poll(() => areaShown(list, AREAS[0]!.nameAr, width)).toBeGreaterThan(0);
       expect(await areaShown(list, AREAS[0]!.nameEn, width)).toBe(0);
+      // The place of a delivery waiting for its address, in Arabic too.
+      const waiting = list.locator(".Polaris-IndexTable__TableRow", { hasText: "#7790" });
+      expect(await waiting.getByText("الجابرية", { exact: true }).count()).toBe(1);
       await screenshot(list, `deliveries-ar-${width}`);
       expect(await overflows(list)).toEqual([]);
       expect(await latinTextOnArabicPage(list, BRAND_WORDS)).toEqual([]);
@@ -383,5 +450,40 @@ describe("the merchant's pages in Chromium", () => {
     await expect.poll(() => page.getByText("Returned").count()).toBeGreaterThan(0);
     expect(pageErrors).toEqual([]);
     await page.close();
+  });
+
+  it("says a quiet fortnight in words on Home, with every day at 0", async () => {
+    // The shop's outcomes moved two months back for this test, and put back after it.
+    const moved = await prisma.delivery.findMany({
+      where: { shop, lastMovedAt: { not: null } },
+      select: { id: true, lastMovedAt: true },
+    });
+    const shift = async (ms: number) => {
+      for (const row of moved)
+        await prisma.delivery.update({
+          where: { id: row.id },
+          data: { lastMovedAt: new Date(row.lastMovedAt!.getTime() + ms) },
+        });
+    };
+    await shift(-60 * 86_400_000);
+    try {
+      const page = await open("/app", 1280);
+      await expect
+        .poll(() =>
+          page
+            .getByText(/^No delivery was delivered, failed or returned in the last 14 days/)
+            .count(),
+        )
+        .toBe(1);
+      const counts = await page
+        .locator("svg text")
+        .evaluateAll((nodes) => nodes.map((n) => n.textContent ?? ""));
+      expect(counts.filter((text) => text === "0").length).toBeGreaterThanOrEqual(14);
+      await screenshot(page, "home-quiet-en-1280");
+      expect(pageErrors).toEqual([]);
+      await page.close();
+    } finally {
+      await shift(0);
+    }
   });
 });

@@ -199,6 +199,58 @@ describe("a fulfilled order becomes a courier delivery", () => {
   });
 });
 
+describe("a delivery waiting for its address in the list", () => {
+  const unplaced: FakeOrder = {
+    ...salmiya,
+    city: "Kuwait",
+    address1: "near the big mosque, house 3",
+    provinceCode: undefined,
+    outstanding: "36.000",
+  };
+
+  it("shows its customer, phone and the cash the driver will collect, found by name and phone", async () => {
+    await readyShop(shop);
+    programShopify([unplaced]);
+    await sendWebhook(unplaced);
+    await testWorker().drain();
+    const delivery = await onlyDelivery();
+    expect(delivery.state).toBe("needs_address");
+    expect(delivery.request).toBeNull();
+    expect(delivery).toMatchObject({
+      customerName: "Fatima Al-Sabah",
+      nameKey: "fatima al-sabah",
+      nameKey2: "al-sabah",
+      cashToCollect: "36.000",
+    });
+    expect(delivery.customerPhone).toMatch(/^\d{8}$/);
+    const list = async (query: string) =>
+      (await (
+        await callRoute(listLoader, await adminFetchRequest(shop, `/app/deliveries?${query}`))
+      ).json()) as { rows: { id: string; customer: string | null; cod: string | null }[] };
+    expect((await list("tab=attention")).rows).toMatchObject([
+      { id: delivery.id, customer: "Fatima Al-Sabah", cod: "36.000" },
+    ]);
+    expect((await list("q=al-sabah")).rows.map((r) => r.id)).toEqual([delivery.id]);
+    expect((await list(`q=${delivery.customerPhone}`)).rows.map((r) => r.id)).toEqual([
+      delivery.id,
+    ]);
+  });
+
+  it("keeps the place when the courier's area is known, and the request's values once built", async () => {
+    await readyShop(shop);
+    // Salmiya without a block: placed, but the courier needs the block.
+    const noBlock = { ...salmiya, address1: "Street 5, House 12", outstanding: "36.000" };
+    programShopify([noBlock]);
+    await sendWebhook(noBlock);
+    await testWorker().drain();
+    const waiting = await onlyDelivery();
+    expect(waiting.state).toBe("needs_address");
+    expect(waiting.areaId).not.toBeNull();
+    expect(waiting.governanceId).not.toBeNull();
+    expect(waiting.cashToCollect).toBe("36.000");
+  });
+});
+
 describe("an unpaid order fulfilled in two parts", () => {
   const abaya = { title: "Abaya", quantity: 1, lineQuantity: 1, lineTotal: "18.000", grams: 600 };
   const scarves = { title: "Scarf", quantity: 2, lineQuantity: 2, lineTotal: "12.000", grams: 100 };

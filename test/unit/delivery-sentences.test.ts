@@ -49,6 +49,7 @@ function producible(): Sentence[] {
         data: { courier: { orderNumber: "KW1" }, state: "picked_up", name: "PICKED" },
       }),
     );
+    sentences.push(timelineSentence({ kind, data: { state: "created" } }));
   }
   for (const key of TIMELINE_TEXTS.filter((key) => !key.startsWith("area_doubt_"))) {
     sentences.push(
@@ -163,6 +164,25 @@ describe("timeline sentences (ADR 0043)", () => {
       timelineSentence({ kind: "created", data: new Unreadable("DeliveryEvent.data", "x", "{") })
         .key,
     ).toBe("timeline.kind.created");
+  });
+
+  it("reads the courier's first status apart from the app's own created entry", () => {
+    // issue 29: "Created at the courier" appeared twice, once for the app's create and once for
+    // the courier's first status, which means the same state.
+    const created = timelineSentence({
+      kind: "created",
+      data: { courier: { orderNumber: "KW1" } },
+    });
+    const first = timelineSentence({
+      kind: "courier_status",
+      data: { status: "CREATED", state: "created" },
+    });
+    expect(first.key).toBe("timeline.kind.courier_status_created");
+    for (const language of LANGUAGES) {
+      const say = (s: Sentence) => delivery[language]!.get(s.key);
+      expect(say(first)).not.toBe(say(created));
+      expect(say(first)).not.toMatch(/Created at the courier|أُنشئت لدى شركة التوصيل/);
+    }
   });
 
   it("names the courier's order number where the entry kept it", () => {

@@ -18,7 +18,7 @@ const COLUMNS = [
   "auto", // customer
   "auto", // area
   "7.5rem", // cash on delivery: "KWD 1,234.500"
-  "12.5rem", // state, its second badge wrapping below, and its reason
+  "12.5rem", // state, its second badge wrapping below, its reason (wrapping) and its action
   "8.5rem", // courier number
   "9.5rem", // created: "Nov 27, 2026, 19:49"
 ];
@@ -26,6 +26,8 @@ const COLUMNS = [
 const CSS = [
   ".delivery-list-table table.Polaris-IndexTable__Table { table-layout: fixed; min-width: 56rem; }",
   ".delivery-list-table .Polaris-IndexTable__TableCell { overflow: hidden; }",
+  // A waiting delivery's reason is read whole: it wraps within its column (issue 29).
+  ".delivery-list-reason { white-space: normal; overflow-wrap: anywhere; }",
   ...COLUMNS.map(
     (width, i) =>
       `.delivery-list-table table.Polaris-IndexTable__Table > thead > tr > th:nth-child(${i + 1}) { width: ${width}; }`,

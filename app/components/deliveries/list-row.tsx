@@ -36,6 +36,59 @@ function CustomerAndArea(props: { customer: string | null; area: string | null }
   );
 }
 
+/**
+ * What the merchant does about a delivery that waits for them, from its state: the page where it
+ * is done (issue 29). A state with nothing to do has none.
+ */
+export function rowAction(d: Pick<ListPageRow, "id" | "state">) {
+  const page = `/app/deliveries/${d.id}`;
+  switch (d.state) {
+    case "needs_address":
+      return { key: "deliveries:rowActions.fixAddress", to: `${page}/fix` };
+    case "rejected":
+      return { key: "deliveries:rowActions.fixAndSend", to: `${page}/fix` };
+    case "needs_review":
+      return { key: "deliveries:rowActions.review", to: page };
+    case "needs_attention":
+    case "failed":
+      return { key: "deliveries:rowActions.whatToDo", to: page };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The reason a delivery waits, whole and wrapping (never cut), in its own direction, and the link
+ * that acts on it. The link's click stays its own: the row around it opens the delivery's page.
+ */
+function ReasonAndAction(props: { d: ListPageRow; reason: string | null }) {
+  const { t } = useTranslation(["deliveries"]);
+  const action = rowAction(props.d);
+  if (!props.reason && !action) return null;
+  return (
+    <div className="delivery-list-reason">
+      <BlockStack gap="100">
+        {props.reason && (
+          <div dir="auto">
+            <Text as="span" tone="subdued" variant="bodySm">
+              {props.reason}
+            </Text>
+          </div>
+        )}
+        {action && (
+          <span onClick={(event) => event.stopPropagation()}>
+            <Link url={action.to}>
+              <Text as="span" variant="bodySm" fontWeight="medium">
+                {t(action.key)}
+              </Text>
+            </Link>
+          </span>
+        )}
+      </BlockStack>
+    </div>
+  );
+}
+
 /** One delivery of the list: a condensed row on a phone, a row of columns from a tablet up. */
 export function DeliveryListRow(props: {
   d: ListPageRow;
@@ -80,6 +133,7 @@ export function DeliveryListRow(props: {
                 </Text>
               )}
             </InlineStack>
+            <ReasonAndAction d={d} reason={reason || null} />
           </BlockStack>
         </Box>
       </IndexTable.Row>
@@ -119,15 +173,7 @@ export function DeliveryListRow(props: {
                 <Badge tone="attention">{t("deliveries:customerAnswered")}</Badge>
               )}
             </InlineStack>
-            {/* In its own direction: an English reason on an Arabic page is cut at
-                its end, not its start. */}
-            {reason && (
-              <div dir="auto">
-                <Text as="span" tone="subdued" variant="bodySm" truncate>
-                  {reason}
-                </Text>
-              </div>
-            )}
+            <ReasonAndAction d={d} reason={reason || null} />
           </BlockStack>
         </Box>
       </IndexTable.Cell>

@@ -69,6 +69,15 @@ export interface Dashboard {
   cashToCollect: number;
   collectedToday: number;
   series: DayOutcomes[];
+  /** What waits for the merchant, by state, and the stuck parcels (Home's next steps). */
+  waiting: {
+    needsAddress: number;
+    rejected: number;
+    needsReview: number;
+    needsAttention: number;
+    failed: number;
+    stuck: number;
+  };
   /** When "today" began, for the links to the list. */
   todayStart: Date;
 }
@@ -150,10 +159,20 @@ async function cashSum(
   return z.array(sumRow).parse(rows)[0]?.fils ?? 0;
 }
 
-export async function getDashboard(shop: string, now = new Date()): Promise<Dashboard> {
-  const todayStart = kuwaitDayStart(now);
-  const seriesStart = new Date(todayStart.getTime() - (SERIES_DAYS - 1) * DAY_MS);
-  const [byState, stuck, cashToCollect, collectedToday, outcomes] = await Promise.all([
+/** The deliveries under way, by state, and how many tracked parcels are stuck. */
+export interface UnderWay {
+  /** How many deliveries are in these states (under-way states only). */
+  count: (list: readonly DeliveryState[]) => number;
+  stuck: number;
+}
+
+/**
+ * The deliveries under way (states a delivery leaves: to send, at the courier, out for delivery,
+ * needing the merchant) counted by state in one grouped query, and the stuck parcels: their size
+ * is the work in flight, not the history (ADR 0041). Home's figures and the list's tab counts.
+ */
+export async function countUnderWay(shop: string, now = new Date()): Promise<UnderWay> {
+  const [byState, stuck] = await Promise.all([
     prisma.delivery.groupBy({
       by: ["state"],
       where: {
@@ -174,14 +193,35 @@ export async function getDashboard(shop: string, now = new Date()): Promise<Dash
     prisma.delivery.count({
       where: { shop, state: { in: [...STUCK_STATES] }, ...stuckWhere(now) },
     }),
-    cashSum(shop, TO_COLLECT_STATES),
-    cashSum(shop, ["delivered"], todayStart),
-    outcomesByDay(shop, seriesStart),
   ]);
   const count = (list: readonly DeliveryState[]) =>
     byState
       .filter((row) => list.includes(parseState(row.state)))
       .reduce((sum, row) => sum + row._count._all, 0);
+  return { count, stuck };
+}
+
+/** The list's tabs that count their deliveries: those of work under way, bounded (ADR 0041). */
+export type CountedTab = "attention" | "in_progress" | "out_for_delivery";
+
+export function tabCounts(underWay: UnderWay): Record<CountedTab, number> {
+  return {
+    attention: underWay.count(TAB_STATES.attention!) + underWay.stuck,
+    in_progress: underWay.count(TAB_STATES.in_progress!),
+    out_for_delivery: underWay.count(TAB_STATES.out_for_delivery!),
+  };
+}
+
+export async function getDashboard(shop: string, now = new Date()): Promise<Dashboard> {
+  const todayStart = kuwaitDayStart(now);
+  const seriesStart = new Date(todayStart.getTime() - (SERIES_DAYS - 1) * DAY_MS);
+  const [underWay, cashToCollect, collectedToday, outcomes] = await Promise.all([
+    countUnderWay(shop, now),
+    cashSum(shop, TO_COLLECT_STATES),
+    cashSum(shop, ["delivered"], todayStart),
+    outcomesByDay(shop, seriesStart),
+  ]);
+  const { count } = underWay;
 
   const series: DayOutcomes[] = [];
   for (let i = 0; i < SERIES_DAYS; i += 1) {
@@ -201,7 +241,7 @@ export async function getDashboard(shop: string, now = new Date()): Promise<Dash
   const today = series[series.length - 1]!;
   return {
     toSend: count(TO_SEND_STATES),
-    attention: count(TAB_STATES.attention!) + stuck,
+    attention: tabCounts(underWay).attention,
     atCourier: count(AT_COURIER_STATES),
     outForDelivery: count(["out_for_delivery"]),
     deliveredToday: today.delivered,
@@ -209,6 +249,14 @@ export async function getDashboard(shop: string, now = new Date()): Promise<Dash
     cashToCollect,
     collectedToday,
     series,
+    waiting: {
+      needsAddress: count(["needs_address"]),
+      rejected: count(["rejected"]),
+      needsReview: count(["needs_review"]),
+      needsAttention: count(["needs_attention"]),
+      failed: count(["failed"]),
+      stuck: underWay.stuck,
+    },
     todayStart,
   };
 }

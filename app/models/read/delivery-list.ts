@@ -62,6 +62,24 @@ export function foldName(text: string): string {
     .replace(/ـ/g, "");
 }
 
+/**
+ * The list's customer columns for a delivery that has no courier request yet (waiting for its
+ * address): the same values the request's trigger writes (ADR 0041) — the name trimmed, the
+ * search keys folded as {@link foldName} folds what is typed, the phone as its local digits.
+ */
+export function customerListFields(name: string | null, phone: string | null) {
+  const customerName = name?.trim() || null;
+  const nameKey = customerName === null ? null : foldName(customerName);
+  const space = nameKey?.indexOf(" ") ?? -1;
+  const digits = phone ? phoneDigits(phone) : "";
+  return {
+    customerName,
+    customerPhone: digits === "" ? null : digits,
+    nameKey,
+    nameKey2: nameKey !== null && space > 0 ? nameKey.slice(space + 1).trim() || null : null,
+  };
+}
+
 /** The digits of a typed phone number (Arabic-Indic too), without Kuwait's country code. */
 export function phoneDigits(text: string): string {
   const digits = text

@@ -17,7 +17,13 @@ import { LineItemsReadStopped, readDeliveryFulfillment } from "../../shopify/ful
 import { addressMatchColumn, type StoredMatch } from "../../domain/address-match";
 import { Unreadable } from "../../domain/json-column";
 import { lineItemsReadColumn } from "../../domain/line-items-read";
-import { buildDeliveryRequest, currencyProblem, type OrderForDelivery } from "../../domain/request";
+import {
+  buildDeliveryRequest,
+  currencyProblem,
+  parcelCharge,
+  type OrderForDelivery,
+} from "../../domain/request";
+import { customerListFields } from "../../models/read/delivery-list";
 import { requestColumn } from "../../domain/stored-request";
 import { doubtText } from "../../domain/address-doubt";
 import { eventText } from "../../domain/timeline-text";
@@ -85,22 +91,17 @@ export const prepare: Step = async (delivery, deps) => {
     const reason = !pickup
       ? "The location this order ships from has no confirmed pickup address."
       : "The courier's areas are not loaded: test the connection in Settings.";
-    return move(
+    return holdForAddress(
       delivery,
       deps,
-      "needs_address",
+      fulfillment.order,
       {
         kind: "waiting",
         message: reason,
         data: { text: eventText(!pickup ? "no_pickup_address" : "courier_areas_not_loaded") },
       },
-      {
-        stateReason: reason,
-        ...orderFields(fulfillment.order),
-        nextAttemptAt: null,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-      },
+      { stateReason: reason },
+      null,
     );
   }
 
@@ -191,10 +192,10 @@ export const prepare: Step = async (delivery, deps) => {
       : resolution?.status === "missing"
         ? `The courier has no area matching ${match.area.nameEn}.`
         : `The address looks like ${match.area.nameEn}, but the app is not sure enough to send it without you.`;
-    return move(
+    return holdForAddress(
       delivery,
       deps,
-      "needs_address",
+      fulfillment.order,
       {
         kind: "needs_address",
         message: reason,
@@ -209,14 +210,8 @@ export const prepare: Step = async (delivery, deps) => {
                   : eventText("area_not_sure", { area: match.area.nameEn }),
         },
       },
-      {
-        stateReason: reason,
-        ...orderFields(fulfillment.order),
-        addressMatch: addressMatchColumn.encode(matchRecord),
-        nextAttemptAt: null,
-        leaseOwner: null,
-        leaseExpiresAt: null,
-      },
+      { stateReason: reason, addressMatch: addressMatchColumn.encode(matchRecord) },
+      resolution?.status === "resolved" ? resolution : null,
     );
   }
   return buildAndQueue(delivery, deps, {
@@ -231,6 +226,51 @@ export const prepare: Step = async (delivery, deps) => {
     matchRecord,
   });
 };
+
+/**
+ * needs_address (ADR 0065): the address waits for the merchant (or the shopper) before a
+ * request is built. The row keeps what the list shows of it (issue 29): the customer and their
+ * phone, the place when the courier's ids are known, and the cash the driver will collect. A
+ * built delivery has them from its request, through the database's trigger (ADR 0041), which
+ * writes them over once this one is built. The cash takes the collection of the order's balance
+ * as a built request does (ADR 0026); another delivery taking it first leaves this one without.
+ */
+async function holdForAddress(
+  delivery: DeliveryRow,
+  deps: Actor,
+  order: OrderForDelivery,
+  event: Parameters<typeof move>[3],
+  data: { stateReason: string; addressMatch?: string },
+  place: { governanceId: number; areaId: number } | null,
+): Promise<DeliveryRow> {
+  const collector = await findBalanceCollector(delivery.shop, delivery.orderId, delivery.id);
+  const charge = parcelCharge(order, collector === null);
+  const cash = charge.ok && charge.cashOnDelivery ? charge.value.toFixed(3) : null;
+  const address = order.shippingAddress;
+  const fields = {
+    ...data,
+    ...orderFields(order),
+    ...customerListFields(address?.name ?? null, address?.phone || order.phone),
+    governanceId: place?.governanceId ?? null,
+    areaId: place?.areaId ?? null,
+    nextAttemptAt: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+  };
+  try {
+    return await move(
+      delivery,
+      deps,
+      "needs_address",
+      event,
+      { ...fields, cashToCollect: cash },
+      cash ? { soleCollectorOf: delivery.orderId } : {},
+    );
+  } catch (error) {
+    if (!(error instanceof BalanceCollectedElsewhereError) || cash === null) throw error;
+    return move(delivery, deps, "needs_address", event, { ...fields, cashToCollect: null });
+  }
+}
 
 /** What a delivery keeps of its order once read: its name, and the language its customer shopped in. */
 function orderFields(order: Pick<OrderForDelivery, "name" | "customerLocale">) {
@@ -276,10 +316,10 @@ export async function buildAndQueue(
     }
     if (!built.ok) {
       const reason = built.problems.join(" ");
-      return move(
+      return holdForAddress(
         delivery,
         deps,
-        "needs_address",
+        input.order,
         built.missing
           ? {
               kind: "needs_address",
@@ -287,14 +327,8 @@ export async function buildAndQueue(
               data: { text: eventText(`address_missing_${built.missing}`) },
             }
           : { kind: "needs_attention", message: reason },
-        {
-          stateReason: reason,
-          ...orderFields(input.order),
-          addressMatch: addressMatchColumn.encode(record),
-          nextAttemptAt: null,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-        },
+        { stateReason: reason, addressMatch: addressMatchColumn.encode(record) },
+        input.destination,
       );
     }
     const payment = built.cashToCollect
