@@ -31,7 +31,8 @@ const shop = BROWSER_SHOP;
 const prisma = appDatabase();
 let browser: Browser;
 let masterData: MasterData;
-let orderNumber = 7700;
+// Apart from the other browser files' orders (merchant-pages seeds 770–7729; they share one shop).
+let orderNumber = 6600;
 
 const PHONE_USER_AGENT =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36";
