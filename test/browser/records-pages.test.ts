@@ -214,6 +214,14 @@ describe("issue 16's pages in English and Arabic", () => {
         // Orders the app does not know (the sandbox's, from other files): their status in the
         // page's words and their date in its format, never the courier's codes or ISO times.
         expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\bpending\b|out_for_delivery/);
+        // The courier's report: dinars with three decimals, days in the page's language, no
+        // currency row, and the app's own counts in a column of their own.
+        const report = page.locator(".Polaris-DataTable").first();
+        const reportText = await report.innerText();
+        expect(reportText).toMatch(language === "en" ? /KWD\s\d+\.\d{3}/ : /\d+\.\d{3}\s?د\.ك/);
+        expect(reportText).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+        expect(reportText).not.toContain(language === "en" ? "Currency" : "العملة");
+        expect(reportText).toContain(language === "en" ? "In the app" : "في التطبيق");
         await page.close();
       }
     });
