@@ -1,4 +1,5 @@
 // Longer than 400 lines: the Cash page's sections (totals, days, statements, the import steps, differences) share its form state and words.
+import { Link as RemixLink } from "@remix-run/react";
 import {
   Banner,
   BlockStack,
@@ -17,9 +18,10 @@ import {
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CashActionResult, CashPageData, MarkPaidOutcome } from "../../pages/cash.server";
-import { formatKwd, formatNumber } from "../../i18n/format";
+import { formatDate, formatKwd, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";
+import { LineProblemText } from "./line-problem";
 
 /** The Cash on delivery page's cards (app/routes/app.cash.tsx), every word from the `cash` catalog. */
 
@@ -86,7 +88,7 @@ export function CashOutcome({ result }: { result: CashActionResult }) {
             <List>
               {problems.slice(0, 50).map((p) => (
                 <List.Item key={p.line}>
-                  {t("cash:outcome.line", { line: p.line })} {translateMessage(t, p.problem)}
+                  {t("cash:outcome.line", { line: p.line })} <LineProblemText problem={p} />
                 </List.Item>
               ))}
             </List>
@@ -250,7 +252,7 @@ export function DifferencesCard(props: {
           <Select
             label={t("differences.statement")}
             options={data.settlements.map((s) => ({
-              label: `${s.receivedOn} · ${s.byHand ? t("statements.byHand") : (s.reference ?? "")} · ${money(s.paid)}`,
+              label: `${formatDate(s.receivedOn, language)} · ${s.byHand ? t("statements.byHand") : (s.reference ?? "")} · ${money(s.paid)}`,
               value: s.id,
             }))}
             value={data.chosen ?? ""}
@@ -263,22 +265,32 @@ export function DifferencesCard(props: {
           </Text>
         ) : (
           <DataTable
-            columnContentTypes={["text", "text", "text", "numeric", "numeric"]}
+            columnContentTypes={["text", "text", "text", "numeric", "numeric", "text"]}
             headings={[
               t("differences.columns.what"),
               t("differences.columns.order"),
               t("differences.columns.courierOrder"),
               t("differences.columns.statement"),
               t("differences.columns.expected"),
+              t("differences.columns.todo"),
             ]}
             rows={data.differences.map((d, i) => [
               d.line
                 ? t("differences.onLine", { what: t(`differences.kinds.${d.kind}`), line: d.line })
                 : t(`differences.kinds.${d.kind}`),
-              <Data key={`o${i}`}>{d.order ?? "—"}</Data>,
+              d.deliveryId ? (
+                <RemixLink key={`o${i}`} to={`/app/deliveries/${d.deliveryId}`}>
+                  <Data>{d.order ?? t("differences.openDelivery")}</Data>
+                </RemixLink>
+              ) : (
+                <Data key={`o${i}`}>{d.order ?? "—"}</Data>
+              ),
               <Data key={`c${i}`}>{d.courierOrderNumber}</Data>,
               money(d.statement),
               money(d.expected),
+              <span key={`t${i}`} style={{ whiteSpace: "normal", display: "block", minWidth: 180 }}>
+                {t(`differences.todo.${d.kind}`)}
+              </span>,
             ])}
           />
         )}
@@ -305,7 +317,7 @@ export function DaysCard({ days }: { days: CashPageData["days"] }) {
             columnContentTypes={["text", "numeric", "numeric", "numeric"]}
             headings={[t("days.day"), t("days.orders"), t("days.collected"), t("days.settled")]}
             rows={days.map((d) => [
-              <Data key={d.day}>{d.day}</Data>,
+              formatDate(d.day, language),
               formatNumber(d.deliveries, language),
               formatKwd(d.collected, language),
               formatKwd(d.settled, language),
@@ -334,7 +346,7 @@ export function StatementsCard({ settlements }: { settlements: CashPageData["set
           <List>
             {settlements.slice(0, 12).map((s) => (
               <List.Item key={s.id}>
-                <Data>{s.receivedOn}</Data>{" "}
+                {formatDate(s.receivedOn, language)}{" "}
                 {t("statements.line", {
                   paid: formatKwd(s.paid, language),
                   n: s.lines,
@@ -403,7 +415,7 @@ export function ManualStatementCard(props: { busy: boolean; onRecord: (lines: st
           label={t("manual.label")}
           helpText={
             <>
-              {t("manual.help")} <Data>CO-1001, 36.500</Data>
+              {t("manual.help")} <Data>KW100001, 36.500</Data>
             </>
           }
           value={lines}

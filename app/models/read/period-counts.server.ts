@@ -1,5 +1,5 @@
 import prisma from "../../db.server";
-import type { DeliveryState } from "../../domain/states";
+import { deliveryState, type DeliveryState } from "../../domain/states";
 
 /**
  * The app's own count of deliveries created at the courier in a period of Kuwait days (from and
@@ -20,7 +20,8 @@ export async function deliveriesAtCourierInPeriod(
   const byState: Partial<Record<DeliveryState, number>> = {};
   let total = 0;
   for (const row of rows) {
-    byState[row.state as DeliveryState] = row._count._all;
+    const state = deliveryState.safeParse(row.state);
+    if (state.success) byState[state.data] = row._count._all;
     total += row._count._all;
   }
   return { total, byState };
