@@ -195,6 +195,15 @@ describe("pages in English and Arabic", () => {
         for (const width of WIDTHS) {
           const page = await openAdmin(path, language, width);
           await checkPage(page, name, language, width);
+          if (name === "pickup-locations") {
+            // The governorate named, not its code; the pin one click away on a map.
+            const text = await page.evaluate(() => document.body.innerText);
+            expect(text).not.toMatch(/\bKW-[A-Z]{2}\b/);
+            expect(text).toContain(language === "en" ? "Hawalli" : "حولي");
+            const pin = page.locator('a[href^="https://maps.google.com/?q="]').first();
+            expect(await pin.getAttribute("href")).toMatch(/\?q=-?\d+(\.\d+)?,-?\d+(\.\d+)?$/);
+            expect(await pin.getAttribute("target")).toBe("_blank");
+          }
           if (width === 1280) expect(await seriousAccessibilityViolations(page)).toEqual([]);
           await page.close();
         }
