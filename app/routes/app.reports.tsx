@@ -9,8 +9,8 @@ import {
   InlineStack,
   Page,
   Text,
-  TextField,
 } from "@shopify/polaris";
+import { DaySelect } from "../components/day-select";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
@@ -88,22 +88,8 @@ export default function Reports() {
         <Card>
           <Form method="get">
             <InlineStack gap="300" blockAlign="end" wrap>
-              <TextField
-                label={t("reports:from")}
-                type="date"
-                name="from"
-                value={from}
-                onChange={setFrom}
-                autoComplete="off"
-              />
-              <TextField
-                label={t("reports:to")}
-                type="date"
-                name="to"
-                value={to}
-                onChange={setTo}
-                autoComplete="off"
-              />
+              <DaySelect label={t("reports:from")} name="from" value={from} onChange={setFrom} />
+              <DaySelect label={t("reports:to")} name="to" value={to} onChange={setTo} />
               <Button submit>{t("reports:show")}</Button>
             </InlineStack>
           </Form>

@@ -207,6 +207,8 @@ describe("issue 16's pages in English and Arabic", () => {
         expect(await page.locator('a[href^="/app/deliveries/"]').count()).toBeGreaterThan(0);
         expect(text).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
         expect(text).toContain("KW100001, 36.500");
+        // The day the money came is chosen in the page's language, not the browser's date box.
+        expect(await page.locator('input[type="date"]').count()).toBe(0);
         await page.close();
       }
     });
@@ -262,6 +264,12 @@ describe("issue 16's pages in English and Arabic", () => {
         expect(reportText).not.toMatch(/\d{4}-\d{2}-\d{2}/);
         expect(reportText).not.toContain(language === "en" ? "Currency" : "العملة");
         expect(reportText).toContain(language === "en" ? "In the app" : "في التطبيق");
+        expect(await page.locator('input[type="date"]').count()).toBe(0);
+        expect(
+          await page
+            .getByRole("option", { name: language === "en" ? "November" : "نوفمبر" })
+            .count(),
+        ).toBe(2);
         await page.close();
       }
     });

@@ -22,6 +22,7 @@ import { formatDate, formatKwd, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";
 import { LineProblemText } from "./line-problem";
+import { DaySelect } from "../day-select";
 
 /** The Cash on delivery page's cards (app/routes/app.cash.tsx), every word from the `cash` catalog. */
 
@@ -175,12 +176,11 @@ export function ImportStatementCard(props: {
             onChange={(reference) => setDraft({ ...draft, reference })}
             autoComplete="off"
           />
-          <TextField
+          <DaySelect
             label={t("import.receivedOn")}
-            type="date"
+            name="receivedOnShown"
             value={draft.receivedOn}
             onChange={(receivedOn) => setDraft({ ...draft, receivedOn })}
-            autoComplete="off"
           />
         </InlineGrid>
         {mapping ? (
@@ -265,19 +265,29 @@ export function DifferencesCard(props: {
           </Text>
         ) : (
           <DataTable
-            columnContentTypes={["text", "text", "text", "numeric", "numeric", "text"]}
+            columnContentTypes={["text", "text", "text", "numeric", "numeric"]}
             headings={[
               t("differences.columns.what"),
               t("differences.columns.order"),
               t("differences.columns.courierOrder"),
               t("differences.columns.statement"),
               t("differences.columns.expected"),
-              t("differences.columns.todo"),
             ]}
             rows={data.differences.map((d, i) => [
-              d.line
-                ? t("differences.onLine", { what: t(`differences.kinds.${d.kind}`), line: d.line })
-                : t(`differences.kinds.${d.kind}`),
+              // What differs, and under it what to do about it.
+              <div key={`w${i}`} style={{ whiteSpace: "normal", minWidth: 160, maxWidth: 280 }}>
+                <Text as="p">
+                  {d.line
+                    ? t("differences.onLine", {
+                        what: t(`differences.kinds.${d.kind}`),
+                        line: d.line,
+                      })
+                    : t(`differences.kinds.${d.kind}`)}
+                </Text>
+                <Text as="p" tone="subdued" variant="bodySm">
+                  {t(`differences.todo.${d.kind}`)}
+                </Text>
+              </div>,
               d.deliveryId ? (
                 <RemixLink key={`o${i}`} to={`/app/deliveries/${d.deliveryId}`}>
                   <Data>{d.order ?? t("differences.openDelivery")}</Data>
@@ -288,9 +298,6 @@ export function DifferencesCard(props: {
               <Data key={`c${i}`}>{d.courierOrderNumber}</Data>,
               money(d.statement),
               money(d.expected),
-              <span key={`t${i}`} style={{ whiteSpace: "normal", display: "block", minWidth: 180 }}>
-                {t(`differences.todo.${d.kind}`)}
-              </span>,
             ])}
           />
         )}
