@@ -28,6 +28,8 @@ import { useTranslation } from "react-i18next";
 import { BULK_LIMIT, QUOTE_LIMIT } from "../../domain/limits";
 import type { SendActionResult, SendPageData } from "../../pages/send.server";
 import { SelectionPrice } from "./selection-price";
+import { formatDate } from "../../i18n/format";
+import { useLanguage } from "../../i18n/language";
 import type { SendProgress } from "../../actions/send-status.server";
 import { SendOrderRow } from "./order-row";
 import { progressOf, useSendRun, type RowOutcome } from "./use-send-run";
@@ -242,6 +244,7 @@ export function SendPage() {
 /** Search by order number or customer, and the days the orders were placed, in the URL. */
 function SearchAndDates({ loading }: { loading: boolean }) {
   const { t } = useTranslation(["send"]);
+  const language = useLanguage();
   const { params } = useLoaderData<SendPageData>();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
@@ -305,8 +308,8 @@ function SearchAndDates({ loading }: { loading: boolean }) {
               {
                 key: "dates",
                 label: t("send:dates.applied", {
-                  from: params.from || "…",
-                  to: params.to || "…",
+                  from: params.from ? formatDate(params.from, language) : "…",
+                  to: params.to ? formatDate(params.to, language) : "…",
                 }),
                 onRemove: () => go({ from: undefined, to: undefined }),
               },
