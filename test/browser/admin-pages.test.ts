@@ -154,7 +154,9 @@ describe("the embedded admin in Chromium", () => {
     const page = await openEmbedded("/app/settings");
     // Read from the courier's master data when the key was tested (previous test). All have a
     // meaning: they stay folded behind one line until the merchant asks to see them.
-    await expect.poll(() => page.getByText("10 courier statuses: 0 set by you").count()).toBe(1);
+    await expect
+      .poll(() => page.getByText("Courier statuses: 10, of which 0 set by you").count())
+      .toBe(1);
     expect(await page.locator("div[data-status]").count()).toBe(0);
     // The section is one line, not twenty choices.
     const height = await page.evaluate(
