@@ -23,6 +23,8 @@ import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";
 import { LineProblemText } from "./line-problem";
 import { DaySelect } from "../day-select";
+import { useSmallScreen } from "../small-screen";
+import { DifferencesList } from "./differences-list";
 
 /** The Cash on delivery page's cards (app/routes/app.cash.tsx), every word from the `cash` catalog. */
 
@@ -242,6 +244,7 @@ export function DifferencesCard(props: {
   const language = useLanguage();
   const { data } = props;
   const money = (amount: string | null) => (amount === null ? "—" : formatKwd(amount, language));
+  const smDown = useSmallScreen();
   return (
     <Card>
       <BlockStack gap="300">
@@ -263,6 +266,8 @@ export function DifferencesCard(props: {
           <Text as="p" tone="subdued">
             {data.settlements.length ? t("differences.none") : t("differences.noStatement")}
           </Text>
+        ) : smDown ? (
+          <DifferencesList differences={data.differences} money={money} />
         ) : (
           <DataTable
             columnContentTypes={["text", "text", "text", "numeric", "numeric"]}
