@@ -25,6 +25,10 @@ export interface QuoteBasis {
   from: string;
   /** The destination area, as the matcher placed it and as the courier names it. */
   to: string;
+  /** The same, for a page in either language: the pickup's name and courier area, the area. */
+  pickupName: string;
+  pickupArea: string | null;
+  area: { en: string; ar: string };
 }
 
 export type QuoteOutcome =
@@ -92,6 +96,9 @@ export async function quoteOrder(
     cashOnDelivery,
     from: pickupArea ? `${chosen.pickup.name} (${pickupArea})` : chosen.pickup.name,
     to: `${match.area.nameEn} (${resolution.courierAreaName})`,
+    pickupName: chosen.pickup.name,
+    pickupArea: pickupArea ?? null,
+    area: { en: match.area.nameEn, ar: match.area.nameAr },
   };
   const direct = courierClientFor(environment, stored.apiKey);
   if (!direct) return { ok: false, error: notice("environment_not_configured") };

@@ -19,7 +19,10 @@ export function fils(value: number): Fils {
   return value as Fils;
 }
 
-export type ParsedKwd = { ok: true; fils: Fils } | { ok: false; problem: string };
+/** Why an amount could not be read, for a page to say in its own language. */
+export type KwdProblemCode = "not_number" | "empty" | "not_amount" | "decimals" | "too_large";
+export type ParsedKwd =
+  { ok: true; fils: Fils } | { ok: false; problem: string; code: KwdProblemCode };
 
 // Arabic-Indic (٠–٩) and Eastern Arabic-Indic (۰–۹, Persian and Urdu keyboards) digits.
 const ARABIC_DIGITS = /[\u0660-\u0669\u06F0-\u06F9]/g;
@@ -41,7 +44,8 @@ function westernDigits(text: string): string {
  */
 export function parseKwd(input: string | number): ParsedKwd {
   if (typeof input === "number") {
-    if (!Number.isFinite(input)) return { ok: false, problem: "is not a number" };
+    if (!Number.isFinite(input))
+      return { ok: false, problem: "is not a number", code: "not_number" };
     // A spreadsheet's number: its shortest decimal text is what the cell shows.
     return parseKwd(String(input));
   }
@@ -49,7 +53,7 @@ export function parseKwd(input: string | number): ParsedKwd {
     .replace(/[\u200e\u200f\u061c\u00a0\u202f]/g, " ")
     .replace(CURRENCY_WORDS, " ")
     .trim();
-  if (text === "") return { ok: false, problem: "is empty" };
+  if (text === "") return { ok: false, problem: "is empty", code: "empty" };
   let negative = false;
   if (/^\(.*\)$/.test(text)) {
     negative = true;
@@ -66,16 +70,22 @@ export function parseKwd(input: string | number): ParsedKwd {
   if (/^\d{1,3}(?:[,\u066c ]\d{3})+(?:\.\d*)?$/.test(text)) text = text.replace(/[,\u066c ]/g, "");
   const match = /^(\d*)(?:\.(\d*))?$/.exec(text);
   if (!match || (match[1] === "" && (match[2] ?? "") === ""))
-    return { ok: false, problem: `"${input.trim()}" is not an amount (write it like 36.500)` };
+    return {
+      ok: false,
+      problem: `"${input.trim()}" is not an amount (write it like 36.500)`,
+      code: "not_amount",
+    };
   const whole = match[1] || "0";
   const decimals = (match[2] ?? "").replace(/0+$/, "");
   if (decimals.length > 3)
     return {
       ok: false,
       problem: `"${input.trim()}" has more than three decimals; dinar amounts stop at fils (36.500)`,
+      code: "decimals",
     };
   const value = Number(whole) * FILS_PER_KWD + Number(decimals.padEnd(3, "0"));
-  if (!Number.isSafeInteger(value)) return { ok: false, problem: `"${input.trim()}" is too large` };
+  if (!Number.isSafeInteger(value))
+    return { ok: false, problem: `"${input.trim()}" is too large`, code: "too_large" };
   return { ok: true, fils: (negative && value !== 0 ? -value : value) as Fils };
 }
 

@@ -6,3 +6,9 @@ export const BULK_LIMIT = 250;
  * the answer, so a batch stays a second or two long however large the selection is.
  */
 export const SEND_BATCH = 10;
+
+/**
+ * Orders one "Price the selection" asks the courier about: one courier call each, a few at a
+ * time, so the answer comes within seconds.
+ */
+export const QUOTE_LIMIT = 25;

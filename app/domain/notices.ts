@@ -52,6 +52,7 @@ export const NOTICE_CODES = [
   "confirm_pickup_first",
   // Sending and quoting (send.server, quote.server, sendable-orders.server)
   "send_batch_too_large",
+  "quote_too_many",
   "select_at_least_one",
   "select_too_many",
   "shopify_orders_unavailable",

@@ -135,3 +135,12 @@ export function formatLongDay(day: string, language: Language): string {
       }),
   ).format(new Date(`${day}T00:00:00Z`));
 }
+
+/** The twelve months' names in the page's language: "January"… / "يناير"…, for date choices. */
+export function monthNames(language: Language): string[] {
+  const format = cached(
+    `mn:${language}`,
+    () => new Intl.DateTimeFormat(SHOPPER_LOCALES[language], { month: "long", timeZone: "UTC" }),
+  );
+  return Array.from({ length: 12 }, (_, month) => format.format(Date.UTC(2026, month, 1)));
+}

@@ -1,4 +1,4 @@
-import { findGovernorate } from "../addresses/gazetteer";
+import { findArea, findGovernorate } from "../addresses/gazetteer";
 import { findAreaAsCourierWrites } from "../addresses/courier-spellings";
 import type { Language } from "./config";
 
@@ -18,4 +18,14 @@ export function governorateName(courierName: string, language: Language): string
     findGovernorate(courierName) ?? findGovernorate(courierName.replace(/^محافظة\s+/, ""));
   if (!governorate) return courierName;
   return language === "ar" ? governorate.nameAr : governorate.nameEn;
+}
+
+/**
+ * A customer's city as Shopify holds it ("السالمية", "Salmiya", "salmiya") in the page's
+ * language when the gazetteer knows it; as the customer wrote it otherwise.
+ */
+export function cityName(city: string, language: Language): string {
+  const area = findArea(city) ?? findAreaAsCourierWrites(city);
+  if (!area) return city;
+  return language === "ar" ? area.nameAr : area.nameEn;
 }

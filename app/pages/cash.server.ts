@@ -67,6 +67,7 @@ export async function loadCashPage(shop: string, search: URLSearchParams) {
       kind: d.kind,
       line: d.line,
       order: d.orderName,
+      deliveryId: d.deliveryId,
       courierOrderNumber: d.courierOrderNumber,
       statement: kwd(d.statementAmount),
       expected: kwd(d.expectedAmount),

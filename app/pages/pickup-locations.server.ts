@@ -28,9 +28,14 @@ export async function pickupLocationsPage(shop: string, admin: AdminGraphql) {
     return {
       id: location.id,
       name: location.name,
-      addressText: [address.address1, address.address2, address.city, address.provinceCode]
-        .filter(Boolean)
-        .join(", "),
+      // The street lines as written; the city and governorate are named in the page's language.
+      addressLines: [address.address1, address.address2].filter((l): l is string => !!l),
+      city: address.city,
+      provinceCode: address.provinceCode,
+      pin:
+        typeof address.latitude === "number" && typeof address.longitude === "number"
+          ? { latitude: address.latitude, longitude: address.longitude }
+          : null,
       confirmedAt: mapping?.confirmedAt.toISOString() ?? null,
       values: mapping
         ? ({

@@ -1,5 +1,7 @@
 import { RATE_OUTCOMES, type RateOutcome } from "../domain/checkout-rates";
 import { kuwaitDay } from "../domain/working-days";
+import { reportLines, type ReportLine, type ReportRowInput } from "../domain/report-lines";
+import { deliveriesAtCourierInPeriod } from "../models/read/period-counts.server";
 import { listRateTallies } from "../models/checkout-rates.server";
 import {
   attentionCourierExceptions,
@@ -97,4 +99,15 @@ export async function checkoutRatesReport(shop: string, now = new Date()) {
     mostAsked: topAreas(asked),
     fellBack: topAreas(fellBack),
   } satisfies CheckoutRatesReport;
+}
+
+/** The courier's report for the period, with the app's own counts beside its figures. */
+export async function reportWithAppCounts(
+  shop: string,
+  from: string,
+  to: string,
+  rows: readonly ReportRowInput[] | null,
+): Promise<ReportLine[] | null> {
+  if (rows === null) return null;
+  return reportLines(rows, await deliveriesAtCourierInPeriod(shop, from, to));
 }

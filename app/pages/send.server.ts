@@ -2,7 +2,7 @@ import { countWaitingAsks } from "../models/shopper-asks.server";
 import { z } from "zod";
 import type { AdminGraphql } from "../shopify/graphql";
 import { fetchSendableOrderPage, ORDER_PAGE_SIZE } from "../shopify/sending";
-import { BULK_LIMIT, SEND_BATCH } from "../domain/limits";
+import { BULK_LIMIT, QUOTE_LIMIT, SEND_BATCH } from "../domain/limits";
 import { quoteOrder, type QuoteOutcome } from "../actions/quote.server";
 import { sendOrdersToCourier, type SendOutcome } from "../actions/send.server";
 import { notice, type Notice } from "../domain/notices";
@@ -131,6 +131,10 @@ const orderGid = z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/, "Unknown orde
 const sendForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("quote"), orderId: orderGid }),
   z.object({
+    intent: z.literal("quote-selection"),
+    orderIds: z.array(orderGid).min(1, "select_at_least_one").max(QUOTE_LIMIT, "quote_too_many"),
+  }),
+  z.object({
     intent: z.literal("send"),
     /** Which batch of the page's selection this is, echoed back. */
     batch: z.coerce.number().int().min(0).max(BULK_LIMIT).optional(),
@@ -145,6 +149,7 @@ const sendForm = z.discriminatedUnion("intent", [
 
 export type SendActionResult =
   | { intent: "quote"; orderId: string; quote: QuoteOutcome }
+  | { intent: "quote-selection"; quotes: { orderId: string; quote: QuoteOutcome }[] }
   | { intent: "send"; batch: number | null; outcomes: SendOutcome[] }
   | { intent: "invalid"; batch: number | null; error: Notice };
 
@@ -152,10 +157,25 @@ export type SendActionResult =
 function formNotice(message: string | undefined): Notice {
   if (message === "select_too_many") return notice(message, { count: BULK_LIMIT });
   if (message === "send_batch_too_large") return notice(message, { count: SEND_BATCH });
+  if (message === "quote_too_many") return notice(message, { count: QUOTE_LIMIT });
   return notice(message === "select_at_least_one" ? message : "invalid_form");
 }
 
-/** The page's actions: a quote for one order, or one batch of the selection sent. */
+/**
+ * The courier's price for each selected order, three at a time (each is one courier call, through
+ * the courier circuit like every merchant call); one order's failure is its own answer.
+ */
+async function quoteSelection(shop: string, admin: AdminGraphql, orderIds: string[]) {
+  const quotes: { orderId: string; quote: QuoteOutcome }[] = [];
+  for (let i = 0; i < orderIds.length; i += 3) {
+    const batch = orderIds.slice(i, i + 3);
+    const answers = await Promise.all(batch.map((id) => quoteOrder(shop, admin, id)));
+    batch.forEach((orderId, k) => quotes.push({ orderId, quote: answers[k]! }));
+  }
+  return quotes;
+}
+
+/** The page's actions: a quote for one order or for the selection, or a batch sent. */
 export async function sendPageAction(
   shop: string,
   admin: AdminGraphql,
@@ -180,6 +200,12 @@ export async function sendPageAction(
     };
   }
   const form = parsed.data;
+  if (form.intent === "quote-selection") {
+    return {
+      status: 200,
+      body: { intent: "quote-selection", quotes: await quoteSelection(shop, admin, form.orderIds) },
+    };
+  }
   if (form.intent === "quote") {
     const quote = await quoteOrder(shop, admin, form.orderId);
     return { status: 200, body: { intent: "quote", orderId: form.orderId, quote } };

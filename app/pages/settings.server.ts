@@ -167,6 +167,8 @@ export async function loadSettingsPage(shop: string) {
       preparationMinutes: settings?.preparationMinutes ?? 120,
     },
     trackingPage,
+    // What the tracking page shows while the merchant's own shop name is empty.
+    shopifyShopName: settings?.shopifyShopName ?? null,
     askCustomers: {
       addresses: settings?.askShoppers ?? true,
       cash: settings?.askCashConfirmation ?? false,

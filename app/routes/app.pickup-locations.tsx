@@ -8,6 +8,7 @@ import {
   Card,
   FormLayout,
   InlineStack,
+  Link,
   Page,
   Select,
   Text,
@@ -17,7 +18,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLanguage } from "../i18n/language";
 import { translateMessage } from "../i18n/messages";
-import { areaName, governorateName } from "../i18n/place-names";
+import { areaName, cityName, governorateName } from "../i18n/place-names";
 import { pickupLocationsPage, savePickupLocation } from "../pages/pickup-locations.server";
 import type { PickupFormValues } from "../services/pickup-mapping";
 import { authenticate } from "../shopify.server";
@@ -82,6 +83,14 @@ function LocationCard(props: {
     setValues((v) => ({ ...v, [field]: value }));
   const { t } = useTranslation("pickup");
   const language = useLanguage();
+  // The street as written; the city and the governorate (not its code) in the page's language.
+  const addressText = [
+    ...location.addressLines,
+    location.city ? cityName(location.city, language) : null,
+    location.provinceCode ? governorateName(location.provinceCode, language) : null,
+  ]
+    .filter(Boolean)
+    .join(language === "ar" ? "، " : ", ");
   const errors = Object.fromEntries(
     Object.entries(result?.errors ?? {}).map(([field, message]) => [
       field,
@@ -111,14 +120,31 @@ function LocationCard(props: {
             )}
           </InlineStack>
           <Text as="p" tone="subdued">
-            {location.addressText ? (
+            {addressText ? (
               <span dir="auto" translate="no">
-                {location.addressText}
+                {addressText}
               </span>
             ) : (
               t("noAddress")
             )}
           </Text>
+          {location.pin ? (
+            <Text as="p">
+              <Link
+                url={`https://maps.google.com/?q=${location.pin.latitude},${location.pin.longitude}`}
+                target="_blank"
+              >
+                {t("checkPin")}
+              </Link>{" "}
+              <Text as="span" tone="subdued">
+                {t("checkPinHelp")}
+              </Text>
+            </Text>
+          ) : (
+            <Text as="p" tone="subdued">
+              {t("noPin")}
+            </Text>
+          )}
           {result?.ok && <Banner tone="success">{t("saved")}</Banner>}
           {errors.form && <Banner tone="critical">{errors.form}</Banner>}
           {!location.confirmedAt && (

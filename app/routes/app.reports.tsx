@@ -9,15 +9,16 @@ import {
   InlineStack,
   Page,
   Text,
-  TextField,
 } from "@shopify/polaris";
+import { DaySelect } from "../components/day-select";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CourierExceptionsCard } from "../components/deliveries/courier-exceptions-card";
 import { CheckoutRatesReportCard } from "../components/reports/checkout-rates-card";
-import { checkoutRatesReport, exceptionItem } from "../pages/reports.server";
+import { checkoutRatesReport, exceptionItem, reportWithAppCounts } from "../pages/reports.server";
+import type { ReportLine } from "../domain/report-lines";
 import { useNotice } from "../components/notice";
-import { formatDateTime } from "../i18n/format";
+import { formatDate, formatDateTime, formatKwd, formatNumber } from "../i18n/format";
 import { useLanguage } from "../i18n/language";
 import { courierReports } from "../services/courier-reports.server";
 import { authenticate } from "../shopify.server";
@@ -44,6 +45,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     from,
     to,
     ...reports,
+    report: reports.connected
+      ? await reportWithAppCounts(session.shop, from, to, reports.report)
+      : null,
     exceptions: reports.exceptions.map(exceptionItem),
     checkoutRates,
   };
@@ -55,6 +59,15 @@ const Data = ({ children }: { children: string }) => (
     {children}
   </span>
 );
+
+/** A figure of the courier's report: dinars with three decimals, a day, a count, or its text. */
+function ReportValue({ line }: { line: ReportLine }) {
+  const language = useLanguage();
+  if (line.kind === "kwd") return <>{formatKwd(Number(line.value), language)}</>;
+  if (line.kind === "day") return <>{formatDate(line.value, language)}</>;
+  if (line.kind === "count") return <>{formatNumber(Number(line.value), language)}</>;
+  return <Data>{line.value}</Data>;
+}
 
 export default function Reports() {
   const { t, i18n } = useTranslation(["reports", "exceptions", "messages"]);
@@ -75,22 +88,8 @@ export default function Reports() {
         <Card>
           <Form method="get">
             <InlineStack gap="300" blockAlign="end" wrap>
-              <TextField
-                label={t("reports:from")}
-                type="date"
-                name="from"
-                value={from}
-                onChange={setFrom}
-                autoComplete="off"
-              />
-              <TextField
-                label={t("reports:to")}
-                type="date"
-                name="to"
-                value={to}
-                onChange={setTo}
-                autoComplete="off"
-              />
+              <DaySelect label={t("reports:from")} name="from" value={from} onChange={setFrom} />
+              <DaySelect label={t("reports:to")} name="to" value={to} onChange={setTo} />
               <Button submit>{t("reports:show")}</Button>
             </InlineStack>
           </Form>
@@ -105,7 +104,7 @@ export default function Reports() {
                   {t("reports:report.title")}
                 </Text>
                 <Text as="p" tone="subdued">
-                  {t("reports:report.intro")}
+                  {t("reports:report.intro")} {t("reports:report.appHelp")}
                 </Text>
                 {data.reportError ? (
                   <Banner tone="critical">{say(data.reportError)}</Banner>
@@ -115,11 +114,16 @@ export default function Reports() {
                   </Text>
                 ) : (
                   <DataTable
-                    columnContentTypes={["text", "text"]}
-                    headings={[t("reports:report.field"), t("reports:report.value")]}
+                    columnContentTypes={["text", "numeric", "numeric"]}
+                    headings={[
+                      t("reports:report.field"),
+                      t("reports:report.value"),
+                      t("reports:report.app"),
+                    ]}
                     rows={(data.report ?? []).map((r, i) => [
                       fieldName(r) ?? <Data key={`f${i}`}>{r.field}</Data>,
-                      <Data key={`v${i}`}>{r.value}</Data>,
+                      <ReportValue key={`v${i}`} line={r} />,
+                      r.app === null ? "" : formatNumber(r.app, language),
                     ])}
                   />
                 )}

@@ -41,6 +41,7 @@ import {
   type CheckoutRatesActionResult,
 } from "../pages/checkout-rates-settings.server";
 import { CheckoutRatesSection } from "../components/settings/checkout-rates-section";
+import { shopDisplayName } from "../extension-api/orders.server";
 import { authenticate } from "../shopify.server";
 
 /**
@@ -50,13 +51,17 @@ import { authenticate } from "../shopify.server";
  */
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session, admin } = await authenticate.admin(request);
   const [page, whatsapp, checkoutRates] = await Promise.all([
     loadSettingsPage(session.shop),
     loadWhatsAppSection(session.shop),
     loadCheckoutRatesSection(session.shop),
   ]);
-  return { ...page, whatsapp, checkoutRates };
+  // Shopify's name for the store, read once and kept, as the tracking page's name by default.
+  const shopifyShopName =
+    page.shopifyShopName ??
+    (page.trackingPage.shopName ? null : await shopDisplayName(session.shop, admin));
+  return { ...page, shopifyShopName, whatsapp, checkoutRates };
 };
 
 export type { SettingsActionResult };
@@ -175,7 +180,7 @@ export default function Settings() {
         <Form method="post" id="settings-form" ref={formRef} style={{ display: "contents" }}>
           <input type="hidden" name="intent" value="save" />
           <DeliveryOptionsSection values={values} set={set} />
-          <TrackingPageSection values={values} set={set} />
+          <TrackingPageSection values={values} set={set} shopifyName={data.shopifyShopName} />
           <AskCustomersSection
             values={values}
             set={set}

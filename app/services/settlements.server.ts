@@ -15,6 +15,7 @@ import {
   prepareStatement,
   reconcileStatement,
   StatementFileError,
+  type LineProblem,
   type StatementColumns,
   type StatementLine,
 } from "../domain/settlements";
@@ -29,7 +30,7 @@ export type ImportOutcome =
       kind: "saved";
       settlementId: string;
       lines: number;
-      problems: { line: number; problem: string }[];
+      problems: LineProblem[];
       differences: number;
       settled: number;
     }
@@ -39,7 +40,7 @@ export type ImportOutcome =
       guess: Record<string, string | null>;
       problems?: undefined;
     }
-  | { kind: "refused"; message: string; problems?: { line: number; problem: string }[] };
+  | { kind: "refused"; message: string; problems?: LineProblem[] };
 
 const lastDayOf = (lines: readonly StatementLine[]) =>
   lines.reduce<string | null>((max, l) => (l.day && (!max || l.day > max) ? l.day : max), null);
@@ -118,7 +119,7 @@ export async function recordStatementByHand(input: {
   receivedOn: string;
 }): Promise<ImportOutcome> {
   const lines: StatementLine[] = [];
-  const problems: { line: number; problem: string }[] = [];
+  const problems: LineProblem[] = [];
   input.text.split(/\r?\n/).forEach((raw, i) => {
     if (raw.trim() === "") return;
     const [number = "", amount = ""] = raw.split(/[,\t;]/).map((p) => p.trim());
@@ -129,6 +130,11 @@ export async function recordStatementByHand(input: {
         problem: !number
           ? "Write the courier order number first, then a comma and the amount."
           : `The amount ${parsed.ok ? "" : parsed.problem}.`,
+        reasons: [
+          !number || parsed.ok
+            ? { code: "manual_order_first" }
+            : { code: `amount_${parsed.code}`, column: "", value: amount },
+        ],
       });
       return;
     }

@@ -17,6 +17,8 @@ const LOCATIONS = `#graphql
           provinceCode
           countryCode
           phone
+          latitude
+          longitude
         }
       }
     }
@@ -38,6 +40,9 @@ const locationsReply = z.object({
           provinceCode: z.string().nullable(),
           countryCode: z.string().nullable(),
           phone: z.string().nullable(),
+          // Where Shopify put the location's pin (from its address); absent in older replies.
+          latitude: z.number().nullish(),
+          longitude: z.number().nullish(),
         }),
       }),
     ),

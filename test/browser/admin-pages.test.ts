@@ -152,7 +152,22 @@ describe("the embedded admin in Chromium", () => {
 
   it("shows the courier's statuses with what they mean, and keeps the merchant's changes", async () => {
     const page = await openEmbedded("/app/settings");
-    // Read from the courier's master data when the key was tested (previous test).
+    // Read from the courier's master data when the key was tested (previous test). All have a
+    // meaning: they stay folded behind one line until the merchant asks to see them.
+    await expect
+      .poll(() => page.getByText("Courier statuses: 10, of which 0 set by you").count())
+      .toBe(1);
+    expect(await page.locator("div[data-status]").count()).toBe(0);
+    // The section is one line, not twenty choices.
+    const height = await page.evaluate(
+      () =>
+        document
+          .getElementById("status-mapping-summary")
+          ?.closest(".Polaris-ShadowBevel")
+          ?.getBoundingClientRect().height,
+    );
+    expect(height).toBeLessThan(200);
+    await page.getByRole("button", { name: "Show and change" }).click();
     await expect.poll(() => page.locator("div[data-status]").count()).toBe(10);
     expect(await page.getByText("Some courier statuses have no meaning yet").count()).toBe(0);
     const inApp = (code: string) => page.locator(`select[name="state:${code}"]`);
@@ -203,6 +218,7 @@ describe("the embedded admin in Chromium", () => {
   it("keeps an edit not saved yet when another button on the page reloads its data", async () => {
     const page = await openEmbedded("/app/settings");
     const onShopify = (code: string) => page.locator(`select[name="shopify:${code}"]`);
+    await page.getByRole("button", { name: "Show and change" }).click();
     await expect.poll(() => onShopify("assigned").count()).toBe(1);
     await onShopify("assigned").selectOption("DELAYED");
     await expect.poll(() => page.locator("ui-save-bar[data-shown]").count()).toBe(1);
@@ -229,6 +245,78 @@ describe("the embedded admin in Chromium", () => {
     await page.locator("ui-save-bar button:not([variant])").click();
     await expect.poll(() => page.locator("ui-save-bar[data-shown]").count()).toBe(0);
     await page.close();
+  });
+
+  it("offers payment methods in words, the courier's link with copy buttons and Shopify's shop name", async () => {
+    await prisma.shopSettings.update({
+      where: { shop },
+      data: {
+        paymentCodeCod: "cod",
+        paymentCodePrepaid: "PP-7",
+        trackingShopName: null,
+        shopifyShopName: "Dar Al Oud",
+      },
+    });
+    const page = await openEmbedded("/app/settings");
+    const cod = page.getByLabel("Orders with cash to collect are sent as");
+    await expect.poll(() => cod.count()).toBe(1);
+    // A stored code reads as words; another code the courier gave stays typed as it was.
+    expect(await cod.inputValue()).toBe("standard");
+    expect(await page.getByLabel("Orders already paid are sent as").inputValue()).toBe("other");
+    expect(await page.getByLabel("The courier's code").inputValue()).toBe("PP-7");
+    expect(await page.getByLabel("Shop name").getAttribute("placeholder")).toBe("Dar Al Oud");
+    await page.getByLabel("Orders already paid are sent as").selectOption("standard");
+    await page.locator("ui-save-bar button[variant=primary]").click();
+    await expect
+      .poll(() => page.locator("[data-standin-toast]").getByText("Settings saved").count())
+      .toBe(1);
+    const saved = await prisma.shopSettings.findUniqueOrThrow({ where: { shop } });
+    expect([saved.paymentCodeCod, saved.paymentCodePrepaid]).toEqual(["cod", "PREPAID"]);
+
+    await page.getByRole("button", { name: "Turn on instant updates" }).click();
+    await expect
+      .poll(() => page.getByRole("button", { name: "Copy: Password for the link" }).count())
+      .toBe(1);
+    expect(
+      await page.getByRole("button", { name: "Copy: Link for the courier's updates" }).count(),
+    ).toBe(1);
+    expect(await page.getByText(/ask them to send their delivery updates/).count()).toBe(1);
+    await screenshot(page, "settings-payment-and-push");
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("keeps Settings short on a phone in Arabic, every choice inside the screen", async () => {
+    const phone = await openEmbedded("/app/settings?locale=ar", "phone");
+    await phone.waitForLoadState("networkidle");
+    await phone.getByRole("button", { name: "عرض وتغيير" }).click();
+    await expect.poll(() => phone.locator("div[data-status]").count()).toBeGreaterThan(0);
+    await screenshot(phone, "settings-ar-390");
+    const cut = await phone.evaluate(
+      () =>
+        [...document.querySelectorAll(".Polaris-Select")]
+          .map((el) => el.getBoundingClientRect())
+          .filter((box) => box.width > 0 && (box.left < 0 || box.right > 390)).length,
+    );
+    expect(cut).toBe(0);
+    // The cut-off and holidays in the page's language, not the browser's date and time boxes.
+    expect(await phone.locator('input[type="time"], input[type="date"]').count()).toBe(0);
+    expect(await phone.getByRole("option", { name: "ديسمبر" }).count()).toBe(1);
+    expect(
+      await latinTextOnArabicPage(phone, [
+        "Shopify",
+        "API",
+        "WhatsApp",
+        "Meta",
+        "English",
+        "name@example.com",
+        "Dar Al Oud",
+      ]),
+    ).toEqual([]);
+    await phone.close();
+    // The staff member's language back to English for the tests after this one.
+    await (await openEmbedded("/app/settings?locale=en-US")).close();
+    expect(pageErrors).toEqual([]);
   });
 
   it("lists a customer's data request and downloads what the app holds on their orders", async () => {

@@ -126,13 +126,13 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
-const newOrder = (firstName: string, payment: "paid" | "cod" = "paid") =>
+const newOrder = (firstName: string, payment: "paid" | "cod" = "paid", city = "Salmiya") =>
   standIn("/__standin/orders", {
     payment,
     shippingAddress: {
       firstName,
       lastName: "Al-Mutairi",
-      city: "Salmiya",
+      city,
       address1: "Block 10, Street 5, House 12",
       provinceCode: "KW-HA",
       phone: "+96599991234",
@@ -212,6 +212,42 @@ describe("Send to courier and cancelling, in English and Arabic", () => {
         expect(await page.getByText(paid.name).count()).toBeGreaterThan(0);
         await screenshot(page, `${name}-search`);
         await checkWholePage(page, `${name}-search`, language);
+        await page.close();
+      }
+    }
+  }, 300_000);
+
+  it("prices the whole selection with a total, each place in the page's language", async () => {
+    const latin = await newOrder("Sara", "cod");
+    const arabic = await newOrder("Lulwa", "paid", "السالمية");
+    for (const language of LANGUAGES) {
+      for (const width of WIDTHS) {
+        const name = `send-selection-price-${language}-${width}`;
+        const page = await open("/app/send", language, width);
+        const row = page.getByRole("row").filter({ hasText: arabic.name });
+        await expect.poll(() => row.count()).toBe(1);
+        // The customer's city in the page's language, and no country code for Kuwait.
+        const text = await row.innerText();
+        expect(text).toContain(language === "en" ? "Salmiya" : "السالمية");
+        expect(text).not.toMatch(/\bKW\b/);
+        if (language === "en") expect(text).not.toContain("السالمية");
+        await selectOrders(page, [latin, arabic], language);
+        const action = page.getByRole("button", {
+          name: language === "en" ? "Price 2 with the courier" : "اطلب سعر 2 من شركة التوصيل",
+        });
+        await action.click();
+        await expect
+          .poll(() => page.locator("#selection-total").count(), { timeout: 20_000 })
+          .toBe(1);
+        expect(await page.locator("#selection-total").innerText()).toMatch(
+          language === "en"
+            ? /Total for 2 priced orders: KWD\s\d+\.\d{3}/
+            : /المجموع لـ 2 من الطلبات المسعّرة: .*\d+\.\d{3}/,
+        );
+        // Each row shows its own price from the same answer.
+        expect(await row.getByText(/ [→←] /).count()).toBe(1);
+        await screenshot(page, name);
+        await checkWholePage(page, name, language);
         await page.close();
       }
     }

@@ -128,10 +128,12 @@ describe("deliveries in Chromium", () => {
     );
     await settings.getByRole("button", { name: "Turn on instant updates" }).click();
     await expect
-      .poll(() => settings.getByLabel("Address for the courier's updates").count())
+      .poll(() => settings.getByLabel("Link for the courier's updates", { exact: true }).count())
       .toBe(1);
-    const url = await settings.getByLabel("Address for the courier's updates").inputValue();
-    const secret = await settings.getByLabel("Secret key for the courier").inputValue();
+    const url = await settings
+      .getByLabel("Link for the courier's updates", { exact: true })
+      .inputValue();
+    const secret = await settings.getByLabel("Password for the link", { exact: true }).inputValue();
     expect(url).toMatch(new RegExp(`^${appUrl}/courier/webhooks/[A-Za-z0-9_-]{20,}$`));
     await screenshot(settings, "settings-tracking");
     await settings.close();

@@ -219,6 +219,15 @@ describe("pages in English and Arabic", () => {
         const page = await openAdmin(path, language, WIDTHS[0]);
         await checkPage(page, name, language, WIDTHS[0]);
         expect(await seriousAccessibilityViolations(page)).toEqual([]);
+        if (name === "pickup-locations") {
+          // The governorate named, not its code; the pin one click away on a map.
+          const text = await page.evaluate(() => document.body.innerText);
+          expect(text).not.toMatch(/\bKW-[A-Z]{2}\b/);
+          expect(text).toContain(language === "en" ? "Hawalli" : "حولي");
+          const pin = page.locator('a[href^="https://maps.google.com/?q="]').first();
+          expect(await pin.getAttribute("href")).toMatch(/\?q=-?\d+(\.\d+)?,-?\d+(\.\d+)?$/);
+          expect(await pin.getAttribute("target")).toBe("_blank");
+        }
         await page.setViewportSize({ width: WIDTHS[1], height: 900 });
         await checkPage(page, name, language, WIDTHS[1]);
         await page.close();

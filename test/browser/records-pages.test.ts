@@ -198,8 +198,58 @@ describe("issue 16's pages in English and Arabic", () => {
         expect(text).toContain("KW7777");
         // Collected and not yet paid: the delivered order the statement lacked.
         expect(text).toMatch(/9\.000/);
+        // Each difference says what to do, its order opens the delivery; days are not ISO.
+        expect(text).toContain(
+          language === "en"
+            ? "ask the courier to add it to the next statement"
+            : "إضافتها إلى الكشف التالي",
+        );
+        expect(await page.locator('a[href^="/app/deliveries/"]').count()).toBeGreaterThan(0);
+        expect(text).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
+        expect(text).toContain("KW100001, 36.500");
+        // The day the money came is chosen in the page's language, not the browser's date box.
+        expect(await page.locator('input[type="date"]').count()).toBe(0);
+        // On a phone the differences are blocks, not a table that scrolls sideways.
+        if (width === 390)
+          expect(
+            await page
+              .locator(".Polaris-DataTable__ScrollContainer")
+              .filter({ hasText: "KW7777" })
+              .count(),
+          ).toBe(0);
         await page.close();
       }
+    });
+
+    it(`says a typed statement's wrong lines in ${language}`, async () => {
+      const page = await openAdmin("/app/cash", language, 390);
+      // Every line wrong: nothing is saved, the statements of the other tests stay as they are.
+      await page.locator("textarea").fill("KW100001, 12.5.0\n, 4.000");
+      const record = page.getByRole("button", {
+        name: language === "en" ? "Record statement" : "تسجيل الكشف",
+      });
+      const expected =
+        language === "en" ? "is not an amount: write it like 36.500" : "ليس مبلغًا: اكتبه هكذا";
+      await expect
+        .poll(
+          async () => {
+            if ((await page.getByText(expected).count()) === 0) await record.click();
+            return page.getByText(expected).count();
+          },
+          { timeout: 20_000, interval: 2_000 },
+        )
+        .toBe(1);
+      const text = await page.evaluate(() => document.body.innerText);
+      if (language === "ar") {
+        expect(text).not.toMatch(/is not an amount|Write the courier order number/);
+        expect(text).toContain("اكتب رقم طلب شركة التوصيل أولًا");
+        // The banner with the refused lines (the field still holds what was typed).
+        expect(
+          await latinTextOnArabicPage(page, BRAND_WORDS, { within: ".Polaris-Banner" }),
+        ).toEqual([]);
+      }
+      await screenshot(page, `records-cash-typed-errors-${language}-390`);
+      await page.close();
     });
 
     it(`shows Courier reports in ${language}, with the courier's exceptions`, async () => {
@@ -214,6 +264,20 @@ describe("issue 16's pages in English and Arabic", () => {
         // Orders the app does not know (the sandbox's, from other files): their status in the
         // page's words and their date in its format, never the courier's codes or ISO times.
         expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}|\bpending\b|out_for_delivery/);
+        // The courier's report: dinars with three decimals, days in the page's language, no
+        // currency row, and the app's own counts in a column of their own.
+        const report = page.locator(".Polaris-DataTable").first();
+        const reportText = await report.innerText();
+        expect(reportText).toMatch(language === "en" ? /KWD\s\d+\.\d{3}/ : /\d+\.\d{3}\s?د\.ك/);
+        expect(reportText).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+        expect(reportText).not.toContain(language === "en" ? "Currency" : "العملة");
+        expect(reportText).toContain(language === "en" ? "In the app" : "في التطبيق");
+        expect(await page.locator('input[type="date"]').count()).toBe(0);
+        expect(
+          await page
+            .getByRole("option", { name: language === "en" ? "November" : "نوفمبر" })
+            .count(),
+        ).toBe(2);
         await page.close();
       }
     });

@@ -30,6 +30,7 @@ const PARAMS: Record<NoticeCode, readonly string[]> = {
   courier_said: ["detail"],
   history_undetermined: ["reference"],
   send_batch_too_large: ["count"],
+  quote_too_many: ["count"],
   select_too_many: ["count"],
   not_kwd: ["currency"],
   courier_lookup_failed: ["number"],

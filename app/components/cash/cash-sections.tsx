@@ -1,4 +1,5 @@
 // Longer than 400 lines: the Cash page's sections (totals, days, statements, the import steps, differences) share its form state and words.
+import { Link as RemixLink } from "@remix-run/react";
 import {
   Banner,
   BlockStack,
@@ -17,9 +18,13 @@ import {
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CashActionResult, CashPageData, MarkPaidOutcome } from "../../pages/cash.server";
-import { formatKwd, formatNumber } from "../../i18n/format";
+import { formatDate, formatKwd, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { translateMessage } from "../../i18n/messages";
+import { LineProblemText } from "./line-problem";
+import { DaySelect } from "../day-select";
+import { useSmallScreen } from "../small-screen";
+import { DifferencesList } from "./differences-list";
 
 /** The Cash on delivery page's cards (app/routes/app.cash.tsx), every word from the `cash` catalog. */
 
@@ -86,7 +91,7 @@ export function CashOutcome({ result }: { result: CashActionResult }) {
             <List>
               {problems.slice(0, 50).map((p) => (
                 <List.Item key={p.line}>
-                  {t("cash:outcome.line", { line: p.line })} {translateMessage(t, p.problem)}
+                  {t("cash:outcome.line", { line: p.line })} <LineProblemText problem={p} />
                 </List.Item>
               ))}
             </List>
@@ -173,12 +178,11 @@ export function ImportStatementCard(props: {
             onChange={(reference) => setDraft({ ...draft, reference })}
             autoComplete="off"
           />
-          <TextField
+          <DaySelect
             label={t("import.receivedOn")}
-            type="date"
+            name="receivedOnShown"
             value={draft.receivedOn}
             onChange={(receivedOn) => setDraft({ ...draft, receivedOn })}
-            autoComplete="off"
           />
         </InlineGrid>
         {mapping ? (
@@ -240,6 +244,7 @@ export function DifferencesCard(props: {
   const language = useLanguage();
   const { data } = props;
   const money = (amount: string | null) => (amount === null ? "—" : formatKwd(amount, language));
+  const smDown = useSmallScreen();
   return (
     <Card>
       <BlockStack gap="300">
@@ -250,7 +255,7 @@ export function DifferencesCard(props: {
           <Select
             label={t("differences.statement")}
             options={data.settlements.map((s) => ({
-              label: `${s.receivedOn} · ${s.byHand ? t("statements.byHand") : (s.reference ?? "")} · ${money(s.paid)}`,
+              label: `${formatDate(s.receivedOn, language)} · ${s.byHand ? t("statements.byHand") : (s.reference ?? "")} · ${money(s.paid)}`,
               value: s.id,
             }))}
             value={data.chosen ?? ""}
@@ -261,6 +266,8 @@ export function DifferencesCard(props: {
           <Text as="p" tone="subdued">
             {data.settlements.length ? t("differences.none") : t("differences.noStatement")}
           </Text>
+        ) : smDown ? (
+          <DifferencesList differences={data.differences} money={money} />
         ) : (
           <DataTable
             columnContentTypes={["text", "text", "text", "numeric", "numeric"]}
@@ -272,10 +279,27 @@ export function DifferencesCard(props: {
               t("differences.columns.expected"),
             ]}
             rows={data.differences.map((d, i) => [
-              d.line
-                ? t("differences.onLine", { what: t(`differences.kinds.${d.kind}`), line: d.line })
-                : t(`differences.kinds.${d.kind}`),
-              <Data key={`o${i}`}>{d.order ?? "—"}</Data>,
+              // What differs, and under it what to do about it.
+              <div key={`w${i}`} style={{ whiteSpace: "normal", minWidth: 160, maxWidth: 280 }}>
+                <Text as="p">
+                  {d.line
+                    ? t("differences.onLine", {
+                        what: t(`differences.kinds.${d.kind}`),
+                        line: d.line,
+                      })
+                    : t(`differences.kinds.${d.kind}`)}
+                </Text>
+                <Text as="p" tone="subdued" variant="bodySm">
+                  {t(`differences.todo.${d.kind}`)}
+                </Text>
+              </div>,
+              d.deliveryId ? (
+                <RemixLink key={`o${i}`} to={`/app/deliveries/${d.deliveryId}`}>
+                  <Data>{d.order ?? t("differences.openDelivery")}</Data>
+                </RemixLink>
+              ) : (
+                <Data key={`o${i}`}>{d.order ?? "—"}</Data>
+              ),
               <Data key={`c${i}`}>{d.courierOrderNumber}</Data>,
               money(d.statement),
               money(d.expected),
@@ -305,7 +329,7 @@ export function DaysCard({ days }: { days: CashPageData["days"] }) {
             columnContentTypes={["text", "numeric", "numeric", "numeric"]}
             headings={[t("days.day"), t("days.orders"), t("days.collected"), t("days.settled")]}
             rows={days.map((d) => [
-              <Data key={d.day}>{d.day}</Data>,
+              formatDate(d.day, language),
               formatNumber(d.deliveries, language),
               formatKwd(d.collected, language),
               formatKwd(d.settled, language),
@@ -334,7 +358,7 @@ export function StatementsCard({ settlements }: { settlements: CashPageData["set
           <List>
             {settlements.slice(0, 12).map((s) => (
               <List.Item key={s.id}>
-                <Data>{s.receivedOn}</Data>{" "}
+                {formatDate(s.receivedOn, language)}{" "}
                 {t("statements.line", {
                   paid: formatKwd(s.paid, language),
                   n: s.lines,
@@ -403,7 +427,7 @@ export function ManualStatementCard(props: { busy: boolean; onRecord: (lines: st
           label={t("manual.label")}
           helpText={
             <>
-              {t("manual.help")} <Data>CO-1001, 36.500</Data>
+              {t("manual.help")} <Data>KW100001, 36.500</Data>
             </>
           }
           value={lines}

@@ -11,10 +11,12 @@ import {
 } from "@shopify/polaris";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
+import type { QuoteOutcome } from "../../actions/quote.server";
 import type { SendActionResult, SendPageOrder } from "../../pages/send.server";
 import type { SendProgress, SendStatus } from "../../actions/send-status.server";
 import { formatDateTime, formatKwd } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
+import { areaName, cityName } from "../../i18n/place-names";
 import { reasonOnPage, translateMessage } from "../../i18n/messages";
 import { useNotice } from "../notice";
 import { progressOf, type RowOutcome } from "./use-send-run";
@@ -38,6 +40,7 @@ export function SendOrderRow({
   disabled,
   outcome,
   condensed,
+  selectionQuote,
 }: {
   order: SendPageOrder;
   index: number;
@@ -45,6 +48,8 @@ export function SendOrderRow({
   disabled: boolean;
   outcome: RowOutcome | undefined;
   condensed: boolean;
+  /** Its price from "Price the selection", until its own "Ask again". */
+  selectionQuote: QuoteOutcome | undefined;
 }) {
   const { t } = useTranslation(["send"]);
   const language = useLanguage();
@@ -53,7 +58,13 @@ export function SendOrderRow({
       ? formatKwd(order.amount, language)
       : `${order.amount} ${order.currency}`;
   const payment = order.payment ? t(`send:payment.${order.payment}`) : "—";
-  const place = [order.city, order.country].filter(Boolean).join(", ");
+  // The place in the page's language; the country only when it is not Kuwait.
+  const place = [
+    order.city ? cityName(order.city, language) : null,
+    order.country && order.country !== "KW" ? countryName(order.country, language) : null,
+  ]
+    .filter(Boolean)
+    .join(language === "ar" ? "، " : ", ");
   const name = (
     <Text as="span" fontWeight="semibold">
       <bdi translate="no">{order.name}</bdi>
@@ -94,7 +105,7 @@ export function SendOrderRow({
                 </Text>
                 <Badge tone={order.payment === "paid" ? "success" : "attention"}>{payment}</Badge>
               </InlineStack>
-              <Quote order={order} />
+              <Quote order={order} fromSelection={selectionQuote} />
               <Interactive>
                 <OrderOutcome outcome={outcome} />
               </Interactive>
@@ -138,7 +149,7 @@ export function SendOrderRow({
       </IndexTable.Cell>
       <IndexTable.Cell>
         <Box minWidth="120px" maxWidth="220px">
-          <Quote order={order} />
+          <Quote order={order} fromSelection={selectionQuote} />
         </Box>
       </IndexTable.Cell>
       <IndexTable.Cell>
@@ -153,12 +164,18 @@ export function SendOrderRow({
 }
 
 /** "Get price": the courier's price for this order, shown in its row. */
-function Quote({ order }: { order: SendPageOrder }) {
+function Quote({
+  order,
+  fromSelection,
+}: {
+  order: SendPageOrder;
+  fromSelection: QuoteOutcome | undefined;
+}) {
   const { t } = useTranslation(["send"]);
   const say = useNotice();
   const language = useLanguage();
   const quoter = useFetcher<SendActionResult>({ key: `quote-${order.id}` });
-  const answer = quoter.data?.intent === "quote" ? quoter.data.quote : null;
+  const answer = (quoter.data?.intent === "quote" ? quoter.data.quote : null) ?? fromSelection;
   const button = (
     <Button
       variant="plain"
@@ -192,9 +209,10 @@ function Quote({ order }: { order: SendPageOrder }) {
                 : t("send:quote.declared", { amount: formatKwd(answer.basis.value, language) })}
             </Text>
             <Text as="span" tone="subdued" variant="bodySm">
-              <bdi translate="no">{answer.basis.from}</bdi>
+              <bdi translate="no">{answer.basis.pickupName}</bdi>
+              {answer.basis.pickupArea && ` (${areaName(answer.basis.pickupArea, language)})`}
               {` ${t("send:quote.arrow")} `}
-              <bdi translate="no">{answer.basis.to}</bdi>
+              {answer.basis.area[language]}
             </Text>
           </>
         ) : (
@@ -206,6 +224,15 @@ function Quote({ order }: { order: SendPageOrder }) {
       </BlockStack>
     </Interactive>
   );
+}
+
+/** A country's name in the page's language ("SA" → "Saudi Arabia" / "المملكة العربية السعودية"). */
+function countryName(code: string, language: "en" | "ar"): string {
+  try {
+    return new Intl.DisplayNames([language], { type: "region" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 /** A row's buttons and links act on their own: a click on them does not select the row. */

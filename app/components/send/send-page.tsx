@@ -25,8 +25,11 @@ import {
 } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { BULK_LIMIT } from "../../domain/limits";
-import type { SendPageData } from "../../pages/send.server";
+import { BULK_LIMIT, QUOTE_LIMIT } from "../../domain/limits";
+import type { SendActionResult, SendPageData } from "../../pages/send.server";
+import { SelectionPrice } from "./selection-price";
+import { formatDate } from "../../i18n/format";
+import { useLanguage } from "../../i18n/language";
 import type { SendProgress } from "../../actions/send-status.server";
 import { SendOrderRow } from "./order-row";
 import { progressOf, useSendRun, type RowOutcome } from "./use-send-run";
@@ -73,6 +76,17 @@ export function SendPage() {
     useIndexResourceState(resources, { resourceFilter: ({ id }) => selectable(String(id)) });
   const selected = orders.map((o) => o.id).filter((id) => selectedResources.includes(id));
   const overLimit = selected.length > BULK_LIMIT;
+  // "Price the selection": the courier's price for each selected order, and their total.
+  const selectionQuoter = useFetcher<SendActionResult>({ key: "quote-selection" });
+  const selectionQuotes =
+    selectionQuoter.data?.intent === "quote-selection" ? selectionQuoter.data.quotes : null;
+  const quoteOf = new Map(selectionQuotes?.map((q) => [q.orderId, q.quote]));
+  const priceSelection = () => {
+    const form = new FormData();
+    form.set("intent", "quote-selection");
+    for (const id of selected) form.append("orderIds", id);
+    selectionQuoter.submit(form, { method: "post" });
+  };
 
   const send = () => {
     setConfirming(false);
@@ -115,6 +129,14 @@ export function SendPage() {
             stalled={stalled}
             batch={run.nextBatch + 1}
             batches={run.batches.length}
+          />
+        )}
+        {(selectionQuoter.state !== "idle" || selectionQuotes) && (
+          <SelectionPrice
+            pending={selectionQuoter.state !== "idle"}
+            asked={selected.length}
+            quotes={selectionQuotes ?? []}
+            orderName={(id) => orders.find((o) => o.id === id)?.name ?? ""}
           />
         )}
         <Card padding="0">
@@ -167,14 +189,30 @@ export function SendPage() {
                 disabled={!selectable(order.id) || sending}
                 outcome={outcomes[order.id]}
                 condensed={smDown}
+                selectionQuote={quoteOf.get(order.id)}
               />
             ))}
           </IndexTable>
         </Card>
         <InlineStack gap="300" blockAlign="center" align="space-between">
-          <Text as="span" tone="subdued">
-            {t("send:selectedCount", { count: selected.length, limit: BULK_LIMIT })}
-          </Text>
+          <InlineStack gap="300" blockAlign="center">
+            <Text as="span" tone="subdued">
+              {t("send:selectedCount", { count: selected.length, limit: BULK_LIMIT })}
+            </Text>
+            {/* Beside the count, not among the bulk actions: a phone hides a second one. */}
+            <Button
+              onClick={priceSelection}
+              disabled={selected.length === 0 || selected.length > QUOTE_LIMIT}
+              loading={selectionQuoter.state !== "idle"}
+            >
+              {t("send:priceSelected", { count: selected.length })}
+            </Button>
+            {selected.length > QUOTE_LIMIT && (
+              <Text as="span" tone="caution">
+                {t("send:selection.limit", { limit: QUOTE_LIMIT })}
+              </Text>
+            )}
+          </InlineStack>
           {nextCursor && (
             <Button loading={pager.state !== "idle"} onClick={loadMore}>
               {t("send:loadMore")}
@@ -206,6 +244,7 @@ export function SendPage() {
 /** Search by order number or customer, and the days the orders were placed, in the URL. */
 function SearchAndDates({ loading }: { loading: boolean }) {
   const { t } = useTranslation(["send"]);
+  const language = useLanguage();
   const { params } = useLoaderData<SendPageData>();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
@@ -269,8 +308,8 @@ function SearchAndDates({ loading }: { loading: boolean }) {
               {
                 key: "dates",
                 label: t("send:dates.applied", {
-                  from: params.from || "…",
-                  to: params.to || "…",
+                  from: params.from ? formatDate(params.from, language) : "…",
+                  to: params.to ? formatDate(params.to, language) : "…",
                 }),
                 onRemove: () => go({ from: undefined, to: undefined }),
               },

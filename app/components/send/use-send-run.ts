@@ -65,7 +65,11 @@ export function useSendRun() {
       const batch = run.batches[awaited.batch] ?? [];
       const data = sender.data;
       const answered =
-        data && data.intent !== "quote" && data.batch === awaited.batch ? data : null;
+        data &&
+        (data.intent === "send" || data.intent === "invalid") &&
+        data.batch === awaited.batch
+          ? data
+          : null;
       setOutcomes((current) => {
         const next = { ...current };
         for (const orderId of batch) {

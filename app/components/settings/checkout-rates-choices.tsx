@@ -5,7 +5,6 @@ import {
   Button,
   Card,
   Divider,
-  InlineError,
   InlineGrid,
   InlineStack,
   Tag,
@@ -23,6 +22,7 @@ import type {
 import { formatLongDay } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { HiddenAreasPicker } from "./checkout-rates-areas";
+import { DayChoice, TimeChoice } from "./day-time-choices";
 import { RatePreview } from "./checkout-rates-preview";
 import { keepEdits } from "./keep-edits";
 
@@ -52,7 +52,6 @@ export function RateChoicesCard(props: {
     storedBefore.current = saved;
     setValues((current) => keepEdits(current, previous, saved));
   }, [saved]);
-  const [newHoliday, setNewHoliday] = useState("");
   const errors = result && !result.ok && "errors" in result ? result.errors : {};
   const error = (field: RateField) => {
     const key = errors[field];
@@ -79,11 +78,8 @@ export function RateChoicesCard(props: {
     />
   );
   const holidays = list(values.holidays);
-  const addHoliday = () => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(newHoliday)) return;
-    set("holidays")([...new Set([...holidays, newHoliday])].sort().join("\n"));
-    setNewHoliday("");
-  };
+  const addHoliday = (day: string) =>
+    set("holidays")([...new Set([...holidays, day])].sort().join("\n"));
   const removeHoliday = (day: string) =>
     set("holidays")(holidays.filter((d) => d !== day).join("\n"));
   // The preview follows what is typed once it reads; until then, what is saved.
@@ -123,13 +119,11 @@ export function RateChoicesCard(props: {
             {t("checkoutRates.choices.promiseTitle")}
           </Text>
           <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
-            <TextField
+            <TimeChoice
               label={t("checkoutRates.choices.cutoff")}
               name="cutoff"
-              type="time"
               value={values.cutoff}
               onChange={set("cutoff")}
-              autoComplete="off"
               helpText={t("checkoutRates.choices.cutoffHelp")}
               error={error("cutoff")}
             />
@@ -147,26 +141,14 @@ export function RateChoicesCard(props: {
             />
           </InlineGrid>
           <BlockStack gap="200">
-            <div style={{ display: "flex", gap: "var(--p-space-200)", alignItems: "flex-end" }}>
-              <div style={{ flex: "1 1 auto", minWidth: 0 }}>
-                <TextField
-                  label={t("checkoutRates.choices.holidays")}
-                  type="date"
-                  value={newHoliday}
-                  onChange={setNewHoliday}
-                  autoComplete="off"
-                  id="holiday-to-add"
-                />
-              </div>
-              <div style={{ flex: "none" }}>
-                <Button onClick={addHoliday} disabled={newHoliday === ""}>
-                  {t("checkoutRates.choices.addHoliday")}
-                </Button>
-              </div>
-            </div>
-            {error("holidays") && (
-              <InlineError message={error("holidays")!} fieldID="holiday-to-add" />
-            )}
+            <DayChoice
+              id="holiday-to-add"
+              label={t("checkoutRates.choices.holidays")}
+              addLabel={t("checkoutRates.choices.addHoliday")}
+              today={today}
+              onAdd={addHoliday}
+              error={error("holidays")}
+            />
             <Text as="p" tone="subdued">
               {t("checkoutRates.choices.holidaysHelp")}
             </Text>

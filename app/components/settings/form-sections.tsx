@@ -1,5 +1,12 @@
 import { BlockStack, Card, Checkbox, FormLayout, Select, TextField } from "@shopify/polaris";
-import { useTranslation } from "react-i18next";
+import { useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
+import {
+  paymentCodeChoice,
+  paymentCodeFor,
+  type PaymentCodeChoice,
+  type PaymentKind,
+} from "../../domain/payment-codes";
 import { AnnotatedSection } from "../annotated-section";
 
 /** Settings' sections inside the one form the save bar saves: delivery options, tracking page. */
@@ -42,19 +49,17 @@ export function DeliveryOptionsSection(props: { values: SettingsFormValues; set:
           />
           <FormLayout>
             <FormLayout.Group>
-              <TextField
-                label={t("deliveries.codeCod")}
+              <PaymentCodeField
+                kind="cod"
                 name="paymentCodeCod"
                 value={values.paymentCodeCod}
                 onChange={set("paymentCodeCod")}
-                autoComplete="off"
               />
-              <TextField
-                label={t("deliveries.codePrepaid")}
+              <PaymentCodeField
+                kind="prepaid"
                 name="paymentCodePrepaid"
                 value={values.paymentCodePrepaid}
                 onChange={set("paymentCodePrepaid")}
-                autoComplete="off"
               />
             </FormLayout.Group>
             <TextField
@@ -93,8 +98,62 @@ export function DeliveryOptionsSection(props: { values: SettingsFormValues; set:
   );
 }
 
-export function TrackingPageSection(props: { values: SettingsFormValues; set: Setter }) {
-  const { values, set } = props;
+/**
+ * How the courier is told who pays, chosen in words; a code is typed only when the courier gave
+ * another one (domain/payment-codes.ts). The form sends the code itself.
+ */
+function PaymentCodeField(props: {
+  kind: PaymentKind;
+  name: string;
+  value: string;
+  onChange: (code: string) => void;
+}) {
+  const { kind, name, value, onChange } = props;
+  const { t } = useTranslation("settings");
+  const stored = paymentCodeChoice(kind, value);
+  // "Another code" chosen with nothing typed yet still shows the field to type it in.
+  const [typing, setTyping] = useState(false);
+  const choice: PaymentCodeChoice = stored === "none" && typing ? "other" : stored;
+  return (
+    <BlockStack gap="200">
+      <Select
+        label={t(`deliveries.payment.${kind}.label`)}
+        helpText={choice === "standard" ? t(`deliveries.payment.${kind}.help`) : undefined}
+        options={[
+          { label: t(`deliveries.payment.${kind}.standard`), value: "standard" },
+          { label: t("deliveries.payment.other"), value: "other" },
+          { label: t("deliveries.payment.none"), value: "none" },
+        ]}
+        value={choice}
+        onChange={(next) => {
+          const picked = next as PaymentCodeChoice;
+          setTyping(picked === "other");
+          onChange(paymentCodeFor(kind, picked, value));
+        }}
+      />
+      {choice === "other" ? (
+        <TextField
+          label={t("deliveries.payment.otherCode")}
+          helpText={t("deliveries.payment.otherHelp")}
+          name={name}
+          value={value}
+          onChange={onChange}
+          autoComplete="off"
+        />
+      ) : (
+        <input type="hidden" name={name} value={value} />
+      )}
+    </BlockStack>
+  );
+}
+
+export function TrackingPageSection(props: {
+  values: SettingsFormValues;
+  set: Setter;
+  /** The store's name on Shopify, shown to customers while the field is empty. */
+  shopifyName: string | null;
+}) {
+  const { values, set, shopifyName } = props;
   const { t } = useTranslation("settings");
   return (
     <AnnotatedSection title={t("trackingPage.title")} description={t("trackingPage.description")}>
@@ -106,6 +165,19 @@ export function TrackingPageSection(props: { values: SettingsFormValues; set: Se
             value={values.trackingShopName}
             onChange={set("trackingShopName")}
             autoComplete="organization"
+            placeholder={shopifyName ?? undefined}
+            helpText={
+              shopifyName ? (
+                <Trans
+                  t={t}
+                  i18nKey="trackingPage.shopNameHelp"
+                  values={{ name: shopifyName }}
+                  components={{ data: <span dir="auto" translate="no" /> }}
+                />
+              ) : (
+                t("trackingPage.shopNameHelpUnknown")
+              )
+            }
           />
           <FormLayout.Group>
             <TextField

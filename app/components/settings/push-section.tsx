@@ -1,8 +1,9 @@
 import { Form } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, InlineStack, Text, TextField } from "@shopify/polaris";
+import { Banner, BlockStack, Button, Card, InlineStack, Text } from "@shopify/polaris";
 import { useTranslation } from "react-i18next";
 import type { SettingsPageData } from "../../pages/settings.server";
 import { AnnotatedSection } from "../annotated-section";
+import { CopyField } from "./copy-field";
 
 /** The courier's status pushes: its URL and signing secret, turned on, renewed or off. */
 export function PushSection(props: {
@@ -17,21 +18,14 @@ export function PushSection(props: {
         <BlockStack gap="300">
           {push ? (
             <>
-              <TextField
-                label={t("push.url")}
-                value={push.url}
-                readOnly
-                autoComplete="off"
-                helpText={t("push.urlHelp")}
-              />
+              <Text as="p">{t("push.steps")}</Text>
+              <CopyField label={t("push.url")} value={push.url} helpText={t("push.urlHelp")} />
               {push.secret === null ? (
                 <Banner tone="warning">{t("push.unreadable")}</Banner>
               ) : (
-                <TextField
+                <CopyField
                   label={t("push.secret")}
                   value={push.secret}
-                  readOnly
-                  autoComplete="off"
                   helpText={t("push.secretHelp")}
                 />
               )}

@@ -2,12 +2,14 @@ import {
   Badge,
   Banner,
   BlockStack,
+  Button,
   Card,
   FormLayout,
   InlineStack,
   Select,
   Text,
 } from "@shopify/polaris";
+import { useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { SHOPIFY_EVENT_STATUSES, TRACKED_STATES } from "../../domain/courier-status";
 import type { SettingsPageData } from "../../pages/settings.server";
@@ -47,6 +49,12 @@ export function StatusMappingSection(props: {
   const { t } = useTranslation("settings");
   const language = useLanguage();
   const unmapped = tracking.mappings.filter((m) => !m.state);
+  // Ten statuses with two choices each made Settings very tall: they stay folded behind a
+  // one-line summary unless one needs the merchant (no meaning yet, or unreadable).
+  const needsMerchant = tracking.mappings.some((m) => !m.state || m.problem);
+  const [open, setOpen] = useState(needsMerchant);
+  const shown = open || needsMerchant;
+  const yours = tracking.mappings.filter((m) => m.source === "merchant").length;
   const stateChoices = [
     { label: t("mapping.notMapped"), value: "" },
     ...TRACKED_STATES.map((state) => ({ label: t(`common:states.${state}`), value: state })),
@@ -76,54 +84,85 @@ export function StatusMappingSection(props: {
               {t("mapping.none")}
             </Text>
           ) : (
-            <BlockStack gap="400">
-              {tracking.mappings.map((m) => {
-                const choice = choices[m.code] ?? { state: "", shopify: "" };
-                return (
-                  <div key={m.code} data-status={m.code}>
-                    <BlockStack gap="200">
-                      <InlineStack gap="200" blockAlign="center">
-                        <Text as="span" variant="bodyMd" fontWeight="semibold">
-                          <span dir="auto" translate="no">
-                            {statusName(m)}
-                          </span>
-                        </Text>
-                        {!m.state ? (
-                          <Badge tone="critical">{t("mapping.notMapped")}</Badge>
-                        ) : m.source === "merchant" ? (
-                          <Badge tone="info">{t("mapping.yourChoice")}</Badge>
-                        ) : null}
-                      </InlineStack>
-                      {m.problem && (
-                        <Text as="p" tone="critical" variant="bodySm">
-                          {t("mapping.unreadable")}
-                        </Text>
-                      )}
-                      <FormLayout>
-                        <FormLayout.Group condensed>
-                          <Select
-                            label={<StatusLabel i18nKey="mapping.inApp" status={statusName(m)} />}
-                            name={`state:${m.code}`}
-                            options={stateChoices}
-                            value={choice.state}
-                            onChange={(state) => onChange(m.code, { ...choice, state })}
-                          />
-                          <Select
-                            label={
-                              <StatusLabel i18nKey="mapping.onShopify" status={statusName(m)} />
-                            }
-                            name={`shopify:${m.code}`}
-                            options={shopifyChoices}
-                            value={choice.shopify}
-                            onChange={(shopify) => onChange(m.code, { ...choice, shopify })}
-                          />
-                        </FormLayout.Group>
-                      </FormLayout>
-                    </BlockStack>
-                  </div>
-                );
-              })}
-            </BlockStack>
+            <InlineStack gap="200" align="space-between" blockAlign="center">
+              <Text as="p" id="status-mapping-summary">
+                {t("mapping.summary", { total: tracking.mappings.length, yours })}
+              </Text>
+              {!needsMerchant && (
+                <Button
+                  variant="plain"
+                  onClick={() => setOpen(!open)}
+                  ariaExpanded={shown}
+                  ariaControls="status-mapping-rows"
+                >
+                  {shown ? t("mapping.hide") : t("mapping.show")}
+                </Button>
+              )}
+            </InlineStack>
+          )}
+          {!shown &&
+            // Folded, the choices still go with the save bar's form (an edit made before folding).
+            tracking.mappings.map((m) => {
+              const choice = choices[m.code] ?? { state: "", shopify: "" };
+              return (
+                <span key={m.code} hidden>
+                  <input type="hidden" name={`state:${m.code}`} value={choice.state} />
+                  <input type="hidden" name={`shopify:${m.code}`} value={choice.shopify} />
+                </span>
+              );
+            })}
+          {shown && tracking.mappings.length > 0 && (
+            <div id="status-mapping-rows">
+              <BlockStack gap="400">
+                {tracking.mappings.map((m) => {
+                  const choice = choices[m.code] ?? { state: "", shopify: "" };
+                  return (
+                    <div key={m.code} data-status={m.code}>
+                      <BlockStack gap="200">
+                        <InlineStack gap="200" blockAlign="center">
+                          <Text as="span" variant="bodyMd" fontWeight="semibold">
+                            <span dir="auto" translate="no">
+                              {statusName(m)}
+                            </span>
+                          </Text>
+                          {!m.state ? (
+                            <Badge tone="critical">{t("mapping.notMapped")}</Badge>
+                          ) : m.source === "merchant" ? (
+                            <Badge tone="info">{t("mapping.yourChoice")}</Badge>
+                          ) : null}
+                        </InlineStack>
+                        {m.problem && (
+                          <Text as="p" tone="critical" variant="bodySm">
+                            {t("mapping.unreadable")}
+                          </Text>
+                        )}
+                        {/* Not condensed: on a phone the two choices stack instead of being cut. */}
+                        <FormLayout>
+                          <FormLayout.Group>
+                            <Select
+                              label={<StatusLabel i18nKey="mapping.inApp" status={statusName(m)} />}
+                              name={`state:${m.code}`}
+                              options={stateChoices}
+                              value={choice.state}
+                              onChange={(state) => onChange(m.code, { ...choice, state })}
+                            />
+                            <Select
+                              label={
+                                <StatusLabel i18nKey="mapping.onShopify" status={statusName(m)} />
+                              }
+                              name={`shopify:${m.code}`}
+                              options={shopifyChoices}
+                              value={choice.shopify}
+                              onChange={(shopify) => onChange(m.code, { ...choice, shopify })}
+                            />
+                          </FormLayout.Group>
+                        </FormLayout>
+                      </BlockStack>
+                    </div>
+                  );
+                })}
+              </BlockStack>
+            </div>
           )}
         </BlockStack>
       </Card>

@@ -19,6 +19,7 @@ import type {
 } from "../../actions/whatsapp-settings.server";
 import { formatDateTime } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
+import { CopyField } from "./copy-field";
 import { AnnotatedSection } from "../annotated-section";
 import { metaTerms } from "./meta-terms";
 import { fieldError, TemplatesCard, type Failure } from "./whatsapp-templates-card";
@@ -284,33 +285,5 @@ function CallbackCard(props: {
         )}
       </BlockStack>
     </Card>
-  );
-}
-
-/** A value to paste into Meta's dashboard, with a button that copies it. */
-function CopyField(props: { label: string; value: string }) {
-  const { t } = useTranslation("settings");
-  const [copied, setCopied] = useState(false);
-  const copy = () => {
-    void navigator.clipboard
-      ?.writeText(props.value)
-      .then(() => setCopied(true))
-      .catch(() => setCopied(false));
-  };
-  return (
-    <TextField
-      label={props.label}
-      value={props.value}
-      readOnly
-      autoComplete="off"
-      connectedRight={
-        <Button
-          onClick={copy}
-          accessibilityLabel={`${t("whatsapp.callback.copy")}: ${props.label}`}
-        >
-          {copied ? t("whatsapp.callback.copied") : t("whatsapp.callback.copy")}
-        </Button>
-      }
-    />
   );
 }

@@ -16,6 +16,7 @@ import type {
   WhatsAppActionResult,
   WhatsAppSectionData,
 } from "../../actions/whatsapp-settings.server";
+import { TimeChoice } from "./day-time-choices";
 import { metaTerms } from "./meta-terms";
 import {
   MESSAGE_PURPOSES,
@@ -126,22 +127,18 @@ export function TemplatesCard(props: {
             </BlockStack>
           ))}
           <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
-            <TextField
+            <TimeChoice
               label={mt("whatsapp.quiet.from")}
               name="quietFrom"
-              type="time"
               value={quietFrom}
               onChange={setQuietFrom}
-              autoComplete="off"
               error={error("quietFrom")}
             />
-            <TextField
+            <TimeChoice
               label={mt("whatsapp.quiet.until")}
               name="quietUntil"
-              type="time"
               value={quietUntil}
               onChange={setQuietUntil}
-              autoComplete="off"
               error={error("quietUntil")}
             />
             <TextField

@@ -1,4 +1,4 @@
-import { parseKwd, type Fils } from "../kwd";
+import { parseKwd, type Fils, type KwdProblemCode } from "../kwd";
 import type { StatementColumns } from "./columns";
 import type { StatementTable } from "./read";
 
@@ -14,9 +14,22 @@ export interface StatementLine {
   day: string | null;
 }
 
+/**
+ * One thing wrong with a line, as a code and the data it names (a column's title, the cell's
+ * text, another line), for the page to say in its language; `problem` is the English sentence.
+ */
+export type LineReason =
+  | { code: "order_empty"; column: string }
+  | { code: `amount_${KwdProblemCode}`; column: string; value: string }
+  | { code: "date"; column: string; value: string }
+  | { code: "duplicate"; order: string; other: number }
+  | { code: "file_broken" }
+  | { code: "manual_order_first" };
+
 export interface LineProblem {
   line: number;
   problem: string;
+  reasons?: LineReason[];
 }
 
 const TOTAL_ROW = /^(?:grand\s+)?totals?:?$|^(?:ال)?(?:مجموع|اجمالي|إجمالي)(?:\s.*)?$/i;
@@ -75,6 +88,7 @@ export function readStatementLines(
     const amountText = row.cells[amountAt] ?? "";
     const dateText = dateAt === -1 ? "" : (row.cells[dateAt] ?? "");
     const rowProblems: string[] = [];
+    const reasons: LineReason[] = [];
     const orderNumber = orderNumberKey(orderText);
     // A totals row at the bottom ("Total", "الإجمالي") is the courier's sum, not an order.
     if (
@@ -85,24 +99,36 @@ export function readStatementLines(
     if (orderNumber === "") {
       if (amountText === "") continue;
       rowProblems.push(`the "${columns.orderNumber}" cell is empty: add the courier order number`);
+      reasons.push({ code: "order_empty", column: columns.orderNumber });
     }
     const amount = parseKwd(amountText);
-    if (!amount.ok) rowProblems.push(`the "${columns.amount}" cell ${amount.problem}`);
+    if (!amount.ok) {
+      rowProblems.push(`the "${columns.amount}" cell ${amount.problem}`);
+      reasons.push({ code: `amount_${amount.code}`, column: columns.amount, value: amountText });
+    }
     let day: string | null = null;
     if (dateText !== "") {
       day = parseStatementDay(dateText);
-      if (day === null)
+      if (day === null) {
         rowProblems.push(
           `the "${columns.date}" cell "${dateText}" is not a date (write it like 24/11/2026)`,
         );
+        reasons.push({ code: "date", column: columns.date ?? "", value: dateText });
+      }
     }
     const earlier = firstLineOf.get(orderNumber);
-    if (orderNumber !== "" && earlier !== undefined)
+    if (orderNumber !== "" && earlier !== undefined) {
       rowProblems.push(
         `order ${orderText.trim()} is also on line ${earlier}: keep one line per order`,
       );
+      reasons.push({ code: "duplicate", order: orderText.trim(), other: earlier });
+    }
     if (rowProblems.length > 0 || !amount.ok) {
-      problems.push({ line: row.line, problem: capitalise(rowProblems.join("; ")) + "." });
+      problems.push({
+        line: row.line,
+        problem: capitalise(rowProblems.join("; ")) + ".",
+        reasons,
+      });
       continue;
     }
     firstLineOf.set(orderNumber, row.line);

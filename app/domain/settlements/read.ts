@@ -2,6 +2,7 @@ import { parse } from "csv-parse/sync";
 import { readSheet } from "read-excel-file/node";
 import { looksLikeHeader } from "./columns";
 import { decodeStatementText, type StatementEncoding } from "./decode";
+import type { LineProblem } from "./lines";
 
 /**
  * A statement file as a table: its header row's titles and every row after it, each with the line
@@ -14,7 +15,7 @@ export interface StatementTable {
   headers: string[];
   headerLine: number;
   rows: { line: number; cells: string[] }[];
-  problems: { line: number; problem: string }[];
+  problems: LineProblem[];
 }
 
 export class StatementFileError extends Error {
@@ -123,6 +124,7 @@ function parseCsv(
           problems.push({
             line: typeof error.lines === "number" ? error.lines : 0,
             problem: `The file itself is broken here (${error.message.replace(/^Invalid [^:]*: /, "")}); fix the row in a spreadsheet program and import again.`,
+            reasons: [{ code: "file_broken" }],
           });
         return undefined;
       },
