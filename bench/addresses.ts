@@ -90,31 +90,26 @@ const { scores } = score(cases, results);
 const parts = deliverability(cases, results);
 report("labelled (tuning) set", scores, parts);
 
-const holdoutCases = loadLabelled(HOLDOUT_FILE);
-const holdoutResults = holdoutCases.map((labelled) => matchAddress(labelled.input));
-const { scores: holdout } = score(holdoutCases, holdoutResults);
-const holdoutParts = deliverability(holdoutCases, holdoutResults);
-report("held-out set", holdout, holdoutParts);
+/** One set's scores and deliverability, printed under its title. */
+function measureSet(title: string, file: string) {
+  const set = loadLabelled(file);
+  const answers = set.map((labelled) => matchAddress(labelled.input));
+  const measured = { ...score(set, answers), parts: deliverability(set, answers) };
+  report(title, measured.scores, measured.parts);
+  return measured;
+}
 
-const holdout2Cases = loadLabelled(HOLDOUT_2_FILE);
-const holdout2Results = holdout2Cases.map((labelled) => matchAddress(labelled.input));
-const { scores: holdout2 } = score(holdout2Cases, holdout2Results);
-const holdout2Parts = deliverability(holdout2Cases, holdout2Results);
-report("second held-out set", holdout2, holdout2Parts);
-
+const { scores: holdout, parts: holdoutParts } = measureSet("held-out set", HOLDOUT_FILE);
+const { scores: holdout2, parts: holdout2Parts } = measureSet(
+  "second held-out set",
+  HOLDOUT_2_FILE,
+);
 // Written for issue 30 (message-style addresses, landmarks, person's names, two areas): the
 // development set for those kinds, reported apart.
+const { scores: messages } = measureSet("message-style set", MESSAGES_FILE);
 const messageCases = loadLabelled(MESSAGES_FILE);
-const messageResults = messageCases.map((labelled) => matchAddress(labelled.input));
-const { scores: messages } = score(messageCases, messageResults);
-const messageParts = deliverability(messageCases, messageResults);
-report("message-style set", messages, messageParts);
-
 // Written after the changes for issue 30 and measured once (README): reported apart.
-const message2Cases = loadLabelled(MESSAGES_2_FILE);
-const message2Results = message2Cases.map((labelled) => matchAddress(labelled.input));
-const { scores: messages2 } = score(message2Cases, message2Results);
-report("second message-style set", messages2, deliverability(message2Cases, message2Results));
+const { scores: messages2 } = measureSet("second message-style set", MESSAGES_2_FILE);
 
 // Synthetic typos of every gazetteer spelling: how the matcher degrades, and whether it stays honest.
 const synthetic = syntheticCases();

@@ -15,6 +15,7 @@ import {
   latinTextOnArabicPage,
   overflowingElements,
   seriousAccessibilityViolations,
+  KEPT_IN_LATIN,
 } from "../support/page-checks";
 
 /**
@@ -31,7 +32,7 @@ let browser: Browser;
 const WIDTHS = [1280, 390] as const;
 const LANGUAGES = ["en", "ar"] as const;
 // Names that stay as they are in an Arabic sentence.
-const BRAND_WORDS = ["Shopify"];
+const BRAND_WORDS = [...KEPT_IN_LATIN];
 
 async function waitForDelivery(where: { orderName: string }, state: string) {
   for (let i = 0; i < 80; i += 1) {

@@ -6,6 +6,7 @@ import {
   latinTextOnArabicPage,
   overflowingElements,
   seriousAccessibilityViolations,
+  KEPT_IN_LATIN,
 } from "../support/page-checks";
 
 /**
@@ -17,7 +18,7 @@ const appUrl = inject("appUrl");
 const prisma = appDatabase();
 const WIDTHS = [1280, 390] as const;
 // Names that stay as they are in an Arabic sentence: Shopify's, and its plan's name.
-const BRAND_WORDS = ["Shopify", "Advanced", "English"];
+const BRAND_WORDS = [...KEPT_IN_LATIN, "Advanced"];
 let browser: Browser;
 
 async function openHome(language: "en" | "ar", width: number): Promise<Page> {

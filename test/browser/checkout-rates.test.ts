@@ -11,7 +11,7 @@ import {
   connectCourier,
   salmiyaIn,
 } from "../support/browser-shop";
-import { latinTextOnArabicPage, overflowingElements } from "../support/page-checks";
+import { latinTextOnArabicPage, overflowingElements, KEPT_IN_LATIN } from "../support/page-checks";
 import { ARTIFACTS_DIR } from "../support/paths";
 
 /**
@@ -26,7 +26,7 @@ const prisma = appDatabase();
 const pageErrors: string[] = [];
 let browser: Browser;
 
-const BRAND_WORDS = ["Shopify", "KWD"];
+const BRAND_WORDS = [...KEPT_IN_LATIN, "KWD"];
 const SECTION = "[data-settings-section=checkout-rates]";
 const REPORT = "[data-report=checkout-rates]";
 

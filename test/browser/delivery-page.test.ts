@@ -16,6 +16,7 @@ import {
   latinTextOnArabicPage,
   overflowingElements,
   seriousAccessibilityViolations,
+  KEPT_IN_LATIN,
 } from "../support/page-checks";
 
 /**
@@ -30,7 +31,7 @@ const shop = BROWSER_SHOP;
 const prisma = appDatabase();
 const WIDTHS = [1280, 390] as const;
 const LANGUAGES = ["en", "ar"] as const;
-const BRAND_WORDS = ["Shopify", "API", "WhatsApp", "English"];
+const BRAND_WORDS = [...KEPT_IN_LATIN];
 const PROTOCOL_WORDS =
   /HMAC|ApiKey|Authorization|[Gg]overnance|picked_up|out_for_delivery|needs_address|needs_review|courier_status|\{"|timeline\.|fix\.errors/;
 

@@ -22,6 +22,7 @@ import {
   latinTextOnArabicPage,
   overflowingElements,
   seriousAccessibilityViolations,
+  KEPT_IN_LATIN,
 } from "../support/page-checks";
 
 const appUrl = inject("appUrl");
@@ -35,19 +36,7 @@ let waitingDeliveryId = "";
 
 const WIDTHS = [1280, 390] as const;
 // Names that stay as they are in an Arabic sentence.
-const BRAND_WORDS = [
-  "Shopify",
-  "API",
-  "WhatsApp",
-  "Meta",
-  "English",
-  "name@example.com",
-  "jaddah",
-  // File formats, named as the merchant's software names them.
-  "CSV",
-  "Excel",
-  ".xlsx",
-];
+const BRAND_WORDS = [...KEPT_IN_LATIN, "name@example.com", "jaddah"];
 // Protocol words and raw codes a merchant should never read.
 const PROTOCOL_WORDS =
   /HMAC|ApiKey|Authorization|[Gg]overnance|picked_up|out_for_delivery|needs_address|at_the_hub/;

@@ -14,6 +14,7 @@ import {
   latinTextOnArabicPage,
   overflowingElements,
   seriousAccessibilityViolations,
+  KEPT_IN_LATIN,
 } from "../support/page-checks";
 
 /**
@@ -30,7 +31,7 @@ let browser: Browser;
 let linkedDeliveryId = "";
 
 const WIDTHS = [1280, 390] as const;
-const BRAND_WORDS = ["Shopify", "CSV", "Excel", ".xlsx", "API"];
+const BRAND_WORDS = [...KEPT_IN_LATIN];
 const PROTOCOL_WORDS =
   /HMAC|ApiKey|amount_differs|unknown_order|missing_from_statement|not_delivered|to_collect|JSON/;
 const catalogs = resources as Record<string, Record<string, Catalog>>;

@@ -68,6 +68,22 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
  * that says it is English (lang="en") is not data, whatever else it says: a sentence of the app
  * left in English is a missing translation, not an exemption.
  */
+/**
+ * Words that stay as they are in an Arabic page's sentences: names of products and file formats
+ * the merchant's own software shows in Latin letters. A file adds what only its page may show
+ * (a shop's name, "KWD" where the page quotes a code).
+ */
+export const KEPT_IN_LATIN = [
+  "Shopify",
+  "API",
+  "WhatsApp",
+  "Meta",
+  "English",
+  "CSV",
+  "Excel",
+  ".xlsx",
+] as const;
+
 export const NOT_PAGE_TEXT =
   "script, style, noscript, ui-nav-menu, ui-save-bar, [data-technical-record]";
 export const DATA = "[translate=no]:not([lang=en]):not([lang=en] *)";

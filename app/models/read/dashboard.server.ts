@@ -1,3 +1,4 @@
+import type { NextStepFigures } from "../../domain/next-steps";
 import { Prisma } from "@prisma/client";
 import { z } from "zod";
 import prisma, { databaseProvider } from "../../db.server";
@@ -70,14 +71,7 @@ export interface Dashboard {
   collectedToday: number;
   series: DayOutcomes[];
   /** What waits for the merchant, by state, and the stuck parcels (Home's next steps). */
-  waiting: {
-    needsAddress: number;
-    rejected: number;
-    needsReview: number;
-    needsAttention: number;
-    failed: number;
-    stuck: number;
-  };
+  waiting: Omit<NextStepFigures, "cashDifferences">;
   /** When "today" began, for the links to the list. */
   todayStart: Date;
 }
