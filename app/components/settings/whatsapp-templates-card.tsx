@@ -57,6 +57,14 @@ export function TemplatesCard(props: {
   const [quietUntil, setQuietUntil] = useState(whatsapp.quietUntil);
   const [dailyCap, setDailyCap] = useState(String(whatsapp.dailyCapPerOrder));
   const error = (field: string) => fieldError(t, failure, field);
+  // Four messages in two languages with previews are most of Settings' height on a phone: they
+  // stay folded until the number is connected (they cannot be saved before), or a name is wrong.
+  const needsMerchant =
+    whatsapp.connected ||
+    whatsapp.templatesUnreadable ||
+    (failure?.field?.startsWith("template.") ?? false);
+  const [open, setOpen] = useState(needsMerchant);
+  const shown = open || needsMerchant;
   const facts = (language: "ar" | "en") => ({
     shopName: props.shopName ?? EXAMPLE_SHOP[language],
     orderName: "#1001",
@@ -89,43 +97,73 @@ export function TemplatesCard(props: {
           {whatsapp.templatesUnreadable && (
             <Banner tone="warning">{mt("whatsapp.templates.unreadable")}</Banner>
           )}
-          {MESSAGE_PURPOSES.map((purpose) => (
-            <BlockStack gap="200" key={purpose}>
-              <Text as="h4" variant="headingSm" tone="subdued">
-                {t(`whatsapp.purpose.${purpose}`)}
-              </Text>
-              <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
-                {LANGUAGES.map((language) => (
-                  <BlockStack gap="200" key={language}>
-                    <TextField
-                      label={mt(`whatsapp.templates.name.${language}`)}
-                      name={`template.${purpose}.${language}`}
-                      value={names[purpose][language]}
-                      onChange={setName(purpose, language)}
-                      autoComplete="off"
-                      error={error(`template.${purpose}.${language}`)}
-                    />
-                    <div dir={language === "ar" ? "rtl" : "ltr"} translate="no">
-                      <TextField
-                        label={t(`whatsapp.templates.text.${language}`)}
-                        value={TEMPLATE_BODIES[purpose][language]}
-                        readOnly
-                        multiline
-                        autoComplete="off"
-                      />
-                    </div>
-                    <Text as="p" variant="bodySm" tone="subdued">
-                      {mt("whatsapp.templates.preview")}
+          {!needsMerchant && (
+            <InlineStack gap="200" align="space-between" blockAlign="center">
+              <Text as="p">{mt("whatsapp.templates.summary")}</Text>
+              <Button
+                variant="plain"
+                onClick={() => setOpen(!open)}
+                ariaExpanded={shown}
+                ariaControls="whatsapp-templates"
+              >
+                {shown ? t("whatsapp.templates.hide") : t("whatsapp.templates.show")}
+              </Button>
+            </InlineStack>
+          )}
+          {!shown &&
+            // Folded, the names still go with the form.
+            MESSAGE_PURPOSES.flatMap((purpose) =>
+              LANGUAGES.map((language) => (
+                <input
+                  key={`${purpose}.${language}`}
+                  type="hidden"
+                  name={`template.${purpose}.${language}`}
+                  value={names[purpose][language]}
+                />
+              )),
+            )}
+          <div id="whatsapp-templates" hidden={!shown}>
+            <BlockStack gap="400">
+              {shown &&
+                MESSAGE_PURPOSES.map((purpose) => (
+                  <BlockStack gap="200" key={purpose}>
+                    <Text as="h4" variant="headingSm" tone="subdued">
+                      {t(`whatsapp.purpose.${purpose}`)}
                     </Text>
-                    <MessageBubble
-                      language={language}
-                      body={messagePreview(purpose, language, facts(language))}
-                    />
+                    <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+                      {LANGUAGES.map((language) => (
+                        <BlockStack gap="200" key={language}>
+                          <TextField
+                            label={mt(`whatsapp.templates.name.${language}`)}
+                            name={`template.${purpose}.${language}`}
+                            value={names[purpose][language]}
+                            onChange={setName(purpose, language)}
+                            autoComplete="off"
+                            error={error(`template.${purpose}.${language}`)}
+                          />
+                          <div dir={language === "ar" ? "rtl" : "ltr"} translate="no">
+                            <TextField
+                              label={t(`whatsapp.templates.text.${language}`)}
+                              value={TEMPLATE_BODIES[purpose][language]}
+                              readOnly
+                              multiline
+                              autoComplete="off"
+                            />
+                          </div>
+                          <Text as="p" variant="bodySm" tone="subdued">
+                            {mt("whatsapp.templates.preview")}
+                          </Text>
+                          <MessageBubble
+                            language={language}
+                            body={messagePreview(purpose, language, facts(language))}
+                          />
+                        </BlockStack>
+                      ))}
+                    </InlineGrid>
                   </BlockStack>
                 ))}
-              </InlineGrid>
             </BlockStack>
-          ))}
+          </div>
           <InlineGrid columns={{ xs: 1, sm: 3 }} gap="300">
             <TimeChoice
               label={mt("whatsapp.quiet.from")}
