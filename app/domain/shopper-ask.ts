@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { missingForCourier, type AddressParts, type MissingParts } from "../addresses";
+import {
+  missingForCourier,
+  type AddressDoubt,
+  type AddressParts,
+  type MissingParts,
+} from "../addresses";
 import { normalizeDigits } from "../addresses/normalize";
 import { normalizeKuwaitiPhone } from "./contact-phone";
 import { shopperText } from "./courier-notes";
@@ -90,20 +95,82 @@ export function decideAsk(
   return { questions, reasons };
 }
 
-/** The hold Shopify shows staff for the ask: its reason and the note beside it (English). */
-export function holdFor(decision: AskDecision): {
+/**
+ * The hold Shopify shows staff for the ask: its reason and the note beside it, in English (the
+ * admin's note is one text for every staff member), saying what the app is waiting for and why:
+ * "… delivery address (courier app): the address names both Salmiya and Rumaithiya."
+ */
+export function holdFor(
+  decision: AskDecision,
+  doubt: AddressDoubt | null = null,
+): {
   reason: "INCORRECT_ADDRESS" | "OTHER";
   note: string;
 } {
-  if (decision.questions.includes("address"))
+  if (decision.questions.includes("address")) {
+    const why = [
+      ...new Set(decision.reasons.map((reason) => holdWhy(reason, doubt)).filter(Boolean)),
+    ];
+    const cash = decision.questions.includes("cash") ? " and to confirm cash on delivery" : "";
     return {
       reason: "INCORRECT_ADDRESS",
-      note: "Waiting for the customer to confirm or fix the delivery address (courier app).",
+      note: `Waiting for the customer to confirm or fix the delivery address${cash} (courier app)${
+        why.length > 0 ? `: ${why.join("; ")}.` : "."
+      }`,
     };
+  }
   return {
     reason: "OTHER",
     note: "Waiting for the customer to confirm cash on delivery (courier app).",
   };
+}
+
+/** One reason in a few words for the hold's note; the doubt says why the area is not sure. */
+function holdWhy(reason: AskReason, doubt: AddressDoubt | null): string {
+  switch (reason) {
+    case "area_not_recognised":
+      return "the address names no area the app knows";
+    case "area_not_at_courier":
+      return "the courier does not list the address's area";
+    case "area_not_sure":
+      return doubt ? doubtInBrief(doubt) : "the app is not sure of the area";
+    case "block":
+      return "the block number is missing";
+    case "street_or_house":
+      return "the street, house or building number is missing";
+    case "block_and_street_or_house":
+      return "the block and the street, house or building number are missing";
+    case "courier_failed_attempt":
+      return "the courier could not deliver";
+    case "courier_exception":
+    case "courier_address_problem":
+      return "the courier could not find the address";
+    case "cash_confirmation":
+      return "";
+  }
+}
+
+function doubtInBrief(doubt: AddressDoubt): string {
+  switch (doubt.kind) {
+    case "two_areas":
+      return `the address names both ${doubt.areas[0]} and ${doubt.areas[1]}`;
+    case "could_be":
+      return `“${doubt.typed}” could be ${doubt.areas[0]} or ${doubt.areas[1]}`;
+    case "only_landmark":
+      return `${doubt.area} is named only in a landmark or a street`;
+    case "only_generic":
+      return `the address says only “${doubt.typed}”, not the area`;
+    case "person_name":
+      return `“${doubt.typed}” reads as a name, and no area is named`;
+    case "town_or_governorate":
+      return `“${doubt.typed}” names both ${doubt.area} and its governorate`;
+    case "part_unclear":
+      return `the address names a part of ${doubt.area} (“${doubt.typed}”)`;
+    case "governorate_differs":
+      return `the address looks like ${doubt.area}, but the governorate given is ${doubt.governorate}`;
+    case "everyday_word":
+      return `“${doubt.typed}” is ${doubt.area}'s name but also an everyday word`;
+  }
 }
 
 /** This app's hold handle on a fulfillment order: one per app and fulfillment order. */

@@ -154,7 +154,7 @@ async function check(ask: AskRow, deps: AskLoopDependencies): Promise<void> {
     await saveLeasedAsk(ask, deps.owner, { nextAttemptAt: new Date(now.getTime() + 10_000) });
     return;
   }
-  const hold = holdFor(decision);
+  const hold = holdFor(decision, match.doubt);
   const held: AskHold[] = [];
   const refusals: string[] = [];
   for (const fulfillmentOrder of fulfillmentOrders) {

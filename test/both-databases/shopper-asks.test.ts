@@ -160,6 +160,10 @@ describe("asking the shopper about a new order", () => {
       reason: "INCORRECT_ADDRESS",
       handle: "courier-shopper-ask",
       notifyMerchant: false,
+      // Staff read on the order what is missing, not only that the app waits.
+      reasonNotes: expect.stringContaining(
+        "the block and the street, house or building number are missing",
+      ),
     });
     expect(JSON.parse(ask.reasons!)).toEqual(["block_and_street_or_house"]);
     expect(ask.answerBy!.getTime() - ask.askedAt!.getTime()).toBe(24 * 3_600_000);
