@@ -19,7 +19,8 @@ import type {
   CheckoutRatesActionResult,
   CheckoutRatesSectionData,
 } from "../../pages/checkout-rates-settings.server";
-import { formatLongDay } from "../../i18n/format";
+import type { RateChoices } from "../../domain/checkout-rates";
+import { formatKwd, formatLongDay, formatNumber } from "../../i18n/format";
 import { useLanguage } from "../../i18n/language";
 import { HiddenAreasPicker } from "./checkout-rates-areas";
 import { DayChoice, TimeChoice } from "./day-time-choices";
@@ -91,6 +92,34 @@ export function RateChoicesCard(props: {
   }, [typed, saved]);
   const today = kuwaitDay(new Date(rates.now));
   const currency = t("checkoutRates.choices.currency");
+  // While rates are off the choices reach no shopper: they are most of Settings on a phone, so
+  // they stay folded behind what they are now, until the merchant opens them or a save is refused.
+  const needsMerchant = rates.enabled || Object.keys(errors).length > 0;
+  const [open, setOpen] = useState(needsMerchant);
+  if (!open && !needsMerchant) {
+    return (
+      <Card>
+        <BlockStack gap="300">
+          <Text as="h3" variant="headingSm">
+            {t("checkoutRates.choices.title")}
+          </Text>
+          {shown && (
+            <BlockStack gap="100">
+              <Text as="p" tone="subdued">
+                {t("checkoutRates.summary.intro")}
+              </Text>
+              <ChoicesSummary choices={shown} />
+            </BlockStack>
+          )}
+          <InlineStack>
+            <Button variant="plain" onClick={() => setOpen(true)} ariaExpanded={false}>
+              {t("checkoutRates.choices.show")}
+            </Button>
+          </InlineStack>
+        </BlockStack>
+      </Card>
+    );
+  }
 
   return (
     <Card>
@@ -192,5 +221,50 @@ export function RateChoicesCard(props: {
         </BlockStack>
       </Form>
     </Card>
+  );
+}
+
+/** The choices in a few words, for the folded card: "Fallback rate 2.000 KWD · …". */
+function ChoicesSummary({ choices }: { choices: RateChoices }) {
+  const { t } = useTranslation("settings");
+  const language = useLanguage();
+  const kwd = (fils: number) => formatKwd(fils / 1000, language);
+  const time = `${String(Math.floor(choices.cutoffMinutes / 60)).padStart(2, "0")}:${String(
+    choices.cutoffMinutes % 60,
+  ).padStart(2, "0")}`;
+  const facts = [
+    t("checkoutRates.summary.fallback", { amount: kwd(choices.fallbackFils) }),
+    choices.marginFils === 0 && choices.marginBasisPoints === 0
+      ? t("checkoutRates.summary.noMargin")
+      : t("checkoutRates.summary.margin", {
+          amount: [
+            choices.marginFils > 0 ? kwd(choices.marginFils) : null,
+            choices.marginBasisPoints > 0
+              ? t("checkoutRates.summary.percent", {
+                  n: formatNumber(choices.marginBasisPoints / 100, language),
+                })
+              : null,
+          ]
+            .filter(Boolean)
+            .join(" + "),
+        }),
+    choices.freeAboveFils === null
+      ? t("checkoutRates.summary.noFree")
+      : t("checkoutRates.summary.free", { amount: kwd(choices.freeAboveFils) }),
+    t("checkoutRates.summary.promise", {
+      time,
+      n: formatNumber(choices.preparationDays, language),
+    }),
+    t("checkoutRates.summary.holidays", { n: formatNumber(choices.holidays.length, language) }),
+    t("checkoutRates.summary.hidden", { n: formatNumber(choices.hiddenAreas.length, language) }),
+  ];
+  return (
+    <ul data-rate-choices-summary style={{ margin: 0, paddingInlineStart: "1.25rem" }}>
+      {facts.map((fact) => (
+        <li key={fact}>
+          <Text as="span">{fact}</Text>
+        </li>
+      ))}
+    </ul>
   );
 }
