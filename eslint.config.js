@@ -119,6 +119,21 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // Browser tests open and reload pages through test/support/browser.ts's gotoReady and
+    // reloadReady, which wait for React's hydration before a page is checked or photographed.
+    files: ["test/browser/**", "test/security/**", "test/support/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^(goto|reload)$/]",
+          message:
+            "Open pages with gotoReady or reloadReady (test/support/browser.ts): they wait for hydration.",
+        },
+      ],
+    },
+  },
+  {
     // Command-line tools, benchmarks and tests print to stdout by design.
     files: ["scripts/**", "bench/**", "sandbox/**", "test/**", ".ci/**"],
     rules: { "no-console": "off" },

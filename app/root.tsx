@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -32,6 +32,12 @@ export function Layout({ children }: { children: ReactNode }) {
   const publicPage = useMatches().some(
     (match) => (match.handle as { publicPage?: boolean } | undefined)?.publicPage,
   );
+  // Said once React has taken the server's page over: until then a click does nothing, and a
+  // change to the page (a browser tool, a screenshot hiding the caret) breaks hydration. The
+  // browser tests open pages with test/support/browser.ts's gotoReady, which waits for it.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     <html lang={language} dir={directionOf(language)}>
       <head>

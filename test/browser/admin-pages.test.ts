@@ -5,7 +5,14 @@ import { PrismaClient } from "@prisma/client";
 import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpers";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { collectPageErrors, launchBrowser, newAdminPage, screenshot } from "../support/browser";
+import {
+  collectPageErrors,
+  launchBrowser,
+  newAdminPage,
+  screenshot,
+  gotoReady,
+  reloadReady,
+} from "../support/browser";
 import { latinTextOnArabicPage, KEPT_IN_LATIN } from "../support/page-checks";
 import { ARTIFACTS_DIR } from "../support/paths";
 import { SANDBOX_KEY } from "../support/test-env";
@@ -37,7 +44,7 @@ async function embeddedUrl(path: string): Promise<string> {
 async function openEmbedded(path: string, device: "desktop" | "phone" = "desktop"): Promise<Page> {
   const page = await newAdminPage(browser, device);
   collectPageErrors(page, pageErrors);
-  const response = await page.goto(await embeddedUrl(path));
+  const response = await gotoReady(page, await embeddedUrl(path));
   expect(response?.status()).toBe(200);
   return page;
 }
@@ -182,7 +189,7 @@ describe("the embedded admin in Chromium", () => {
     await prisma.courierStatusMapping.create({
       data: { shop, code: "held_at_customs", name: "محجوز في الجمارك", source: "unmapped" },
     });
-    await page.reload();
+    await reloadReady(page);
     await expect
       .poll(() => page.getByText("Some courier statuses have no meaning yet").count())
       .toBe(1);
@@ -300,6 +307,14 @@ describe("the embedded admin in Chromium", () => {
     await phone.getByRole("button", { name: "عرض وتغيير" }).click();
     await expect.poll(() => phone.locator("div[data-status]").count()).toBeGreaterThan(0);
     await screenshot(phone, "settings-ar-390");
+    // While checkout rates are off their choices are folded behind what they are now: Settings
+    // on a phone is about half as tall as with them open.
+    const folded = await phone.evaluate(() => document.documentElement.scrollHeight);
+    expect(await phone.locator("[data-rate-choices-summary] li").count()).toBe(6);
+    await phone.getByRole("button", { name: "تغيير اختيارات أسعار التوصيل" }).click();
+    await expect.poll(() => phone.getByLabel("السعر الاحتياطي").count()).toBe(1);
+    const open = await phone.evaluate(() => document.documentElement.scrollHeight);
+    expect(open - folded).toBeGreaterThan(1500);
     const cut = await phone.evaluate(
       () =>
         [...document.querySelectorAll(".Polaris-Select")]
@@ -407,7 +422,7 @@ describe("the embedded admin in Chromium", () => {
 
   it("turns a page opened without a session token away to the login page", async () => {
     const page = await newAdminPage(browser);
-    await page.goto(`${appUrl}/app/settings`);
+    await gotoReady(page, `${appUrl}/app/settings`);
     await page.waitForURL(/\/auth\/login/);
     expect(await page.getByLabel("Shop domain").isVisible()).toBe(true);
     await page.close();

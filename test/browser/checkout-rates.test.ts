@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { kuwaitDay } from "../../app/domain/working-days";
-import { newAdminPage, launchBrowser, openEmbeddedPage } from "../support/browser";
+import { newAdminPage, launchBrowser, openEmbeddedPage, gotoReady } from "../support/browser";
 import {
   appDatabase,
   BROWSER_SHOP,
@@ -48,7 +48,7 @@ async function open(
   url.searchParams.set("locale", locale === "ar" ? "ar" : "en-US");
   const page = await newAdminPage(browser, device);
   page.on("pageerror", (error) => pageErrors.push(error.message));
-  const response = await page.goto(url.href);
+  const response = await gotoReady(page, url.href);
   expect(response?.status()).toBe(200);
   await page.waitForLoadState("networkidle");
   return page;

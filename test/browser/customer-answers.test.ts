@@ -5,7 +5,7 @@ import { buildCreateOrderBody } from "../../app/courier/requests";
 import type { ShopperAnswer } from "../../app/domain/shopper-ask";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { resources } from "../../app/i18n/config";
-import { launchBrowser, newAdminPage, screenshot } from "../support/browser";
+import { launchBrowser, newAdminPage, screenshot, gotoReady } from "../support/browser";
 import {
   appDatabase,
   BROWSER_SHOP,
@@ -229,7 +229,7 @@ async function open(path: string, language: "en" | "ar", width: number): Promise
   const page = await newAdminPage(browser, width < 600 ? "phone" : "desktop");
   if (width >= 600) await page.setViewportSize({ width, height: 900 });
   page.on("pageerror", (error) => pageErrors.push(error.message));
-  const response = await page.goto(url.href);
+  const response = await gotoReady(page, url.href);
   expect(response?.status()).toBe(200);
   await page.waitForLoadState("networkidle");
   await page.waitForTimeout(300);

@@ -2,7 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { collectPageErrors, launchBrowser, newAdminPage } from "../support/browser";
+import {
+  collectPageErrors,
+  launchBrowser,
+  newAdminPage,
+  gotoReady,
+  reloadReady,
+} from "../support/browser";
 import { BROWSER_SHOP_NAME } from "../support/browser-shop";
 import { overflowingElements } from "../support/page-checks";
 import { ARTIFACTS_DIR, ROOT } from "../support/paths";
@@ -72,7 +78,7 @@ async function openHome(device: "desktop" | "phone", locale: "ar" | "en", errors
   collectPageErrors(page, errors);
   const demo = controls(page);
   await demo.ready;
-  expect((await page.goto(url.href))?.status()).toBe(200);
+  expect((await gotoReady(page, url.href))?.status()).toBe(200);
   await page.locator("#demo-bar").waitFor();
   await expect.poll(() => page.locator("#demo-bar .state").textContent()).not.toBe("");
   return { page, sent: demo.sent };
@@ -116,11 +122,11 @@ describe("the demo's bar", () => {
     await shot(page, "demo-bar-phone-en-open");
 
     // The next page keeps it open; folding it is kept too.
-    await page.reload();
+    await reloadReady(page);
     await page.locator("#demo-bar").waitFor();
     expect(await page.getByRole("button", { name: "A delivery fails" }).isVisible()).toBe(true);
     await page.getByRole("button", { name: "Fold" }).click();
-    await page.reload();
+    await reloadReady(page);
     await page.locator("#demo-bar").waitFor();
     expect(await page.getByRole("button", { name: "A delivery fails" }).isVisible()).toBe(false);
     expect(errors).toEqual([]);

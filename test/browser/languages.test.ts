@@ -8,6 +8,7 @@ import {
   newAdminPage,
   openEmbeddedPage,
   screenshot,
+  gotoReady,
 } from "../support/browser";
 import {
   appDatabase,
@@ -235,7 +236,7 @@ describe("pages in English and Arabic", () => {
         await page.setExtraHTTPHeaders({
           "Accept-Language": language === "ar" ? "ar-KW,ar;q=0.9" : "en-GB,en;q=0.9",
         });
-        expect((await page.goto(`${appUrl}/tracking/${trackingToken}`))?.status()).toBe(200);
+        expect((await gotoReady(page, `${appUrl}/tracking/${trackingToken}`))?.status()).toBe(200);
         await checkPage(page, "tracking", language, width);
         const steps = await page.locator("ol li .sp-step").allInnerTexts();
         expect(steps).toEqual(
@@ -264,7 +265,7 @@ describe("pages in English and Arabic", () => {
         expect(Math.abs(edges.phone[side]! - edges.line[side]!)).toBeLessThanOrEqual(1);
         if (width === 1280) expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
-        expect((await page.goto(`${appUrl}/tracking/not-a-real-link`))?.status()).toBe(404);
+        expect((await gotoReady(page, `${appUrl}/tracking/not-a-real-link`))?.status()).toBe(404);
         await checkPage(page, "tracking-wrong-link", language, width);
         expect(await page.locator("h1").innerText()).toBe(
           language === "en" ? "Page not found" : "الصفحة غير موجودة",

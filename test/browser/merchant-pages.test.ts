@@ -3,7 +3,13 @@ import { PrismaClient } from "@prisma/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AREAS, GOVERNORATES } from "../../app/addresses";
-import { launchBrowser, newAdminPage, openEmbeddedPage, screenshot } from "../support/browser";
+import {
+  launchBrowser,
+  newAdminPage,
+  openEmbeddedPage,
+  screenshot,
+  gotoReady,
+} from "../support/browser";
 import {
   latinTextOnArabicPage,
   seriousAccessibilityViolations,
@@ -203,7 +209,7 @@ async function open(
   const page = await newAdminPage(browser, device);
   if (device === "desktop") await page.setViewportSize({ width, height: 900 });
   page.on("pageerror", (error) => pageErrors.push(error.message));
-  const response = await page.goto(url.href);
+  const response = await gotoReady(page, url.href);
   expect(response?.status()).toBe(200);
   await page.waitForLoadState("networkidle");
   // Hydrated: Polaris's tabs appear once they have measured themselves in the browser; opened
@@ -442,9 +448,9 @@ describe("the merchant's pages in Chromium", () => {
   it("finds a customer by name and by phone, and refreshes the rows without a reload", async () => {
     const page = await open("/app/deliveries?q=fatima", 1280);
     await expect.poll(() => page.getByText("No deliveries here").count()).toBe(1);
-    await page.goto(page.url().replace("q=fatima", `q=${encodeURIComponent("فاطمة")}`));
+    await gotoReady(page, page.url().replace("q=fatima", `q=${encodeURIComponent("فاطمة")}`));
     await expect.poll(() => page.getByText("فاطمة الرشيدي").count()).toBeGreaterThan(0);
-    await page.goto(page.url().replace(/q=[^&]+/, "q=95550001"));
+    await gotoReady(page, page.url().replace(/q=[^&]+/, "q=95550001"));
     await expect.poll(() => page.getByText("#7701").count()).toBe(1);
     await screenshot(page, "deliveries-search-en-1280");
     // A state changed by the worker shows up on its own (the page reads its rows again).

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildCreateOrderBody } from "../../app/courier/requests";
-import { launchBrowser, screenshot } from "../support/browser";
+import { launchBrowser, screenshot, gotoReady } from "../support/browser";
 import {
   appDatabase,
   BROWSER_SHOP,
@@ -130,7 +130,7 @@ async function open(path: string, width: number) {
     (route) => route.abort(),
   );
   await waitForTrackingBudget(appUrl, 4);
-  const response = await page.goto(`${appUrl}${path}`);
+  const response = await gotoReady(page, `${appUrl}${path}`, { javaScript: false });
   expect(response?.status(), path).toBe(200);
   return page;
 }

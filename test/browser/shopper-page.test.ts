@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildCreateOrderBody } from "../../app/courier/requests";
 import { leafKeys, type Catalog } from "../../app/i18n/catalog-check";
 import { resources } from "../../app/i18n/config";
-import { HUMAN_USER_AGENT, launchBrowser, screenshot } from "../support/browser";
+import { HUMAN_USER_AGENT, launchBrowser, screenshot, gotoReady } from "../support/browser";
 import { waitForTrackingBudget } from "../support/tracking-budget";
 import {
   appDatabase,
@@ -189,7 +189,7 @@ async function openShopperPage(
     if (message.type() === "error") errors.push(message.text());
   });
   await waitForTrackingBudget(appUrl, 6);
-  const response = await page.goto(`${appUrl}${path}`);
+  const response = await gotoReady(page, `${appUrl}${path}`, { javaScript });
   expect(response?.status(), path).toBe(200);
   // The link is the key: no other site gets it in a Referer, no shared cache keeps the page.
   expect(response?.headers()).toMatchObject({

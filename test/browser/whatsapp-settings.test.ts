@@ -4,7 +4,7 @@ import { API_KEY, API_SECRET_KEY, getJwt } from "@shopify/shopify-api/test-helpe
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signStatusCallback } from "../../app/whatsapp";
-import { launchBrowser, newAdminPage } from "../support/browser";
+import { launchBrowser, newAdminPage, gotoReady } from "../support/browser";
 import { ARTIFACTS_DIR } from "../support/paths";
 import path from "node:path";
 import fs from "node:fs";
@@ -37,7 +37,7 @@ async function openSettings(
   url.searchParams.set("locale", locale);
   const page = await newAdminPage(browser, device);
   page.on("pageerror", (error) => pageErrors.push(error.message));
-  const response = await page.goto(url.href);
+  const response = await gotoReady(page, url.href);
   expect(response?.status()).toBe(200);
   return page;
 }

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Page, type Response } from "playwright-core";
 import { ARTIFACTS_DIR, ROOT } from "./paths";
 
 export const HUMAN_USER_AGENT =
@@ -134,9 +134,40 @@ export async function openEmbeddedPage(
   url.searchParams.set("id_token", token);
   const page = await newAdminPage(browser);
   collectPageErrors(page, pageErrors);
-  const response = await page.goto(url.href);
+  const response = await gotoReady(page, url.href);
   if (response?.status() !== expectedStatus) {
     throw new Error(`${pagePath} answered ${response?.status()}`);
   }
   return page;
+}
+
+/**
+ * Opens a page and waits until React has hydrated it (app/root.tsx marks <html data-hydrated>):
+ * a page checked or photographed before then is not the page a merchant uses, and Playwright's
+ * screenshot writes a style on every input to hide the caret, which a hydration still under way
+ * reports as a mismatch. A page opened without JavaScript (`javaScript: false`) has no hydration.
+ */
+export async function gotoReady(
+  page: Page,
+  url: string,
+  options: { javaScript?: boolean } = {},
+): Promise<Response | null> {
+  // eslint-disable-next-line no-restricted-syntax -- the one place pages are opened
+  const response = await page.goto(url);
+  if (options.javaScript !== false) await hydrated(page);
+  return response;
+}
+
+/** Reloads a page and waits for its hydration, as gotoReady does. */
+export async function reloadReady(page: Page): Promise<Response | null> {
+  // eslint-disable-next-line no-restricted-syntax -- the one place pages are reloaded
+  const response = await page.reload();
+  await hydrated(page);
+  return response;
+}
+
+async function hydrated(page: Page): Promise<void> {
+  // A page the server answered without the app's document (a bare error text) is never hydrated.
+  if ((await page.locator("script[type=module]").count()) === 0) return;
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
 }
