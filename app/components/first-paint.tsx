@@ -7,7 +7,8 @@
  * bar (its room for the sticky bar), so the table moved down by the bar's height once measured
  * (0.046): until then (the server's `height:0`, which the browser never writes) it takes the
  * bar's own height, which is what the measurement then sets. And in right-to-left, the back
- * arrow (Polaris draws ArrowLeftIcon in both directions) points the way "back" reads: right.
+ * arrow (Polaris draws ArrowLeftIcon in both directions) points the way "back" reads: right;
+ * so do the calendar's previous and next month arrows.
  */
 const CSS = `@media (max-width: 47.9975em) {
   .Polaris-Page-Header__Row:first-child:has(.Polaris-ActionMenu) { min-height: 2rem; }
@@ -16,7 +17,8 @@ const CSS = `@media (max-width: 47.9975em) {
   .Polaris-Page-Header__Row:first-child:has(.Polaris-ActionMenu) { min-height: 2.25rem; }
   .Polaris-IndexFilters__IndexFiltersWrapper[style="height:0"] { height: auto !important; }
 }
-[dir=rtl] .Polaris-Page-Header__BreadcrumbWrapper svg { transform: scaleX(-1); }`;
+[dir=rtl] .Polaris-Page-Header__BreadcrumbWrapper svg,
+[dir=rtl] .Polaris-DatePicker__Header svg { transform: scaleX(-1); }`;
 
 export function FirstPaintLayout() {
   return <style dangerouslySetInnerHTML={{ __html: CSS }} />;

@@ -1,6 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { kuwaitDay } from "../../app/domain/working-days";
+import { monthNames } from "../../app/i18n/format";
 import { launchBrowser, openEmbeddedPage, screenshot } from "../support/browser";
 import {
   appDatabase,
@@ -415,4 +417,37 @@ describe("Send to courier and cancelling, in English and Arabic", () => {
     await page.waitForURL(new RegExp(`/app/deliveries/${again.id}`));
     await page.close();
   }, 300_000);
+
+  // Arabic first: the English one after it leaves the staff member's language as the next files
+  // expect, whatever happened here.
+  for (const [language, width] of [
+    ["ar", 390],
+    ["en", 1280],
+  ] as const) {
+    it(`chooses the days orders were placed on the admin's calendar, in ${language} at ${width} px`, async () => {
+      const page = await open("/app/send", language, width);
+      await page
+        .getByRole("button", { name: language === "en" ? "Date placed" : "تاريخ الطلب" })
+        .click();
+      const picker = page.locator("[data-day-picker]");
+      await picker.waitFor();
+      // Last month, whatever today is: its 1st and 3rd are past days.
+      const [year, month] = kuwaitDay(new Date()).split("-").map(Number) as [number, number];
+      const last = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
+      await picker.locator("button").first().click();
+      const monthName = monthNames(language)[last.month - 1]!;
+      await expect.poll(() => picker.getByText(`${monthName} ${last.year}`).count()).toBe(1);
+      const day = (n: number) => picker.locator("button").filter({ hasText: new RegExp(`^${n}$`) });
+      await day(1).click();
+      await day(3).click();
+      const mm = String(last.month).padStart(2, "0");
+      await page.waitForURL(new RegExp(`from=${last.year}-${mm}-01&to=${last.year}-${mm}-03`));
+      await screenshot(page, `send-dates-${language}-${width}`);
+      if (language === "ar") {
+        expect(await latinTextOnArabicPage(page, BRAND_WORDS)).toEqual([]);
+      }
+      expect(await overflowingElements(page)).toEqual([]);
+      await page.close();
+    });
+  }
 });

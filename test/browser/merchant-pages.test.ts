@@ -3,6 +3,8 @@ import { PrismaClient } from "@prisma/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AREAS, GOVERNORATES } from "../../app/addresses";
+import { kuwaitDay } from "../../app/domain/working-days";
+import { monthNames } from "../../app/i18n/format";
 import {
   launchBrowser,
   newAdminPage,
@@ -458,6 +460,35 @@ describe("the merchant's pages in Chromium", () => {
     await prisma.delivery.update({ where: { id: row.id }, data: { state: "returned" } });
     await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
     await expect.poll(() => page.getByText("Returned").count()).toBeGreaterThan(0);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it("filters the list by the day a delivery ended, chosen on the admin's calendar in Arabic", async () => {
+    const row = await prisma.delivery.findFirstOrThrow({
+      where: { shop, lastMovedAt: { not: null } },
+      select: { lastMovedAt: true, orderName: true },
+    });
+    const day = kuwaitDay(row.lastMovedAt!);
+    const page = await open(`/app/deliveries?finished=${day}`, 390, "ar", "phone");
+    // The applied filter opens its calendar: the month in Arabic, the chosen day pressed.
+    await page
+      .getByRole("button", { name: /انتهت في/ })
+      .first()
+      .click();
+    const picker = page.locator("[data-day-picker]");
+    await picker.waitFor();
+    const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+    expect(await picker.getByText(`${monthNames("ar")[month - 1]} ${year}`).count()).toBe(1);
+    expect(
+      await picker
+        .locator("button[aria-pressed=true]")
+        .filter({ hasText: new RegExp(`^${date}$`) })
+        .count(),
+    ).toBe(1);
+    expect(await page.locator('input[type="date"]').count()).toBe(0);
+    await screenshot(page, "deliveries-finished-ar-390");
+    expect(await latinTextOnArabicPage(page, BRAND_WORDS)).toEqual([]);
     expect(pageErrors).toEqual([]);
     await page.close();
   });

@@ -1,15 +1,10 @@
-import {
-  BlockStack,
-  ChoiceList,
-  Select,
-  TextField,
-  type IndexFiltersProps,
-} from "@shopify/polaris";
+import { BlockStack, ChoiceList, Select, type IndexFiltersProps } from "@shopify/polaris";
 import type { TFunction } from "i18next";
 import { DELIVERY_STATES, type DeliveryState } from "../../domain/states";
 import type { Language } from "../../i18n/config";
 import { formatDate } from "../../i18n/format";
 import { listStates, type ListParams } from "../../models/read/delivery-list-params";
+import { DayPicker, DayRangePicker } from "../day-range-picker";
 
 /** The list's filters (state, payment, place, dates) and the chips of those applied. */
 export function listFilters(props: {
@@ -95,35 +90,22 @@ export function listFilters(props: {
       key: "dates",
       label: t("deliveries:filters.dates"),
       filter: (
-        <BlockStack gap="200">
-          <TextField
-            label={t("deliveries:filters.from")}
-            type="date"
-            autoComplete="off"
-            value={params.from ?? ""}
-            onChange={(value) => go({ from: value })}
-          />
-          <TextField
-            label={t("deliveries:filters.to")}
-            type="date"
-            autoComplete="off"
-            value={params.to ?? ""}
-            onChange={(value) => go({ to: value })}
-          />
-        </BlockStack>
+        <DayRangePicker
+          label={t("deliveries:filters.pickDates")}
+          from={params.from}
+          to={params.to}
+          onChange={({ from, to }) => go({ from, to })}
+        />
       ),
     },
     {
       key: "finished",
       label: t("deliveries:filters.finished"),
       filter: (
-        <TextField
-          label={t("deliveries:filters.finished")}
-          labelHidden
-          type="date"
-          autoComplete="off"
-          value={params.finished ?? ""}
-          onChange={(value) => go({ finished: value || undefined })}
+        <DayPicker
+          label={t("deliveries:filters.pickFinished")}
+          day={params.finished}
+          onChange={(day) => go({ finished: day })}
         />
       ),
     },

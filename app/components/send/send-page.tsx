@@ -20,7 +20,6 @@ import {
   Page,
   ProgressBar,
   Text,
-  TextField,
   useIndexResourceState,
 } from "@shopify/polaris";
 import { useCallback, useEffect, useState } from "react";
@@ -29,6 +28,7 @@ import { BULK_LIMIT, QUOTE_LIMIT } from "../../domain/limits";
 import type { SendActionResult, SendPageData } from "../../pages/send.server";
 import { SelectionPrice } from "./selection-price";
 import { formatDate } from "../../i18n/format";
+import { DayRangePicker } from "../day-range-picker";
 import { useLanguage } from "../../i18n/language";
 import type { SendProgress } from "../../actions/send-status.server";
 import { SendOrderRow } from "./order-row";
@@ -281,24 +281,14 @@ function SearchAndDates({ loading }: { loading: boolean }) {
         {
           key: "dates",
           label: t("send:dates.label"),
-          shortcut: true,
+          pinned: true,
           filter: (
-            <BlockStack gap="200">
-              <TextField
-                label={t("send:dates.from")}
-                type="date"
-                autoComplete="off"
-                value={params.from}
-                onChange={(value) => go({ from: value })}
-              />
-              <TextField
-                label={t("send:dates.to")}
-                type="date"
-                autoComplete="off"
-                value={params.to}
-                onChange={(value) => go({ to: value })}
-              />
-            </BlockStack>
+            <DayRangePicker
+              label={t("send:dates.pick")}
+              from={params.from || undefined}
+              to={params.to || undefined}
+              onChange={({ from, to }) => go({ from, to })}
+            />
           ),
         },
       ]}
