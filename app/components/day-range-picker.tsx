@@ -19,12 +19,6 @@ const toDay = (date: Date) =>
     date.getDate(),
   ).padStart(2, "0")}`;
 
-function useMonth(shown: string | undefined) {
-  const start = toDate(shown ?? kuwaitDay(new Date()));
-  const [view, setView] = useState({ month: start.getMonth(), year: start.getFullYear() });
-  return { view, onMonthChange: (month: number, year: number) => setView({ month, year }) };
-}
-
 /** A first and a last day (either may be open): one click picks a day, a second one a range. */
 export function DayRangePicker(props: {
   label: string;
@@ -32,36 +26,23 @@ export function DayRangePicker(props: {
   to: string | undefined;
   onChange: (range: { from: string; to: string }) => void;
 }) {
-  const { view, onMonthChange } = useMonth(props.to ?? props.from);
   // The range as clicked, at once: the second click of a range comes before the page has loaded
   // what the first one asked for, and must build on it, not on the days the page still shows.
   const [chosen, setChosen] = useState({ from: props.from, to: props.to });
   useEffect(() => setChosen({ from: props.from, to: props.to }), [props.from, props.to]);
   const first = chosen.from ?? chosen.to;
-  const selected: Range | undefined = first
-    ? { start: toDate(first), end: toDate(chosen.to ?? first) }
-    : undefined;
   return (
-    <BlockStack gap="200">
-      <Text as="p" tone="subdued">
-        {props.label}
-      </Text>
-      <div data-day-picker>
-        <DatePicker
-          month={view.month}
-          year={view.year}
-          onMonthChange={onMonthChange}
-          selected={selected}
-          allowRange
-          disableDatesAfter={toDate(kuwaitDay(new Date()))}
-          onChange={({ start, end }) => {
-            const range = { from: toDay(start), to: toDay(end) };
-            setChosen(range);
-            props.onChange(range);
-          }}
-        />
-      </div>
-    </BlockStack>
+    <Calendar
+      label={props.label}
+      shown={props.to ?? props.from}
+      selected={first ? { start: toDate(first), end: toDate(chosen.to ?? first) } : undefined}
+      allowRange
+      onChange={({ start, end }) => {
+        const range = { from: toDay(start), to: toDay(end) };
+        setChosen(range);
+        props.onChange(range);
+      }}
+    />
   );
 }
 
@@ -71,7 +52,26 @@ export function DayPicker(props: {
   day: string | undefined;
   onChange: (day: string) => void;
 }) {
-  const { view, onMonthChange } = useMonth(props.day);
+  return (
+    <Calendar
+      label={props.label}
+      shown={props.day}
+      selected={props.day ? toDate(props.day) : undefined}
+      onChange={({ start }) => props.onChange(toDay(start))}
+    />
+  );
+}
+
+/** Polaris's calendar under a line saying how to use it, on the month of `shown` (or today's). */
+function Calendar(props: {
+  label: string;
+  shown: string | undefined;
+  selected: Date | Range | undefined;
+  allowRange?: boolean;
+  onChange: (range: Range) => void;
+}) {
+  const start = toDate(props.shown ?? kuwaitDay(new Date()));
+  const [view, setView] = useState({ month: start.getMonth(), year: start.getFullYear() });
   return (
     <BlockStack gap="200">
       <Text as="p" tone="subdued">
@@ -81,10 +81,11 @@ export function DayPicker(props: {
         <DatePicker
           month={view.month}
           year={view.year}
-          onMonthChange={onMonthChange}
-          selected={props.day ? toDate(props.day) : undefined}
+          onMonthChange={(month, year) => setView({ month, year })}
+          selected={props.selected}
+          allowRange={props.allowRange}
           disableDatesAfter={toDate(kuwaitDay(new Date()))}
-          onChange={({ start }) => props.onChange(toDay(start))}
+          onChange={props.onChange}
         />
       </div>
     </BlockStack>

@@ -3,7 +3,13 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { kuwaitDay } from "../../app/domain/working-days";
-import { newAdminPage, launchBrowser, openEmbeddedPage, gotoReady } from "../support/browser";
+import {
+  embeddedPageUrl,
+  newAdminPage,
+  launchBrowser,
+  openEmbeddedPage,
+  gotoReady,
+} from "../support/browser";
 import {
   appDatabase,
   BROWSER_SHOP,
@@ -35,20 +41,12 @@ async function open(
   device: "desktop" | "phone",
   locale: "ar" | "en",
 ): Promise<Page> {
-  const { getJwt, API_KEY, API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
-  const { token } = await getJwt(BROWSER_SHOP_NAME, API_KEY, API_SECRET_KEY);
-  const url = new URL(pagePath, appUrl);
-  url.searchParams.set("embedded", "1");
-  url.searchParams.set("shop", shop);
-  url.searchParams.set(
-    "host",
-    Buffer.from(`admin.shopify.com/store/${BROWSER_SHOP_NAME}`).toString("base64"),
-  );
-  url.searchParams.set("id_token", token);
-  url.searchParams.set("locale", locale === "ar" ? "ar" : "en-US");
   const page = await newAdminPage(browser, device);
   page.on("pageerror", (error) => pageErrors.push(error.message));
-  const response = await gotoReady(page, url.href);
+  const response = await gotoReady(
+    page,
+    await embeddedPageUrl(appUrl, BROWSER_SHOP_NAME, pagePath, locale),
+  );
   expect(response?.status()).toBe(200);
   await page.waitForLoadState("networkidle");
   return page;

@@ -6,6 +6,7 @@ import {
   collectPageErrors,
   launchBrowser,
   newAdminPage,
+  embeddedPageUrl,
   gotoReady,
   reloadReady,
 } from "../support/browser";
@@ -63,22 +64,12 @@ function controls(page: Page) {
 }
 
 async function openHome(device: "desktop" | "phone", locale: "ar" | "en", errors: string[]) {
-  const { getJwt, API_KEY, API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
-  const { token } = await getJwt(BROWSER_SHOP_NAME, API_KEY, API_SECRET_KEY);
-  const url = new URL("/app", appUrl);
-  url.searchParams.set("embedded", "1");
-  url.searchParams.set("shop", `${BROWSER_SHOP_NAME}.myshopify.com`);
-  url.searchParams.set(
-    "host",
-    Buffer.from(`admin.shopify.com/store/${BROWSER_SHOP_NAME}`).toString("base64"),
-  );
-  url.searchParams.set("id_token", token);
-  url.searchParams.set("locale", locale === "ar" ? "ar" : "en-US");
   const page = await newAdminPage(browser, device);
   collectPageErrors(page, errors);
   const demo = controls(page);
   await demo.ready;
-  expect((await gotoReady(page, url.href))?.status()).toBe(200);
+  const url = await embeddedPageUrl(appUrl, BROWSER_SHOP_NAME, "/app", locale);
+  expect((await gotoReady(page, url))?.status()).toBe(200);
   await page.locator("#demo-bar").waitFor();
   await expect.poll(() => page.locator("#demo-bar .state").textContent()).not.toBe("");
   return { page, sent: demo.sent };

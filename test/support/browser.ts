@@ -113,15 +113,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** Opens an app page as the Shopify admin would: in its frame URL, with a fresh session token. */
-export async function openEmbeddedPage(
-  browser: Browser,
+/**
+ * An app page's address as the Shopify admin opens it in its frame: shop, host and a fresh
+ * session token; `locale` as the admin sends the staff member's language ("ar", "en-US").
+ */
+export async function embeddedPageUrl(
   appUrl: string,
   shopName: string,
   pagePath: string,
-  pageErrors: string[] = [],
-  expectedStatus = 200,
-): Promise<Page> {
+  locale?: "ar" | "en",
+): Promise<string> {
   const { getJwt, API_KEY, API_SECRET_KEY } = await import("@shopify/shopify-api/test-helpers");
   const { token } = await getJwt(shopName, API_KEY, API_SECRET_KEY);
   const url = new URL(pagePath, appUrl);
@@ -132,9 +133,22 @@ export async function openEmbeddedPage(
     Buffer.from(`admin.shopify.com/store/${shopName}`).toString("base64"),
   );
   url.searchParams.set("id_token", token);
+  if (locale) url.searchParams.set("locale", locale === "ar" ? "ar" : "en-US");
+  return url.href;
+}
+
+/** Opens an app page as the Shopify admin would: in its frame URL, with a fresh session token. */
+export async function openEmbeddedPage(
+  browser: Browser,
+  appUrl: string,
+  shopName: string,
+  pagePath: string,
+  pageErrors: string[] = [],
+  expectedStatus = 200,
+): Promise<Page> {
   const page = await newAdminPage(browser);
   collectPageErrors(page, pageErrors);
-  const response = await gotoReady(page, url.href);
+  const response = await gotoReady(page, await embeddedPageUrl(appUrl, shopName, pagePath));
   if (response?.status() !== expectedStatus) {
     throw new Error(`${pagePath} answered ${response?.status()}`);
   }
