@@ -195,24 +195,27 @@ export function SendPage() {
           </IndexTable>
         </Card>
         <InlineStack gap="300" blockAlign="center" align="space-between">
-          <InlineStack gap="300" blockAlign="center">
-            <Text as="span" tone="subdued">
-              {t("send:selectedCount", { count: selected.length, limit: BULK_LIMIT })}
-            </Text>
-            {/* Beside the count, not among the bulk actions: a phone hides a second one. */}
-            <Button
-              onClick={priceSelection}
-              disabled={selected.length === 0 || selected.length > QUOTE_LIMIT}
-              loading={selectionQuoter.state !== "idle"}
-            >
-              {t("send:priceSelected", { count: selected.length })}
-            </Button>
-            {selected.length > QUOTE_LIMIT && (
-              <Text as="span" tone="caution">
-                {t("send:selection.limit", { limit: QUOTE_LIMIT })}
+          {/* Nothing to select, nothing to count or price. */}
+          {orders.length > 0 && (
+            <InlineStack gap="300" blockAlign="center">
+              <Text as="span" tone="subdued">
+                {t("send:selectedCount", { count: selected.length, limit: BULK_LIMIT })}
               </Text>
-            )}
-          </InlineStack>
+              {/* Beside the count, not among the bulk actions: a phone hides a second one. */}
+              <Button
+                onClick={priceSelection}
+                disabled={selected.length === 0 || selected.length > QUOTE_LIMIT}
+                loading={selectionQuoter.state !== "idle"}
+              >
+                {t("send:priceSelected", { count: selected.length })}
+              </Button>
+              {selected.length > QUOTE_LIMIT && (
+                <Text as="span" tone="caution">
+                  {t("send:selection.limit", { limit: QUOTE_LIMIT })}
+                </Text>
+              )}
+            </InlineStack>
+          )}
           {nextCursor && (
             <Button loading={pager.state !== "idle"} onClick={loadMore}>
               {t("send:loadMore")}
